@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The library product lists its modules explicitly (no `@_exported import`), so an app that only
+// decodes outputs can depend on `TrendlineSchema` alone.
+let package = Package(
+  name: "Trendline",
+  products: [
+    .library(
+      name: "Trendline",
+      targets: [
+        "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages",
+        "TrendlinePipeline", "TrendlineRunner",
+      ]),
+    .library(name: "TrendlineSchema", targets: ["TrendlineSchema"]),
+    .executable(name: "trendline", targets: ["trendline"]),
+  ],
+  targets: [
+    .target(name: "TrendlineSchema"),
+    .target(name: "TrendlineSupport", dependencies: ["TrendlineSchema"]),
+    .target(name: "TrendlineIngest", dependencies: ["TrendlineSchema", "TrendlineSupport"]),
+    .target(name: "TrendlineStages", dependencies: ["TrendlineSchema", "TrendlineSupport"]),
+    .target(
+      name: "TrendlinePipeline",
+      dependencies: ["TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages"]),
+    .target(
+      name: "TrendlineRunner",
+      dependencies: [
+        "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages", "TrendlinePipeline",
+      ]),
+    .executableTarget(
+      name: "trendline",
+      dependencies: [
+        "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlinePipeline", "TrendlineRunner",
+      ]),
+    .target(name: "_TrendlineTestSupport", path: "Tests/_TrendlineTestSupport"),
+    .testTarget(name: "TrendlineSchemaTests", dependencies: ["TrendlineSchema", "_TrendlineTestSupport"]),
+    .testTarget(
+      name: "TrendlineSupportTests", dependencies: ["TrendlineSupport", "_TrendlineTestSupport"]),
+    .testTarget(
+      name: "TrendlineIngestTests",
+      dependencies: ["TrendlineIngest", "TrendlineSupport", "TrendlineSchema", "_TrendlineTestSupport"]),
+    .testTarget(
+      name: "TrendlineStagesTests",
+      dependencies: ["TrendlineStages", "TrendlineSchema", "TrendlineSupport", "_TrendlineTestSupport"]),
+    .testTarget(
+      name: "TrendlinePipelineTests",
+      dependencies: ["TrendlinePipeline", "TrendlineSchema", "TrendlineSupport", "_TrendlineTestSupport"]),
+    .testTarget(
+      name: "TrendlineRunnerTests",
+      dependencies: ["TrendlineRunner", "TrendlinePipeline", "TrendlineSchema", "_TrendlineTestSupport"]),
+    .testTarget(
+      name: "trendlineTests", dependencies: ["trendline", "_TrendlineTestSupport"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

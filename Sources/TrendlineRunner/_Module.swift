@@ -1,0 +1,2 @@
+/// Namespace placeholder until the module gets its first type.
+enum _TrendlineRunnerModule {}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A weekday by name, as pipeline files and `users.csv` spell it.
+public enum Weekday: String, Sendable, Codable, CaseIterable {
+  case sunday, monday, tuesday, wednesday, thursday, friday, saturday
+
+  /// Foundation's numbering: 1 = Sunday … 7 = Saturday.
+  public var calendarValue: Int { Weekday.allCases.firstIndex(of: self)! + 1 }
+
+  /// Reads a weekday name in any case (`Monday`, `MONDAY`); nil for anything else.
+  public init?(name: String) {
+    self.init(rawValue: name.lowercased())
+  }
+}
+
+/// What a user's calendar needs: the zone every local date is read in and the first day of
+/// the week. Stages take it instead of a `Calendar` so that a test can state both plainly.
+public struct UserCalendar: Sendable, Equatable {
+  public var timeZone: TimeZone
+  public var firstWeekday: Weekday
+
+  public init(timeZone: TimeZone, firstWeekday: Weekday = .monday) {
+    self.timeZone = timeZone
+    self.firstWeekday = firstWeekday
+  }
+
+  /// A Gregorian calendar in this zone with this week start, for the few calls per user that
+  /// work out period boundaries (never one per session).
+  public var calendar: Calendar {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
+    calendar.firstWeekday = firstWeekday.calendarValue
+    calendar.minimumDaysInFirstWeek = 1
+    return calendar
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where the repository and its neighbours are, for tests that read real files.
+///
+/// Tests find files from their own source location, not the working directory, so
+/// `swift test` works from any folder and from a fresh clone.
+public enum TestPaths {
+  /// The package root (the folder holding `Package.swift`).
+  public static let packageRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    // Tests/_TrendlineTestSupport/Paths.swift → three levels up.
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url
+  }()
+
+  public static let sampleData = packageRoot.appendingPathComponent("SampleData")
+  public static let pipelines = packageRoot.appendingPathComponent("Pipelines")
+
+  /// `../shared`, beside the checkout: the conformance suites, real exports and peers.
+  public static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+  /// The built `trendline` binary, next to the test bundle in the build folder.
+  public static var trendlineBinary: URL {
+    let bundle = Bundle.main.bundleURL
+    var candidates = [bundle.deletingLastPathComponent().appendingPathComponent("trendline")]
+    candidates.append(bundle.appendingPathComponent("trendline"))
+    for dir in ["debug", "release"] {
+      candidates.append(packageRoot.appendingPathComponent(".build/\(dir)/trendline"))
+    }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+  }
+
+  /// Reads a file's bytes; a missing fixture is a bug in the test, so it stops the test run.
+  public static func bytes(_ url: URL) -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      preconditionFailure("test fixture missing: \(url.path)")
+    }
+    return [UInt8](data)
+  }
+}
+
+/// The result of running the `trendline` binary.
+public struct CommandResult: Sendable {
+  public var status: Int32
+  public var stdout: String
+  public var stderr: String
+}
+
+/// Runs the built `trendline` binary with arguments, with `TZ` pinned so output never depends on
+/// the machine's zone.
+public func runTrendline(_ arguments: [String], environment extra: [String: String] = [:]) throws
+  -> CommandResult
+{
+  let process = Process()
+  process.executableURL = TestPaths.trendlineBinary
+  process.arguments = arguments
+  var environment = ProcessInfo.processInfo.environment
+  environment["TZ"] = "UTC"
+  for (key, value) in extra { environment[key] = value }
+  process.environment = environment
+  let outPipe = Pipe()
+  let errPipe = Pipe()
+  process.standardOutput = outPipe
+  process.standardError = errPipe
+  try process.run()
+  // Read both pipes before waiting, so a large output cannot fill a pipe and deadlock.
+  let group = DispatchGroup()
+  nonisolated(unsafe) var outData = Data()
+  nonisolated(unsafe) var errData = Data()
+  group.enter()
+  DispatchQueue.global().async {
+    outData = outPipe.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  errData = errPipe.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return CommandResult(
+    status: process.terminationStatus,
+    stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+}
