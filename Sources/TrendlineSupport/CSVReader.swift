@@ -1,0 +1,317 @@
+/// Reads RFC 4180 CSV from bytes, one record at a time, without a `String` per field.
+///
+/// Fields are kept as byte ranges into the file; a caller asks for a field's bytes (to parse a
+/// number or a date in place) or, only when it needs one, its `String`. The reader handles
+/// quoted fields, doubled quotes, line breaks inside quotes (kept as written, `\r\n`
+/// included), CRLF or LF records, a missing final line break, and a UTF-8 byte order mark.
+/// The delimiter is `,`, `;` or tab, sniffed from the first record unless given.
+///
+/// A malformed record (a bare quote inside an unquoted field, text after a closing quote, a
+/// quote never closed, a field over the size limit) is reported with the line and column of
+/// the offending byte, and reading resumes at the start of the line after the one where that
+/// record began: one broken quote costs one record, not the rest of the file.
+///
+/// The reader does not interpret fields (no trimming, no numbers): that is each format's job,
+/// because exports disagree about what a space or an empty field means.
+public final class CSVReader {
+  /// A field's place in the file: `bytes[start..<end]` between any enclosing quotes.
+  public struct Field: Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+    /// True when the field held a doubled quote (`""`), so its bytes need unescaping.
+    public var hasEscapedQuote: Bool
+    /// Where the field begins (its opening quote, if quoted): 1-based line and byte column.
+    public var line: Int
+    public var column: Int
+  }
+
+  /// What one call to ``next()`` found.
+  public enum Event: Equatable, Sendable {
+    /// A record is in ``fields``; `line` is the 1-based line it starts on.
+    case record(line: Int)
+    /// An empty line: no fields at all. Formats count these as ignored rows.
+    case blankLine(line: Int)
+    /// A record that is not valid CSV; reading goes on with the next line.
+    case malformed(Malformation)
+    /// The end of the input.
+    case end
+  }
+
+  /// Why a record was not valid CSV, and where.
+  public struct Malformation: Equatable, Sendable {
+    /// The line the record began on.
+    public var recordLine: Int
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(recordLine: Int, line: Int, column: Int, message: String) {
+      self.recordLine = recordLine
+      self.line = line
+      self.column = column
+      self.message = message
+    }
+  }
+
+  public let bytes: [UInt8]
+  /// The delimiter in use: given, or sniffed from the first record.
+  public let delimiter: UInt8
+  /// The fields of the last record returned.
+  public private(set) var fields: [Field] = []
+  /// The longest field accepted, in bytes: a bound on what one hostile field can cost.
+  public let maximumFieldBytes: Int
+
+  private var position: Int
+  private var line = 1
+  /// Byte offset where the current line starts, for columns.
+  private var lineStart: Int
+
+  /// Creates a reader over a whole file's bytes.
+  ///
+  /// - Parameters:
+  ///   - bytes: the file, with or without a UTF-8 byte order mark.
+  ///   - delimiter: `,`, `;` or tab; nil sniffs it from the first record.
+  ///   - maximumFieldBytes: a longer field makes its record malformed (default 1 MiB).
+  /// - Complexity: O(*h*), where *h* is the length of the first record, for sniffing.
+  public init(bytes: [UInt8], delimiter: UInt8? = nil, maximumFieldBytes: Int = 1 << 20) {
+    self.bytes = bytes
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let start = bytes.starts(with: bom) ? 3 : 0
+    self.position = start
+    self.lineStart = start
+    self.maximumFieldBytes = maximumFieldBytes
+    self.delimiter = delimiter ?? CSVReader.sniffDelimiter(bytes, from: start)
+  }
+
+  /// The candidate delimiter that occurs most often outside quotes in the first record;
+  /// a comma when none occurs (a one-column file) or on a tie.
+  ///
+  /// - Complexity: O(*h*), where *h* is the length of the first record.
+  public static func sniffDelimiter(_ bytes: [UInt8], from start: Int = 0) -> UInt8 {
+    var counts: [UInt8: Int] = [ASCII.comma: 0, ASCII.semicolon: 0, ASCII.tab: 0]
+    var inQuotes = false
+    var index = start
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == ASCII.quote {
+        inQuotes.toggle()
+      } else if !inQuotes && (byte == ASCII.newline || byte == ASCII.carriageReturn) {
+        break
+      } else if !inQuotes, counts[byte] != nil {
+        counts[byte]! += 1
+      }
+      index += 1
+    }
+    let best = [ASCII.comma, ASCII.semicolon, ASCII.tab].max { counts[$0]! < counts[$1]! }!
+    return counts[best]! > counts[ASCII.comma]! ? best : ASCII.comma
+  }
+
+  /// Reads the next record into ``fields``.
+  ///
+  /// - Complexity: O(*r*), where *r* is the length of the record.
+  public func next() -> Event {
+    fields.removeAll(keepingCapacity: true)
+    let count = bytes.count
+    guard position < count else { return .end }
+    let recordLine = line
+    let recordLineStart = lineStart
+
+    // An empty line is not a record of one empty field: exports put blank lines between
+    // rows (Fitbod), and counting them as rows with missing columns would reject them.
+    if bytes[position] == ASCII.newline || bytes[position] == ASCII.carriageReturn {
+      consumeLineBreak()
+      return .blankLine(line: recordLine)
+    }
+
+    return bytes.withUnsafeBufferPointer { buffer -> Event in
+      while true {
+        // At the start of a field.
+        if position < count && buffer[position] == ASCII.quote {
+          let quoteLine = line
+          let quoteColumn = position - lineStart + 1
+          position += 1
+          let start = position
+          var escaped = false
+          while true {
+            guard position < count else {
+              return malformed(
+                recordLine, recordLineStart, line: quoteLine, column: quoteColumn,
+                "quoted field is never closed")
+            }
+            let byte = buffer[position]
+            if byte == ASCII.quote {
+              if position + 1 < count && buffer[position + 1] == ASCII.quote {
+                escaped = true
+                position += 2
+                continue
+              }
+              break
+            }
+            if byte == ASCII.newline {
+              line += 1
+              lineStart = position + 1
+            }
+            position += 1
+          }
+          let end = position
+          position += 1  // the closing quote
+          if end - start > maximumFieldBytes {
+            return malformed(
+              recordLine, recordLineStart, line: quoteLine, column: quoteColumn,
+              "field is longer than \(maximumFieldBytes) bytes")
+          }
+          fields.append(
+            Field(
+              start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn))
+          if position >= count { return .record(line: recordLine) }
+          let byte = buffer[position]
+          if byte == delimiter {
+            position += 1
+            continue
+          }
+          if byte == ASCII.newline || byte == ASCII.carriageReturn {
+            if byte == ASCII.carriageReturn && !isLineBreak(at: position) {
+              return malformed(
+                recordLine, recordLineStart, line: line, column: position - lineStart + 1,
+                "carriage return after a closing quote is not followed by a line feed")
+            }
+            consumeLineBreak()
+            return .record(line: recordLine)
+          }
+          return malformed(
+            recordLine, recordLineStart, line: line, column: position - lineStart + 1,
+            "unexpected \(describe(byte)) after a closing quote; quote the whole field and double any quote inside it")
+        }
+
+        // An unquoted field runs to the delimiter or the end of the line.
+        let start = position
+        while position < count {
+          let byte = buffer[position]
+          if byte == delimiter || byte == ASCII.newline { break }
+          if byte == ASCII.carriageReturn && isLineBreak(at: position) { break }
+          if byte == ASCII.quote {
+            return malformed(
+              recordLine, recordLineStart, line: line, column: position - lineStart + 1,
+              "quote inside an unquoted field; quote the whole field and double the quote")
+          }
+          position += 1
+        }
+        if position - start > maximumFieldBytes {
+          return malformed(
+            recordLine, recordLineStart, line: line, column: start - lineStart + 1,
+            "field is longer than \(maximumFieldBytes) bytes")
+        }
+        fields.append(
+          Field(
+            start: start, end: position, hasEscapedQuote: false, line: line,
+            column: start - lineStart + 1))
+        if position >= count { return .record(line: recordLine) }
+        if buffer[position] == delimiter {
+          position += 1
+          continue
+        }
+        consumeLineBreak()
+        return .record(line: recordLine)
+      }
+    }
+  }
+
+  /// The number of fields in the last record.
+  public var fieldCount: Int { fields.count }
+
+  /// Calls `body` with the bytes of field `index`, unescaped.
+  ///
+  /// - Complexity: O(1) for a field without a doubled quote, else O(*m*) for its length *m*.
+  @inline(__always)
+  public func withFieldBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R)
+    rethrows -> R
+  {
+    let field = fields[index]
+    if !field.hasEscapedQuote {
+      return try bytes.withUnsafeBufferPointer { buffer in
+        try body(UnsafeBufferPointer(rebasing: buffer[field.start..<field.end]))
+      }
+    }
+    let unescaped = unescapedBytes(field)
+    return try unescaped.withUnsafeBufferPointer(body)
+  }
+
+  /// The text of field `index`, unescaped; invalid UTF-8 becomes U+FFFD.
+  ///
+  /// - Complexity: O(*m*), where *m* is the field's length.
+  public func string(_ index: Int) -> String {
+    let field = fields[index]
+    if !field.hasEscapedQuote {
+      return String(decoding: bytes[field.start..<field.end], as: UTF8.self)
+    }
+    return String(decoding: unescapedBytes(field), as: UTF8.self)
+  }
+
+  /// True when field `index` has no bytes.
+  public func isEmpty(_ index: Int) -> Bool { fields[index].start == fields[index].end }
+
+  private func unescapedBytes(_ field: Field) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(field.end - field.start)
+    var index = field.start
+    while index < field.end {
+      let byte = bytes[index]
+      out.append(byte)
+      // A doubled quote stands for one quote.
+      index += byte == ASCII.quote ? 2 : 1
+    }
+    return out
+  }
+
+  private func isLineBreak(at offset: Int) -> Bool {
+    let byte = bytes[offset]
+    if byte == ASCII.newline { return true }
+    return byte == ASCII.carriageReturn && offset + 1 < bytes.count
+      && bytes[offset + 1] == ASCII.newline
+  }
+
+  private func consumeLineBreak() {
+    if position < bytes.count && bytes[position] == ASCII.carriageReturn { position += 1 }
+    if position < bytes.count && bytes[position] == ASCII.newline { position += 1 }
+    line += 1
+    lineStart = position
+  }
+
+  /// Reports a malformed record and moves to the line after the one the record began on.
+  ///
+  /// Resuming there, not after the bad byte, keeps a stray quote from swallowing the rows
+  /// that follow it: they are read again as records of their own.
+  private func malformed(
+    _ recordLine: Int, _ recordLineStart: Int, line badLine: Int, column: Int, _ message: String
+  ) -> Event {
+    var cursor = recordLineStart
+    while cursor < bytes.count && bytes[cursor] != ASCII.newline { cursor += 1 }
+    position = min(cursor + 1, bytes.count)
+    line = recordLine + 1
+    lineStart = position
+    return .malformed(
+      Malformation(recordLine: recordLine, line: badLine, column: column, message: message))
+  }
+
+  private func describe(_ byte: UInt8) -> String {
+    if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    return "byte 0x" + String(byte, radix: 16, uppercase: true)
+  }
+}
+
+/// The ASCII bytes the readers look for, by name.
+public enum ASCII {
+  public static let tab: UInt8 = 0x09
+  public static let newline: UInt8 = 0x0A
+  public static let carriageReturn: UInt8 = 0x0D
+  public static let space: UInt8 = 0x20
+  public static let quote: UInt8 = 0x22
+  public static let plus: UInt8 = 0x2B
+  public static let comma: UInt8 = 0x2C
+  public static let minus: UInt8 = 0x2D
+  public static let dot: UInt8 = 0x2E
+  public static let colon: UInt8 = 0x3A
+  public static let semicolon: UInt8 = 0x3B
+  public static let zero: UInt8 = 0x30
+  public static let nine: UInt8 = 0x39
+}
