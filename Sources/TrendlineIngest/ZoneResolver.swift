@@ -40,6 +40,20 @@ public final class ZoneResolver {
     return resolveNearTransition(localSeconds)
   }
 
+  /// The earliest instant with this wall time that is not before `notBefore` (SPEC 9.6: a
+  /// workout's end over the fall-back hour keeps its real length); the usual instant when
+  /// no such instant exists, so a caller can see the end is before the start.
+  ///
+  /// - Complexity: O(1) amortized.
+  public func instant(localSeconds: Int64, notBefore: Int64) -> Int64 {
+    let usual = instant(localSeconds: localSeconds)
+    if usual >= notBefore { return usual }
+    // In an overlap the same wall time comes again one offset change later.
+    let later = localSeconds - Int64(offset(at: localSeconds + 86_400))
+    if later >= notBefore && Int64(offset(at: later)) == localSeconds - later { return later }
+    return usual
+  }
+
   /// The one offset in force all through a local day and the hours around it, or nil when it
   /// changes. Wall times of day *d* are instants within [d − 14 h, d + 38 h] for any real
   /// zone, so equal offsets a day before and two days after mean no transition in between

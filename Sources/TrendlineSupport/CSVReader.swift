@@ -223,17 +223,23 @@ public final class CSVReader {
   ///
   /// - Complexity: O(1) for a field without a doubled quote, else O(*m*) for its length *m*.
   @inline(__always)
-  public func withFieldBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R)
-    rethrows -> R
-  {
+  public func withFieldBytes<R, E: Error>(
+    _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
+  ) throws(E) -> R {
     let field = fields[index]
+    let result: Result<R, E>
     if !field.hasEscapedQuote {
-      return try bytes.withUnsafeBufferPointer { buffer in
-        try body(UnsafeBufferPointer(rebasing: buffer[field.start..<field.end]))
+      result = bytes.withUnsafeBufferPointer { buffer in
+        Result { () throws(E) -> R in
+          try body(UnsafeBufferPointer(rebasing: buffer[field.start..<field.end]))
+        }
+      }
+    } else {
+      result = unescapedBytes(field).withUnsafeBufferPointer { buffer in
+        Result { () throws(E) -> R in try body(buffer) }
       }
     }
-    let unescaped = unescapedBytes(field)
-    return try unescaped.withUnsafeBufferPointer(body)
+    return try result.get()
   }
 
   /// The text of field `index`, unescaped; invalid UTF-8 becomes U+FFFD.

@@ -1,0 +1,19 @@
+import TrendlineSupport
+
+/// Apple Health workouts as the `applehealthdata` converter writes them from `export.xml`
+/// (EXPORT-FORMATS §6). A row is a whole workout with a duration and energy but no sets, so
+/// there is nothing to count: every row is read and ignored with that reason, which keeps the
+/// accounting whole and tells the user why the file added no sessions.
+enum AppleHealthCSV {
+  static func read(file: String, bytes: [UInt8]) throws(ExportError) -> FileIngest {
+    try readCSVExport(file: file, bytes: bytes, format: .appleHealthCSV) {
+      (header) throws(ExportError) -> any CSVRowParser in Parser()
+    }
+  }
+
+  final class Parser: CSVRowParser {
+    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+      .ignored("Apple Health workout without sets")
+    }
+  }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// A field that could not be read, by its index in the record: the row is rejected.
+struct FieldProblem: Error {
+  var index: Int
+  var reason: String
+}
+
+/// What one record of an export turned out to be.
+enum RowOutcome {
+  case set(ExportSet)
+  /// Not a set (a pseudo-row, an empty placeholder); the reason is counted.
+  case ignored(String)
+}
+
+/// A format's reading of one CSV record, once its header is known.
+protocol CSVRowParser: AnyObject {
+  /// Reads the record now in `reader.fields` (which has the header's field count).
+  func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome
+
+  /// Tries to read a record whose field count differs from the header's by repairing a known
+  /// exporter bug; nil when no repair is unambiguous. Formats without such a bug keep the
+  /// default, which repairs nothing.
+  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome?
+}
+
+extension CSVRowParser {
+  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome? { nil }
+}
+
+/// The column names of a CSV export, looked up by any of their spellings.
+struct CSVHeader {
+  let names: [String]
+
+  init(_ reader: CSVReader) {
+    names = (0..<reader.fieldCount).map {
+      reader.string($0).trimmingCharacters(in: .whitespaces)
+    }
+  }
+
+  /// The index of the first column named any of `candidates` (exact, then case-insensitive).
+  func index(_ candidates: String...) -> Int? {
+    for candidate in candidates {
+      if let index = names.firstIndex(of: candidate) { return index }
+    }
+    let lowered = names.map { $0.lowercased() }
+    for candidate in candidates {
+      if let index = lowered.firstIndex(of: candidate.lowercased()) { return index }
+    }
+    return nil
+  }
+
+  /// Like ``index(_:)`` but the column must exist; the error names the file and the column.
+  func require(_ file: String, _ candidates: String...) throws(ExportError) -> Int {
+    for candidate in candidates {
+      if let index = index(candidate) { return index }
+    }
+    throw ExportError(
+      file: file,
+      message:
+        "the header has no '\(candidates[0])' column; found: \(names.joined(separator: ", "))")
+  }
+}
+
+/// Reads the whole of one CSV export: the header, then every record, each either a set, a
+/// reject with its line, column and reason, a duplicate, or an ignored row.
+///
+/// - Complexity: O(*n*), where *n* is the file's size in bytes.
+func readCSVExport(
+  file: String, bytes: [UInt8], format: ExportFormat, delimiter: UInt8? = nil,
+  makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
+) throws(ExportError) -> FileIngest {
+  let reader = CSVReader(bytes: bytes, delimiter: delimiter)
+  var result = FileIngest(file: file, format: format)
+
+  // The header is the first record; blank lines before it are not rows.
+  var headerEvent = reader.next()
+  while case .blankLine = headerEvent { headerEvent = reader.next() }
+  switch headerEvent {
+  case .end:
+    throw ExportError(file: file, message: "the file is empty; export it again from the app")
+  case .malformed(let bad):
+    throw ExportError(
+      file: file, line: bad.line, column: bad.column, message: "header: \(bad.message)")
+  case .blankLine, .record: break
+  }
+  let header = CSVHeader(reader)
+  let parser = try makeParser(header)
+  var duplicates = DuplicateSetFilter()
+
+  while true {
+    let event = reader.next()
+    switch event {
+    case .end:
+      return result
+    case .blankLine:
+      result.rowsRead += 1
+      result.ignore("blank line")
+      continue
+    case .malformed(let bad):
+      result.rowsRead += 1
+      result.rejects.append(
+        RowReject(
+          file: file, line: bad.line, column: bad.column, field: "", reason: bad.message))
+      continue
+    case .record(let line):
+      result.rowsRead += 1
+      do throws(FieldProblem) {
+        let outcome: RowOutcome
+        if reader.fieldCount == header.names.count {
+          outcome = try parser.parse(reader, line: line)
+        } else if let repaired = try parser.repair(reader, line: line) {
+          outcome = repaired
+          if case .set = repaired { result.rowsRepaired += 1 }
+        } else {
+          let column = reader.fields.last.map { $0.column } ?? 1
+          result.rejects.append(
+            RowReject(
+              file: file, line: line, column: column, field: "",
+              reason:
+                "expected \(header.names.count) fields as in the header, found \(reader.fieldCount)"
+            ))
+          continue
+        }
+        switch outcome {
+        case .ignored(let reason):
+          result.ignore(reason)
+        case .set(let set):
+          if duplicates.isDuplicate(set) {
+            result.duplicateRows += 1
+          } else {
+            result.sets.append(set)
+          }
+        }
+      } catch {
+        let index = min(error.index, reader.fieldCount - 1)
+        let field = index < header.names.count ? header.names[index] : ""
+        result.rejects.append(
+          RowReject(
+            file: file, line: reader.fields[index].line, column: reader.fields[index].column,
+            field: field, reason: error.reason))
+      }
+    }
+  }
+}
+
+/// Finds rows that repeat a set already read from the same file (SPEC 9.3).
+///
+/// A row is a duplicate only when it repeats a set index within its session and exercise
+/// *and* says the same thing (type, weight, reps, distance, time). The index alone is not
+/// enough: Hevy numbers sets per exercise block, so an exercise done twice in one workout
+/// repeats indices with different sets, and dropping those would lose real work.
+struct DuplicateSetFilter {
+  private struct Key: Hashable {
+    var session: String
+    var exercise: String
+    var index: Int
+    var type: SetType
+    var weightKg: Double
+    var reps: Double
+    var distanceMeters: Double
+    var seconds: Double
+  }
+  private var seen = Set<Key>()
+
+  mutating func isDuplicate(_ set: ExportSet) -> Bool {
+    guard let index = set.setIndex else { return false }
+    let key = Key(
+      session: set.sessionKey, exercise: set.exercise, index: index, type: set.type,
+      weightKg: set.weightKg, reps: set.reps, distanceMeters: set.distanceMeters,
+      seconds: set.seconds)
+    return !seen.insert(key).inserted
+  }
+}
+
+/// Turns fields into values for one format, with the reject reasons written in one place.
+///
+/// Strings repeat down a file (a workout's name and date on each of its rows, an exercise's
+/// name on each of its sets), so each text column keeps its last bytes and `String`: a
+/// repeated value costs a byte comparison, not a decode and a Unicode normalization.
+final class FieldDecoder {
+  private var lastBytes: [Int: [UInt8]] = [:]
+  private var lastText: [Int: String] = [:]
+  private var lastTimestampBytes: [UInt8] = []
+  private var lastTimestamp: Int64 = 0
+  let resolver: ZoneResolver
+
+  init(timeZone: TimeZone) {
+    resolver = ZoneResolver(timeZone: timeZone)
+  }
+
+  /// Field `index` as trimmed NFC text.
+  func text(_ reader: CSVReader, _ index: Int) -> String {
+    reader.withFieldBytes(index) { bytes in
+      if let last = lastBytes[index], last.elementsEqual(bytes) { return lastText[index]! }
+      let text = normalizedName(String(decoding: bytes, as: UTF8.self))
+      lastBytes[index] = Array(bytes)
+      lastText[index] = text
+      return text
+    }
+  }
+
+  /// Field `index` as a number; empty is `empty` (SPEC 9.5: an empty weight is 0 kg).
+  func number(_ reader: CSVReader, _ index: Int, empty: Double = 0) throws(FieldProblem) -> Double
+  {
+    let value = reader.withFieldBytes(index) { NumberParser.decimal($0) }
+    switch value {
+    case .number(let number): return number
+    case .empty: return empty
+    case .invalid:
+      throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a number")
+    }
+  }
+
+  /// Field `index` as a duration in seconds, or nil when empty.
+  func duration(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64? {
+    switch reader.withFieldBytes(index, { NumberParser.duration($0) }) {
+    case .number(let seconds):
+      guard seconds >= 0 else {
+        throw FieldProblem(index: index, reason: "duration '\(reader.string(index))' is negative")
+      }
+      guard seconds <= 86_400 else {
+        throw FieldProblem(
+          index: index, reason: "duration '\(reader.string(index))' is longer than 24 hours")
+      }
+      return Int64(seconds.rounded(.down))
+    case .empty: return nil
+    case .invalid:
+      throw FieldProblem(
+        index: index,
+        reason: "'\(reader.string(index))' is not a duration (like 1h 5m, 45m, 01:05:00 or seconds)")
+    }
+  }
+
+  /// Field `index` as an instant: a stated offset is used as it is, a local time is read in
+  /// the user's zone. Before 1970 is impossible for a workout log (SPEC 3).
+  func instant(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {
+    try reader.withFieldBytes(index) { (bytes) throws(FieldProblem) -> Int64 in
+      if lastTimestampBytes.elementsEqual(bytes) && !bytes.isEmpty { return lastTimestamp }
+      guard let parsed = TimestampParser.parse(bytes) else {
+        throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
+      }
+      let value = try checkedInstant(parsed, reader, index)
+      lastTimestampBytes = Array(bytes)
+      lastTimestamp = value
+      return value
+    }
+  }
+
+  /// Field `index` as a local wall time (seconds since 1970 on the wall clock), for end times
+  /// that must be placed after a start.
+  func localTime(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> ParsedTimestamp {
+    guard let parsed = reader.withFieldBytes(index, { TimestampParser.parse($0) }) else {
+      throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
+    }
+    return parsed
+  }
+
+  func checkedInstant(_ parsed: ParsedTimestamp, _ reader: CSVReader, _ index: Int)
+    throws(FieldProblem) -> Int64
+  {
+    let value: Int64
+    if let offset = parsed.offsetSeconds {
+      value = parsed.civil.localSeconds - Int64(offset)
+    } else {
+      value = resolver.instant(localSeconds: parsed.civil.localSeconds)
+    }
+    guard value >= 0 else {
+      throw FieldProblem(
+        index: index, reason: "'\(reader.string(index))' is before 1970, which no workout log holds")
+    }
+    return value
+  }
+}
+
+/// Trimmed, Unicode NFC: the one spelling of a name that comparisons and outputs use, so
+/// `Rücken` typed on a Mac (NFD) and on a phone (NFC) is one exercise.
+public func normalizedName(_ text: String) -> String {
+  let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+  // ASCII text is already NFC; skipping the call keeps the common case cheap.
+  if trimmed.utf8.allSatisfy({ $0 < 0x80 }) { return trimmed }
+  return trimmed.precomposedStringWithCanonicalMapping
+}
+
+/// The checks every set gets, whatever its format (SPEC 3: impossible values are rejected).
+enum SetLimits {
+  static let maximumReps = 1000.0
+  static let maximumWeightKg = 1500.0
+
+  static func checkReps(_ reps: Double, index: Int, text: @autoclosure () -> String)
+    throws(FieldProblem)
+  {
+    guard reps >= 0 else { throw FieldProblem(index: index, reason: "reps '\(text())' is negative") }
+    guard reps <= maximumReps else {
+      throw FieldProblem(index: index, reason: "reps '\(text())' is more than 1000")
+    }
+  }
+
+  static func checkWeight(_ kilograms: Double, index: Int, text: @autoclosure () -> String)
+    throws(FieldProblem)
+  {
+    guard kilograms >= 0 else {
+      throw FieldProblem(index: index, reason: "weight '\(text())' is negative")
+    }
+    guard kilograms <= maximumWeightKg else {
+      throw FieldProblem(index: index, reason: "weight '\(text())' is more than 1500 kg")
+    }
+  }
+
+  static func checkNonNegative(_ value: Double, index: Int, what: String, text: @autoclosure () -> String)
+    throws(FieldProblem)
+  {
+    guard value >= 0 else {
+      throw FieldProblem(index: index, reason: "\(what) '\(text())' is negative")
+    }
+  }
+}
+
+/// The session key shared by every format: the start instant and the NFC name, so two
+/// exports of one workout agree whatever their date spelling or variant.
+@inline(__always)
+func sessionKey(start: Int64, name: String) -> String {
+  "\(start)|\(name)"
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TrendlineSupport
+
+/// The export formats Trendline reads (SPEC section 2), by their pipeline names.
+public enum ExportFormat: String, Sendable, Codable, CaseIterable {
+  case strongCSV = "strong-csv"
+  case hevyCSV = "hevy-csv"
+  case fitNotesCSV = "fitnotes-csv"
+  case fitbodCSV = "fitbod-csv"
+  case nativeJSON = "native-json"
+  case ndjson = "ndjson"
+  case mappedCSV = "csv"
+  /// Apple Health workouts as the `applehealthdata` converter writes them: recognized so
+  /// that such a file is reported for what it is (workouts without sets), not as garbage.
+  case appleHealthCSV = "apple-health-csv"
+
+  /// Names a pipeline file may give `source.format`, including `auto`.
+  public static var pipelineNames: [String] {
+    ["auto"] + allCases.filter { $0 != .appleHealthCSV }.map(\.rawValue)
+  }
+
+  /// Works out a file's format from its first bytes: the first JSON value, or the CSV
+  /// header's column names.
+  ///
+  /// - Complexity: O(*h*), where *h* is the length of the first line.
+  public static func sniff(_ bytes: [UInt8], fileName: String) -> ExportFormat? {
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while start < bytes.count,
+      [ASCII.space, ASCII.tab, ASCII.newline, ASCII.carriageReturn].contains(bytes[start])
+    {
+      start += 1
+    }
+    guard start < bytes.count else { return nil }
+    let lowerName = fileName.lowercased()
+    if lowerName.hasSuffix(".ndjson") || lowerName.hasSuffix(".jsonl") { return .ndjson }
+    if bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
+      // Native JSON is one object holding `sessions`; NDJSON has one set object per line, so
+      // its first line already closes.
+      var end = start
+      while end < bytes.count && bytes[end] != ASCII.newline { end += 1 }
+      let firstLine = String(decoding: bytes[start..<end], as: UTF8.self)
+      if firstLine.contains("\"sessions\"") { return .nativeJSON }
+      if firstLine.contains("\"session\"") { return .ndjson }
+      return .nativeJSON
+    }
+
+    var end = start
+    while end < bytes.count && bytes[end] != ASCII.newline { end += 1 }
+    let header = String(decoding: bytes[start..<end], as: UTF8.self)
+    func has(_ column: String) -> Bool { header.contains(column) }
+    if has("exercise_title") && has("start_time") { return .hevyCSV }
+    if (has("Exercise Name") && has("Set Order")) || (has("Name der Übung") && has("Datum")) {
+      return .strongCSV
+    }
+    if has("isWarmup") && has("Weight(kg)") { return .fitbodCSV }
+    if has("Exercise") && has("Category") && has("Date") { return .fitNotesCSV }
+    if has("workoutActivityType") && has("startDate") { return .appleHealthCSV }
+    return nil
+  }
+}

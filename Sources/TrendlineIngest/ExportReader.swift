@@ -1,0 +1,55 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// Reads one export file in a given or sniffed format: the one door into every format reader.
+public enum ExportReader {
+  /// What `source.format` asks for: one format for every file, or `auto` to sniff each.
+  public enum FormatChoice: Sendable, Equatable {
+    case auto
+    case fixed(ExportFormat)
+  }
+
+  /// Reads `bytes` as the export `file` (the name used in rejects and messages).
+  ///
+  /// - Throws: ``ExportError`` when the file cannot be read at all: empty, not a known
+  ///   format, a header missing a required column, or a mapped CSV with no layout.
+  /// - Complexity: O(*n*), where *n* is the file's size in bytes.
+  public static func read(
+    file: String, bytes: [UInt8], format: FormatChoice = .auto, settings: ReadSettings,
+    layout: MappedCSVLayout? = nil
+  ) throws(ExportError) -> FileIngest {
+    let resolved: ExportFormat
+    switch format {
+    case .fixed(let given):
+      resolved = given
+    case .auto:
+      guard !bytes.isEmpty else {
+        throw ExportError(file: file, message: "the file is empty; export it again from the app")
+      }
+      guard let sniffed = ExportFormat.sniff(bytes, fileName: file) else {
+        throw ExportError(
+          file: file,
+          message:
+            "not a known export (Strong, Hevy, FitNotes, Fitbod, native JSON or NDJSON); for another app's CSV set source.format to \"csv\" with a source.csv column mapping"
+        )
+      }
+      resolved = sniffed
+    }
+    switch resolved {
+    case .strongCSV: return try StrongCSV.read(file: file, bytes: bytes, settings: settings)
+    case .hevyCSV: return try HevyCSV.read(file: file, bytes: bytes, settings: settings)
+    case .fitNotesCSV: return try FitNotesCSV.read(file: file, bytes: bytes, settings: settings)
+    case .fitbodCSV: return try FitbodCSV.read(file: file, bytes: bytes, settings: settings)
+    case .appleHealthCSV: return try AppleHealthCSV.read(file: file, bytes: bytes)
+    case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings)
+    case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings)
+    case .mappedCSV:
+      guard let layout else {
+        throw ExportError(
+          file: file, message: "format \"csv\" needs a source.csv column mapping in the pipeline")
+      }
+      return try MappedCSV.read(file: file, bytes: bytes, settings: settings, layout: layout)
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// How a user's exports are read: the unit and zone to assume where a file does not say.
+///
+/// A unit or zone stated by the file itself wins over these (SPEC 9.4); these come from
+/// `users.csv`, which wins over the pipeline's defaults.
+public struct ReadSettings: Sendable, Equatable {
+  public var timeZone: TimeZone
+  public var weightUnit: WeightUnit
+  public var distanceUnit: DistanceUnit
+
+  public init(
+    timeZone: TimeZone = TimeZone(identifier: "UTC")!, weightUnit: WeightUnit = .kilograms,
+    distanceUnit: DistanceUnit = .kilometers
+  ) {
+    self.timeZone = timeZone
+    self.weightUnit = weightUnit
+    self.distanceUnit = distanceUnit
+  }
+}
+
+/// One set as a format reader accepted it: values in kilograms, metres and seconds, the
+/// session it belongs to, and the line it came from.
+public struct ExportSet: Sendable, Equatable {
+  public var line: Int
+  /// The session key: the same workout gives the same key in every export of it, whatever
+  /// the variant (it is built from the start instant and the name, never from raw text).
+  public var sessionKey: String
+  public var sessionName: String
+  public var start: Int64
+  /// The workout's length, when the format records one.
+  public var durationSeconds: Int64?
+  /// The exercise name, trimmed and in Unicode NFC.
+  public var exercise: String
+  /// Muscle groups stated by the export itself (native formats), else nil.
+  public var muscleGroupIds: [Int]?
+  /// The set's number within its exercise, when the format writes one (SPEC 9.3).
+  public var setIndex: Int?
+  public var type: SetType
+  public var weightKg: Double
+  public var reps: Double
+  public var distanceMeters: Double
+  public var seconds: Double
+
+  public init(
+    line: Int, sessionKey: String, sessionName: String, start: Int64, durationSeconds: Int64?,
+    exercise: String, muscleGroupIds: [Int]? = nil, setIndex: Int?, type: SetType,
+    weightKg: Double, reps: Double, distanceMeters: Double = 0, seconds: Double = 0
+  ) {
+    self.line = line
+    self.sessionKey = sessionKey
+    self.sessionName = sessionName
+    self.start = start
+    self.durationSeconds = durationSeconds
+    self.exercise = exercise
+    self.muscleGroupIds = muscleGroupIds
+    self.setIndex = setIndex
+    self.type = type
+    self.weightKg = weightKg
+    self.reps = reps
+    self.distanceMeters = distanceMeters
+    self.seconds = seconds
+  }
+}
+
+/// A row that was read and refused, with where and why: a line of `rejects.csv`.
+public struct RowReject: Sendable, Equatable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  /// The 1-based byte column of the offending field on its line.
+  public var column: Int
+  /// The column's name in the file's header, or empty when the whole record is at fault.
+  public var field: String
+  public var reason: String
+
+  public init(file: String, line: Int, column: Int, field: String, reason: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.field = field
+    self.reason = reason
+  }
+
+  public var description: String {
+    "\(file):\(line):\(column): error: \(field.isEmpty ? "" : "\(field): ")\(reason)"
+  }
+}
+
+/// What reading one export file produced, before its sets meet the user's other exports.
+///
+/// Every row read is in exactly one of `sets`, `rejects`, `duplicateRows` or `ignored`, so
+/// `rowsRead == sets.count + rejects.count + duplicateRows + ignored total` holds here; the
+/// merge of a user's files may later move some of `sets` to duplicates.
+public struct FileIngest: Sendable {
+  public var file: String
+  public var format: ExportFormat
+  public var sets: [ExportSet] = []
+  public var rejects: [RowReject] = []
+  /// Rows that repeat a set already read from this file (SPEC 9.3).
+  public var duplicateRows = 0
+  /// Rows that are not sets, counted by reason (blank lines, Strong's `Rest Timer` rows, …).
+  public var ignored: [String: Int] = [:]
+  public var rowsRead = 0
+  /// Rows read only after repairing a known exporter bug (counted also as accepted).
+  public var rowsRepaired = 0
+
+  public init(file: String, format: ExportFormat) {
+    self.file = file
+    self.format = format
+  }
+
+  public var ignoredRows: Int { ignored.values.reduce(0, +) }
+
+  mutating func ignore(_ reason: String) {
+    ignored[reason, default: 0] += 1
+  }
+}
+
+/// An export that cannot be read at all: not a known format, empty, or not text. It fails
+/// the user (other users go on), naming the file and what to do.
+public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var column: Int
+  public var message: String
+
+  public init(file: String, line: Int = 1, column: Int = 1, message: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.message = message
+  }
+
+  public var description: String { "\(file):\(line):\(column): error: \(message)" }
+}

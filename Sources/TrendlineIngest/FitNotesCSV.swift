@@ -1,0 +1,135 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// FitNotes' CSV export (EXPORT-FORMATS §3): one set per row, dates without a time of day,
+/// so a workout is a calendar day starting at local midnight, with no name and no recorded
+/// length. The weight unit is in the header (`Weight (lbs)`, `Weight (kgs)`) or in a per-row
+/// `Weight Unit` column (`kgs`, `lbs`); the distance unit is per row.
+///
+/// FitNotes never quotes exercise names, so a name with a comma
+/// (`Overhead Press (Each Side, Dumbbells)`) splits into extra fields. When the extra fields
+/// can only belong to the name — everything after it then reads as the header says — the row
+/// is repaired and counted in `rowsRepaired`; any other over-long row is rejected (SPEC 2).
+/// There is no set number, so no row is ever a duplicate of another (SPEC 9.3).
+enum FitNotesCSV {
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+    -> FileIngest
+  {
+    try readCSVExport(file: file, bytes: bytes, format: .fitNotesCSV) {
+      (header) throws(ExportError) -> any CSVRowParser in
+      try Parser(header: header, file: file, settings: settings)
+    }
+  }
+
+  final class Parser: CSVRowParser {
+    let columnCount: Int
+    let date: Int
+    let exercise: Int
+    let weight: Int?
+    let headerWeightUnit: WeightUnit?
+    let weightUnitColumn: Int?
+    let reps: Int?
+    let distance: Int?
+    let distanceUnitColumn: Int?
+    let time: Int?
+    let settings: ReadSettings
+    let fields: FieldDecoder
+
+    init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
+      columnCount = header.names.count
+      date = try header.require(file, "Date")
+      exercise = try header.require(file, "Exercise")
+      if let index = header.index("Weight (lbs)", "Weight (lb)") {
+        (weight, headerWeightUnit) = (index, .pounds)
+      } else if let index = header.index("Weight (kgs)", "Weight (kg)") {
+        (weight, headerWeightUnit) = (index, .kilograms)
+      } else {
+        (weight, headerWeightUnit) = (header.index("Weight"), nil)
+      }
+      weightUnitColumn = header.index("Weight Unit")
+      reps = header.index("Reps")
+      distance = header.index("Distance")
+      distanceUnitColumn = header.index("Distance Unit")
+      time = header.index("Time")
+      self.settings = settings
+      fields = FieldDecoder(timeZone: settings.timeZone)
+    }
+
+    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+      try parse(reader, line: line, shift: 0)
+    }
+
+    /// Reads a row with `shift` extra fields, all taken to be commas in the exercise name.
+    /// The repair stands only if every field after the name then reads as its column says.
+    func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome? {
+      let shift = reader.fieldCount - columnCount
+      guard shift > 0, exercise < columnCount - 1 || shift == 0 else { return nil }
+      do throws(FieldProblem) {
+        return try parse(reader, line: line, shift: shift)
+      } catch {
+        return nil
+      }
+    }
+
+    private func parse(_ reader: CSVReader, line: Int, shift: Int) throws(FieldProblem)
+      -> RowOutcome
+    {
+      // Columns after the exercise move right by `shift`.
+      func at(_ column: Int) -> Int { column > exercise ? column + shift : column }
+
+      let start = try fields.instant(reader, at(date))
+      var exerciseName = fields.text(reader, exercise)
+      if shift > 0 {
+        exerciseName = normalizedName(
+          (exercise...(exercise + shift)).map { reader.string($0) }.joined(separator: ","))
+      }
+      guard !exerciseName.isEmpty else {
+        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
+      }
+      var weightKg = 0.0
+      if let weight {
+        let value = try fields.number(reader, at(weight))
+        var unit = headerWeightUnit ?? settings.weightUnit
+        if headerWeightUnit == nil, let column = weightUnitColumn, !reader.isEmpty(at(column)) {
+          guard let perRow = WeightUnit(spelling: reader.string(at(column))) else {
+            throw FieldProblem(
+              index: at(column), reason: "'\(reader.string(at(column)))' is not a weight unit (kgs or lbs)")
+          }
+          unit = perRow
+        }
+        weightKg = unit.kilograms(value)
+        try SetLimits.checkWeight(weightKg, index: at(weight), text: reader.string(at(weight)))
+      }
+      var repCount = 0.0
+      if let reps {
+        repCount = try fields.number(reader, at(reps))
+        try SetLimits.checkReps(repCount, index: at(reps), text: reader.string(at(reps)))
+      }
+      var meters = 0.0
+      if let distance {
+        let value = try fields.number(reader, at(distance))
+        try SetLimits.checkNonNegative(value, index: at(distance), what: "distance", text: reader.string(at(distance)))
+        var unit = settings.distanceUnit
+        if let column = distanceUnitColumn, !reader.isEmpty(at(column)) {
+          guard let perRow = DistanceUnit(spelling: reader.string(at(column))) else {
+            throw FieldProblem(
+              index: at(column), reason: "'\(reader.string(at(column)))' is not a distance unit (km, mi or m)")
+          }
+          unit = perRow
+        }
+        meters = unit.meters(value)
+      }
+      var seconds = 0.0
+      if let time, let value = try fields.duration(reader, at(time)) {
+        seconds = Double(value)
+      }
+      return .set(
+        ExportSet(
+          line: line, sessionKey: sessionKey(start: start, name: ""), sessionName: "",
+          start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil,
+          type: .normal, weightKg: weightKg, reps: repCount, distanceMeters: meters,
+          seconds: seconds))
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// Fitbod's `WorkoutExport.csv` (EXPORT-FORMATS §4): kilograms always (pound entries arrive
+/// as unrounded conversions such as `20.41168092460379`), timestamps with a `+0000` offset,
+/// newest rows first, blank lines between some rows, a leading space in `Reps`.
+///
+/// A workout is the rows sharing one timestamp; the format records no workout name or
+/// length, so the name is empty and the duration unknown (0). `isWarmup` marks warm-ups.
+/// `multiplier` (2 for dumbbell pairs) is not applied: volume is weight × reps as written,
+/// the same rule as every other format.
+enum FitbodCSV {
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+    -> FileIngest
+  {
+    try readCSVExport(file: file, bytes: bytes, format: .fitbodCSV) {
+      (header) throws(ExportError) -> any CSVRowParser in
+      try Parser(header: header, file: file, settings: settings)
+    }
+  }
+
+  final class Parser: CSVRowParser {
+    let date: Int
+    let exercise: Int
+    let reps: Int?
+    let weight: Int?
+    let seconds: Int?
+    let distance: Int?
+    let isWarmup: Int?
+    let fields: FieldDecoder
+
+    init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
+      date = try header.require(file, "Date")
+      exercise = try header.require(file, "Exercise")
+      reps = header.index("Reps")
+      weight = header.index("Weight(kg)")
+      seconds = header.index("Duration(s)")
+      distance = header.index("Distance(m)")
+      isWarmup = header.index("isWarmup")
+      fields = FieldDecoder(timeZone: settings.timeZone)
+    }
+
+    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+      let start = try fields.instant(reader, date)
+      let exerciseName = fields.text(reader, exercise)
+      guard !exerciseName.isEmpty else {
+        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
+      }
+      var type = SetType.normal
+      if let isWarmup, !reader.isEmpty(isWarmup) {
+        switch reader.string(isWarmup).trimmingCharacters(in: .whitespaces).lowercased() {
+        case "true": type = .warmup
+        case "false": type = .normal
+        default:
+          throw FieldProblem(index: isWarmup, reason: "'\(reader.string(isWarmup))' is not true or false")
+        }
+      }
+      var weightKg = 0.0
+      if let weight {
+        weightKg = try fields.number(reader, weight)
+        try SetLimits.checkWeight(weightKg, index: weight, text: reader.string(weight))
+      }
+      var repCount = 0.0
+      if let reps {
+        repCount = try fields.number(reader, reps)
+        try SetLimits.checkReps(repCount, index: reps, text: reader.string(reps))
+      }
+      var meters = 0.0
+      if let distance {
+        meters = try fields.number(reader, distance)
+        try SetLimits.checkNonNegative(meters, index: distance, what: "distance", text: reader.string(distance))
+      }
+      var secondCount = 0.0
+      if let seconds {
+        secondCount = try fields.number(reader, seconds)
+        try SetLimits.checkNonNegative(secondCount, index: seconds, what: "duration", text: reader.string(seconds))
+      }
+      return .set(
+        ExportSet(
+          line: line, sessionKey: sessionKey(start: start, name: ""), sessionName: "",
+          start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type,
+          weightKg: weightKg, reps: repCount, distanceMeters: meters, seconds: secondCount))
+    }
+  }
+}

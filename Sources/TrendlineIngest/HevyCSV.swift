@@ -1,0 +1,154 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// Hevy's CSV export (EXPORT-FORMATS §2): one set per row, newest first, times like
+/// `15 Sep 2025, 07:48` in the user's zone. The weight and distance units are named by the
+/// header (`weight_kg` or `weight_lbs`, `distance_km` or `distance_miles`), independently of
+/// each other and of the user's settings (SPEC 9.4). A workout lasts `end_time − start_time`.
+enum HevyCSV {
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+    -> FileIngest
+  {
+    try readCSVExport(file: file, bytes: bytes, format: .hevyCSV) {
+      (header) throws(ExportError) -> any CSVRowParser in
+      try Parser(header: header, file: file, settings: settings)
+    }
+  }
+
+  final class Parser: CSVRowParser {
+    let title: Int
+    let startTime: Int
+    let endTime: Int?
+    let exercise: Int
+    let setIndex: Int?
+    let setType: Int?
+    let weight: Int?
+    let weightUnit: WeightUnit
+    let reps: Int?
+    let distance: Int?
+    let distanceUnit: DistanceUnit
+    let seconds: Int?
+    let fields: FieldDecoder
+    /// The last row's end time and its session, since every set of a workout repeats them.
+    private var lastEnd: (bytes: [UInt8], start: Int64, duration: Int64)?
+
+    init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
+      title = try header.require(file, "title")
+      startTime = try header.require(file, "start_time")
+      endTime = header.index("end_time")
+      exercise = try header.require(file, "exercise_title")
+      setIndex = header.index("set_index")
+      setType = header.index("set_type")
+      reps = header.index("reps")
+      seconds = header.index("duration_seconds")
+      if let index = header.index("weight_lbs") {
+        (weight, weightUnit) = (index, .pounds)
+      } else {
+        (weight, weightUnit) = (header.index("weight_kg"), .kilograms)
+      }
+      if let index = header.index("distance_miles") {
+        (distance, distanceUnit) = (index, .miles)
+      } else if let index = header.index("distance_meters") {
+        (distance, distanceUnit) = (index, .meters)
+      } else {
+        (distance, distanceUnit) = (header.index("distance_km"), .kilometers)
+      }
+      fields = FieldDecoder(timeZone: settings.timeZone)
+    }
+
+    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+      let start = try fields.instant(reader, startTime)
+      let name = fields.text(reader, title)
+      let exerciseName = fields.text(reader, exercise)
+      guard !exerciseName.isEmpty else {
+        throw FieldProblem(index: exercise, reason: "the exercise title is empty")
+      }
+      var durationSeconds: Int64?
+      if let endTime, !reader.isEmpty(endTime) {
+        durationSeconds = try duration(reader, endTime, start: start)
+      }
+
+      var type = SetType.normal
+      if let setType, !reader.isEmpty(setType) {
+        let text = reader.string(setType).trimmingCharacters(in: .whitespaces).lowercased()
+        switch text {
+        case "normal": type = .normal
+        case "warmup", "warm_up", "warm-up": type = .warmup
+        case "dropset", "drop_set", "drop-set": type = .dropset
+        case "failure": type = .failure
+        default:
+          throw FieldProblem(
+            index: setType,
+            reason: "'\(reader.string(setType))' is not a set type (normal, warmup, dropset, failure)")
+        }
+      }
+      var index: Int?
+      if let setIndex, !reader.isEmpty(setIndex) {
+        let value = try fields.number(reader, setIndex)
+        guard value >= 0, value == value.rounded() else {
+          throw FieldProblem(index: setIndex, reason: "'\(reader.string(setIndex))' is not a set index")
+        }
+        index = Int(value)
+      }
+      var weightKg = 0.0
+      if let weight {
+        weightKg = weightUnit.kilograms(try fields.number(reader, weight))
+        try SetLimits.checkWeight(weightKg, index: weight, text: reader.string(weight))
+      }
+      var repCount = 0.0
+      if let reps {
+        repCount = try fields.number(reader, reps)
+        try SetLimits.checkReps(repCount, index: reps, text: reader.string(reps))
+      }
+      var meters = 0.0
+      if let distance {
+        let value = try fields.number(reader, distance)
+        try SetLimits.checkNonNegative(value, index: distance, what: "distance", text: reader.string(distance))
+        meters = distanceUnit.meters(value)
+      }
+      var secondCount = 0.0
+      if let seconds {
+        secondCount = try fields.number(reader, seconds)
+        try SetLimits.checkNonNegative(secondCount, index: seconds, what: "duration_seconds", text: reader.string(seconds))
+      }
+      return .set(
+        ExportSet(
+          line: line, sessionKey: sessionKey(start: start, name: name), sessionName: name,
+          start: start, durationSeconds: durationSeconds, exercise: exerciseName, setIndex: index,
+          type: type, weightKg: weightKg, reps: repCount, distanceMeters: meters,
+          seconds: secondCount))
+    }
+
+    /// `end_time − start_time`, the end read as the earliest instant with its wall time that is
+    /// not before the start (SPEC 9.6).
+    private func duration(_ reader: CSVReader, _ column: Int, start: Int64) throws(FieldProblem)
+      -> Int64
+    {
+      let cached = reader.withFieldBytes(column) { bytes -> Int64? in
+        guard let last = lastEnd, last.start == start, last.bytes.elementsEqual(bytes) else {
+          return nil
+        }
+        return last.duration
+      }
+      if let cached { return cached }
+      let parsed = try fields.localTime(reader, column)
+      let end: Int64
+      if let offset = parsed.offsetSeconds {
+        end = parsed.civil.localSeconds - Int64(offset)
+      } else {
+        end = fields.resolver.instant(localSeconds: parsed.civil.localSeconds, notBefore: start)
+      }
+      let length = end - start
+      guard length >= 0 else {
+        throw FieldProblem(index: column, reason: "end_time '\(reader.string(column))' is before start_time")
+      }
+      guard length <= 86_400 else {
+        throw FieldProblem(
+          index: column, reason: "end_time '\(reader.string(column))' is more than 24 hours after start_time")
+      }
+      lastEnd = (reader.withFieldBytes(column) { Array($0) }, start, length)
+      return length
+    }
+  }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// A CSV layout given in the pipeline file (`source.csv`), for exports of apps Trendline does
+/// not know: which column holds what, how dates are written, and the units.
+///
+///     "csv": {"delimiter": ";", "dateFormat": "dd.MM.yyyy HH:mm", "weightUnit": "kg",
+///             "columns": {"start": "day", "exercise": "lift", "weight": "kg", "reps": "reps",
+///                         "session": "session"}}
+///
+/// `start` and `exercise` are required; every other column is optional. Without `session`,
+/// a workout is the rows sharing one start. Without `dateFormat`, dates are read like every
+/// other export (ISO dates, RFC 3339, `15 Sep 2025, 07:48`, …).
+public struct MappedCSVLayout: Sendable, Equatable, Codable {
+  public struct Columns: Sendable, Equatable, Codable {
+    public var start: String
+    public var exercise: String
+    public var session: String?
+    public var end: String?
+    public var duration: String?
+    public var weight: String?
+    public var reps: String?
+    public var setType: String?
+    public var setIndex: String?
+    public var distance: String?
+    public var seconds: String?
+
+    public init(
+      start: String, exercise: String, session: String? = nil, end: String? = nil,
+      duration: String? = nil, weight: String? = nil, reps: String? = nil,
+      setType: String? = nil, setIndex: String? = nil, distance: String? = nil,
+      seconds: String? = nil
+    ) {
+      self.start = start
+      self.exercise = exercise
+      self.session = session
+      self.end = end
+      self.duration = duration
+      self.weight = weight
+      self.reps = reps
+      self.setType = setType
+      self.setIndex = setIndex
+      self.distance = distance
+      self.seconds = seconds
+    }
+  }
+
+  public var columns: Columns
+  /// `,`, `;` or `\t`; sniffed when left out.
+  public var delimiter: String?
+  /// A pattern of `yyyy MM M dd d HH H hh h mm ss a MMM` and literal characters.
+  public var dateFormat: String?
+  public var weightUnit: WeightUnit?
+  public var distanceUnit: DistanceUnit?
+
+  public init(
+    columns: Columns, delimiter: String? = nil, dateFormat: String? = nil,
+    weightUnit: WeightUnit? = nil, distanceUnit: DistanceUnit? = nil
+  ) {
+    self.columns = columns
+    self.delimiter = delimiter
+    self.dateFormat = dateFormat
+    self.weightUnit = weightUnit
+    self.distanceUnit = distanceUnit
+  }
+}
+
+/// Reads a CSV export through a ``MappedCSVLayout``.
+enum MappedCSV {
+  static func read(
+    file: String, bytes: [UInt8], settings: ReadSettings, layout: MappedCSVLayout
+  ) throws(ExportError) -> FileIngest {
+    let delimiter = layout.delimiter.flatMap { $0 == "\\t" ? ASCII.tab : $0.utf8.first }
+    let pattern = layout.dateFormat.map(DatePattern.init)
+    return try readCSVExport(file: file, bytes: bytes, format: .mappedCSV, delimiter: delimiter) {
+      (header) throws(ExportError) -> any CSVRowParser in
+      try Parser(header: header, file: file, settings: settings, layout: layout, pattern: pattern)
+    }
+  }
+
+  final class Parser: CSVRowParser {
+    let start: Int
+    let exercise: Int
+    let session: Int?
+    let end: Int?
+    let duration: Int?
+    let weight: Int?
+    let reps: Int?
+    let setType: Int?
+    let setIndex: Int?
+    let distance: Int?
+    let seconds: Int?
+    let weightUnit: WeightUnit
+    let distanceUnit: DistanceUnit
+    let pattern: DatePattern?
+    let fields: FieldDecoder
+
+    init(
+      header: CSVHeader, file: String, settings: ReadSettings, layout: MappedCSVLayout,
+      pattern: DatePattern?
+    ) throws(ExportError) {
+      let columns = layout.columns
+      func optional(_ name: String?) throws(ExportError) -> Int? {
+        guard let name else { return nil }
+        return try header.require(file, name)
+      }
+      start = try header.require(file, columns.start)
+      exercise = try header.require(file, columns.exercise)
+      session = try optional(columns.session)
+      end = try optional(columns.end)
+      duration = try optional(columns.duration)
+      weight = try optional(columns.weight)
+      reps = try optional(columns.reps)
+      setType = try optional(columns.setType)
+      setIndex = try optional(columns.setIndex)
+      distance = try optional(columns.distance)
+      seconds = try optional(columns.seconds)
+      weightUnit = layout.weightUnit ?? settings.weightUnit
+      distanceUnit = layout.distanceUnit ?? settings.distanceUnit
+      self.pattern = pattern
+      fields = FieldDecoder(timeZone: settings.timeZone)
+    }
+
+    private func timestamp(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {
+      guard let pattern else { return try fields.instant(reader, index) }
+      guard let parsed = reader.withFieldBytes(index, { pattern.parse($0) }) else {
+        throw FieldProblem(
+          index: index,
+          reason: "'\(reader.string(index))' does not match the date format '\(pattern.text)'")
+      }
+      return try fields.checkedInstant(parsed, reader, index)
+    }
+
+    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+      let startInstant = try timestamp(reader, start)
+      let name = session.map { fields.text(reader, $0) } ?? ""
+      let exerciseName = fields.text(reader, exercise)
+      guard !exerciseName.isEmpty else {
+        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
+      }
+      var durationSeconds: Int64?
+      if let duration {
+        durationSeconds = try fields.duration(reader, duration)
+      } else if let end, !reader.isEmpty(end) {
+        let length = try timestamp(reader, end) - startInstant
+        guard length >= 0, length <= 86_400 else {
+          throw FieldProblem(index: end, reason: "end '\(reader.string(end))' is not within 24 hours after the start")
+        }
+        durationSeconds = length
+      }
+      var type = SetType.normal
+      if let setType, !reader.isEmpty(setType) {
+        let text = reader.string(setType).trimmingCharacters(in: .whitespaces).lowercased()
+        switch text {
+        case "normal", "n": type = .normal
+        case "warmup", "warm-up", "warm up", "w": type = .warmup
+        case "dropset", "drop set", "drop", "d": type = .dropset
+        case "failure", "f": type = .failure
+        default:
+          throw FieldProblem(index: setType, reason: "'\(text)' is not a set type (normal, warmup, dropset, failure)")
+        }
+      }
+      var index: Int?
+      if let setIndex, !reader.isEmpty(setIndex) {
+        let value = try fields.number(reader, setIndex)
+        guard value >= 0, value == value.rounded() else {
+          throw FieldProblem(index: setIndex, reason: "'\(reader.string(setIndex))' is not a set index")
+        }
+        index = Int(value)
+      }
+      var weightKg = 0.0
+      if let weight {
+        weightKg = weightUnit.kilograms(try fields.number(reader, weight))
+        try SetLimits.checkWeight(weightKg, index: weight, text: reader.string(weight))
+      }
+      var repCount = 0.0
+      if let reps {
+        repCount = try fields.number(reader, reps)
+        try SetLimits.checkReps(repCount, index: reps, text: reader.string(reps))
+      }
+      var meters = 0.0
+      if let distance {
+        let value = try fields.number(reader, distance)
+        try SetLimits.checkNonNegative(value, index: distance, what: "distance", text: reader.string(distance))
+        meters = distanceUnit.meters(value)
+      }
+      var secondCount = 0.0
+      if let seconds, let value = try fields.duration(reader, seconds) {
+        secondCount = Double(value)
+      }
+      return .set(
+        ExportSet(
+          line: line, sessionKey: sessionKey(start: startInstant, name: name), sessionName: name,
+          start: startInstant, durationSeconds: durationSeconds, exercise: exerciseName,
+          setIndex: index, type: type, weightKg: weightKg, reps: repCount,
+          distanceMeters: meters, seconds: secondCount))
+    }
+  }
+}
+
+/// A date pattern for mapped CSV files, read from bytes with no formatter.
+///
+/// Tokens: `yyyy` (year), `MM`/`M` (month, padded or not), `MMM` (English month name),
+/// `dd`/`d`, `HH`/`H` (24-hour), `hh`/`h` (12-hour, with `a` for am/pm), `mm`, `ss`.
+/// Any other character must appear as written; a space also matches a no-break space.
+public struct DatePattern: Sendable, Equatable {
+  enum Token: Equatable {
+    case year, month, monthName, day, hour24, hour12, minute, second, meridiem
+    case literal(UInt8)
+  }
+  let tokens: [Token]
+  public let text: String
+
+  public init(_ text: String) {
+    self.text = text
+    var tokens: [Token] = []
+    let bytes = Array(text.utf8)
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      var run = 1
+      while index + run < bytes.count && bytes[index + run] == byte { run += 1 }
+      switch Character(Unicode.Scalar(byte)) {
+      case "y": tokens.append(.year)
+      case "M": tokens.append(run >= 3 ? .monthName : .month)
+      case "d": tokens.append(.day)
+      case "H": tokens.append(.hour24)
+      case "h": tokens.append(.hour12)
+      case "m": tokens.append(.minute)
+      case "s": tokens.append(.second)
+      case "a": tokens.append(.meridiem)
+      default:
+        for _ in 0..<run { tokens.append(.literal(byte)) }
+      }
+      index += run
+    }
+    self.tokens = tokens
+  }
+
+  /// The wall time in `bytes`, or nil when it does not match or is not a real date.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of bytes.
+  public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParsedTimestamp? {
+    var scanner = ByteScanner(bytes)
+    scanner.skipSpaces()
+    var civil = CivilDateTime(year: 1970, month: 1, day: 1)
+    var hasTime = false
+    var pm: Bool?
+    var hour12: Int?
+    for token in tokens {
+      switch token {
+      case .year:
+        guard let value = scanner.digits(maxCount: 4), value.count == 4 else { return nil }
+        civil.year = value.value
+      case .month:
+        guard let value = scanner.digits(maxCount: 2) else { return nil }
+        civil.month = value.value
+      case .monthName:
+        guard let value = scanner.monthName() else { return nil }
+        civil.month = value
+      case .day:
+        guard let value = scanner.digits(maxCount: 2) else { return nil }
+        civil.day = value.value
+      case .hour24:
+        guard let value = scanner.digits(maxCount: 2) else { return nil }
+        civil.hour = value.value
+        hasTime = true
+      case .hour12:
+        guard let value = scanner.digits(maxCount: 2) else { return nil }
+        hour12 = value.value
+        hasTime = true
+      case .minute:
+        guard let value = scanner.digits(maxCount: 2), value.count == 2 else { return nil }
+        civil.minute = value.value
+      case .second:
+        guard let value = scanner.digits(maxCount: 2), value.count == 2 else { return nil }
+        civil.second = value.value
+      case .meridiem:
+        guard let value = scanner.meridiem() else { return nil }
+        pm = value
+      case .literal(let byte):
+        if byte == ASCII.space {
+          let before = scanner.position
+          scanner.skipSpaces()
+          if scanner.position == before { return nil }
+        } else if !scanner.take(byte) {
+          return nil
+        }
+      }
+    }
+    scanner.skipSpaces()
+    guard scanner.isAtEnd else { return nil }
+    if let hour12 {
+      guard hour12 >= 1 && hour12 <= 12, let pm else { return nil }
+      civil.hour = hour12 % 12 + (pm ? 12 : 0)
+    }
+    guard civil.month >= 1, civil.month <= 12, civil.day >= 1,
+      civil.day <= CivilDateTime.daysInMonth(year: civil.year, month: civil.month),
+      civil.hour <= 23, civil.minute <= 59, civil.second <= 59
+    else { return nil }
+    return ParsedTimestamp(civil: civil, hasTime: hasTime)
+  }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// Whether warm-up sets count toward volume, set counts and muscle groups
+/// (`source.normalize.warmupSets`).
+public enum WarmupPolicy: String, Sendable, Codable, CaseIterable {
+  case exclude, include
+}
+
+/// Catalog lookup by name: trimmed, NFC, case-folded, aliases included (SPEC 3 and 4).
+///
+/// Built once per run and shared by every user; it is immutable, so workers read it without
+/// a lock.
+public struct ExerciseLookup: Sendable {
+  public struct Entry: Sendable, Equatable {
+    public var name: String
+    public var muscleGroupIds: [Int]
+  }
+  private let entries: [String: Entry]
+
+  /// - Complexity: O(*e*), where *e* is the number of catalog names and aliases.
+  public init(catalog: Catalog) {
+    var entries: [String: Entry] = [:]
+    for exercise in catalog.exercises {
+      let entry = Entry(name: normalizedName(exercise.name), muscleGroupIds: exercise.muscleGroupIds)
+      for name in [exercise.name] + exercise.aliases {
+        // The first entry to claim a name keeps it, so the catalog's order decides a clash.
+        let key = ExerciseLookup.key(name)
+        if entries[key] == nil { entries[key] = entry }
+      }
+    }
+    self.entries = entries
+  }
+
+  /// The catalog entry for `name`, however it is spelled or cased.
+  ///
+  /// - Complexity: O(*n*), where *n* is the length of the name.
+  public func find(_ name: String) -> Entry? { entries[ExerciseLookup.key(name)] }
+
+  /// The comparison key: NFC, then case-folded (`ß` and `SS`, `Kniebeuge` and `KNIEBEUGE`
+  /// compare equal), so a catalog name matches every spelling an app writes.
+  static func key(_ name: String) -> String {
+    normalizedName(name).folding(options: [.caseInsensitive], locale: nil)
+  }
+}
+
+/// Row counts for one input file: the accounting identity
+/// `rowsRead = rowsAccepted + rowsRejected + rowsDuplicate + rowsIgnored` holds for each.
+public struct FileAccounting: Sendable, Equatable, Codable {
+  public var file: String
+  public var format: String
+  public var rowsRead: Int
+  public var rowsAccepted: Int
+  public var rowsRejected: Int
+  public var rowsDuplicate: Int
+  public var rowsIgnored: Int
+  public var rowsRepaired: Int
+  /// Ignored rows by reason, so "ignored" is never a silent bucket.
+  public var ignoredByReason: [String: Int]
+
+  public var balances: Bool {
+    rowsRead == rowsAccepted + rowsRejected + rowsDuplicate + rowsIgnored
+  }
+}
+
+/// One user's exports, read, merged and normalized: the sessions every chart counts, and what
+/// happened to every row.
+public struct UserIngest: Sendable {
+  /// Sessions ordered by start (then key), each holding only its counted sets.
+  public var sessions: [Session]
+  public var files: [FileAccounting]
+  public var rejects: [RowReject]
+  /// Exercises found neither in the catalog nor with set-level muscle groups, with the
+  /// number of distinct sessions they appear in.
+  public var unmappedExercises: [String: Int]
+}
+
+/// Merges a user's export files into one history (SPEC 3 and 9.3).
+///
+/// Exports are snapshots of one history and overlap. A session found in several files is
+/// taken whole from the most recent export — the file whose latest session is newest, ties
+/// going to the file name that sorts last — and its rows elsewhere count as duplicates. Sets
+/// are never matched across files one by one, because apps renumber sets between exports.
+public enum Normalize {
+  /// - Complexity: O(*n* log *n*), where *n* is the number of sets read.
+  public static func merge(
+    _ files: [FileIngest], lookup: ExerciseLookup, warmupSets: WarmupPolicy = .exclude
+  ) -> UserIngest {
+    // Rank files: newest latest session first, then the name that sorts last (byte order).
+    let latest = files.map { $0.sets.lazy.map(\.start).max() ?? Int64.min }
+    let ranked = files.indices.sorted { a, b in
+      if latest[a] != latest[b] { return latest[a] > latest[b] }
+      return files[b].file.utf8.lexicographicallyPrecedes(files[a].file.utf8)
+    }
+    var owner: [String: Int] = [:]
+    for fileIndex in ranked {
+      for set in files[fileIndex].sets where owner[set.sessionKey] == nil {
+        owner[set.sessionKey] = fileIndex
+      }
+    }
+
+    var accounting: [FileAccounting] = []
+    var bySession: [String: [ExportSet]] = [:]
+    var sessionOrder: [String] = []
+    for (fileIndex, file) in files.enumerated() {
+      var accepted = 0
+      var duplicates = file.duplicateRows
+      for set in file.sets {
+        if owner[set.sessionKey] == fileIndex {
+          accepted += 1
+          if bySession[set.sessionKey] == nil { sessionOrder.append(set.sessionKey) }
+          bySession[set.sessionKey, default: []].append(set)
+        } else {
+          duplicates += 1
+        }
+      }
+      accounting.append(
+        FileAccounting(
+          file: file.file, format: file.format.rawValue, rowsRead: file.rowsRead,
+          rowsAccepted: accepted, rowsRejected: file.rejects.count, rowsDuplicate: duplicates,
+          rowsIgnored: file.ignoredRows, rowsRepaired: file.rowsRepaired,
+          ignoredByReason: file.ignored))
+    }
+
+    var names: [String: (display: String, ids: [Int]?)] = [:]
+    var sessions: [Session] = []
+    var unmapped: [String: Int] = [:]
+    sessions.reserveCapacity(sessionOrder.count)
+    for key in sessionOrder {
+      let sets = bySession[key]!
+      let first = sets[0]
+      var counted: [TrainedSet] = []
+      var unmappedHere = Set<String>()
+      for set in sets where warmupSets == .include || set.type != .warmup {
+        let resolved: (display: String, ids: [Int]?)
+        if let known = names[set.exercise] {
+          resolved = known
+        } else {
+          let entry = lookup.find(set.exercise)
+          resolved = (entry?.name ?? set.exercise, entry?.muscleGroupIds)
+          names[set.exercise] = resolved
+        }
+        let ids = set.muscleGroupIds ?? resolved.ids ?? []
+        let isUnmapped = set.muscleGroupIds == nil && resolved.ids == nil
+        if isUnmapped { unmappedHere.insert(resolved.display) }
+        counted.append(
+          TrainedSet(
+            exercise: resolved.display, muscleGroupIds: ids, isUnmapped: isUnmapped,
+            type: set.type, weightKg: set.weightKg, reps: set.reps,
+            distanceMeters: set.distanceMeters, seconds: set.seconds))
+      }
+      for name in unmappedHere { unmapped[name, default: 0] += 1 }
+      let duration = sets.lazy.compactMap(\.durationSeconds).first ?? 0
+      sessions.append(
+        Session(
+          key: key, start: first.start, durationSeconds: duration, name: first.sessionName,
+          sets: counted))
+    }
+    sessions.sort { $0.start != $1.start ? $0.start < $1.start : $0.key < $1.key }
+
+    return UserIngest(
+      sessions: sessions, files: accounting, rejects: files.flatMap(\.rejects),
+      unmappedExercises: unmapped)
+  }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// Strong's CSV export, every header variant (EXPORT-FORMATS §1): `,` or `;`, quoted or not,
+/// the duration as text (`2h 38m`), in seconds (`Duration (sec)`), last (`Workout Duration`)
+/// or absent; the weight unit absent, per row (`Weight Unit`) or in the header
+/// (`Weight (kg)`). Columns are found by name, never by position.
+///
+/// `Set Order` holds the set number, or `W`/`D`/`F` for warm-up, drop and failure sets;
+/// `Note` and `Rest Timer` rows are not sets and are counted as ignored. A row with no
+/// weight, reps, distance or time (Strong writes such placeholders for unfinished sets) is
+/// ignored too, rather than counted as a set of nothing.
+enum StrongCSV {
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+    -> FileIngest
+  {
+    try readCSVExport(file: file, bytes: bytes, format: .strongCSV) {
+      (header) throws(ExportError) -> any CSVRowParser in
+      try Parser(header: header, file: file, settings: settings)
+    }
+  }
+
+  final class Parser: CSVRowParser {
+    let date: Int
+    let workoutName: Int
+    let exercise: Int
+    let setOrder: Int
+    let duration: Int?
+    let weight: Int?
+    let weightUnitColumn: Int?
+    let reps: Int?
+    let distance: Int?
+    let distanceUnitColumn: Int?
+    let seconds: Int?
+    /// The unit the header states (`Weight (kg)`), else the user's.
+    let headerWeightUnit: WeightUnit?
+    let headerDistanceUnit: DistanceUnit?
+    let settings: ReadSettings
+    let fields: FieldDecoder
+
+    init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
+      // German names are Strong's own localized headers (EXPORT-FORMATS §1.1).
+      date = try header.require(file, "Date", "Datum")
+      workoutName = try header.require(file, "Workout Name", "Workout-Name")
+      exercise = try header.require(file, "Exercise Name", "Name der Übung")
+      setOrder = try header.require(file, "Set Order", "Reihenfolge festlegen")
+      duration = header.index(
+        "Duration", "Duration (sec)", "Workout Duration", "Dauer", "Workout-Dauer")
+      reps = header.index("Reps", "Wiederh.")
+      seconds = header.index("Seconds", "Sekunden")
+      weightUnitColumn = header.index("Weight Unit")
+      distanceUnitColumn = header.index("Distance Unit")
+      if let index = header.index("Weight (kg)") {
+        (weight, headerWeightUnit) = (index, .kilograms)
+      } else if let index = header.index("Weight (lbs)", "Weight (lb)") {
+        (weight, headerWeightUnit) = (index, .pounds)
+      } else {
+        (weight, headerWeightUnit) = (header.index("Weight", "Gewicht"), nil)
+      }
+      if let index = header.index("Distance (meters)", "Distance (m)") {
+        (distance, headerDistanceUnit) = (index, .meters)
+      } else if let index = header.index("Distance (km)") {
+        (distance, headerDistanceUnit) = (index, .kilometers)
+      } else if let index = header.index("Distance (miles)", "Distance (mi)") {
+        (distance, headerDistanceUnit) = (index, .miles)
+      } else {
+        (distance, headerDistanceUnit) = (header.index("Distance", "Entfernung"), nil)
+      }
+      self.settings = settings
+      self.fields = FieldDecoder(timeZone: settings.timeZone)
+    }
+
+    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+      // Set Order first: pseudo-rows carry no set values at all.
+      let order = reader.string(setOrder).trimmingCharacters(in: .whitespaces)
+      var type = SetType.normal
+      var index: Int?
+      switch order {
+      case "W": type = .warmup
+      case "D": type = .dropset
+      case "F": type = .failure
+      case "Note": return .ignored("Strong note row")
+      case "Rest Timer": return .ignored("Strong rest timer row")
+      default:
+        guard let number = Int(order), number >= 0 else {
+          throw FieldProblem(
+            index: setOrder,
+            reason: "'\(order)' is not a set number, W, D, F, Note or Rest Timer")
+        }
+        index = number
+      }
+
+      let weightEmpty = weight.map { reader.isEmpty($0) } ?? true
+      let repsEmpty = reps.map { reader.isEmpty($0) } ?? true
+      let distanceEmpty = distance.map { reader.isEmpty($0) } ?? true
+      let secondsEmpty = seconds.map { reader.isEmpty($0) } ?? true
+      if weightEmpty && repsEmpty && distanceEmpty && secondsEmpty {
+        return .ignored("Strong set with no weight, reps, distance or time")
+      }
+
+      let start = try fields.instant(reader, date)
+      let name = fields.text(reader, workoutName)
+      let exerciseName = fields.text(reader, exercise)
+      guard !exerciseName.isEmpty else {
+        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
+      }
+      var durationSeconds: Int64?
+      if let duration { durationSeconds = try fields.duration(reader, duration) }
+
+      var weightKg = 0.0
+      if let weight {
+        let value = try fields.number(reader, weight)
+        var unit = settings.weightUnit
+        if let stated = headerWeightUnit {
+          unit = stated
+        } else if let perRow = try rowWeightUnit(reader) {
+          unit = perRow
+        }
+        weightKg = unit.kilograms(value)
+        try SetLimits.checkWeight(weightKg, index: weight, text: reader.string(weight))
+      }
+      var repCount = 0.0
+      if let reps {
+        repCount = try fields.number(reader, reps)
+        try SetLimits.checkReps(repCount, index: reps, text: reader.string(reps))
+      }
+      var meters = 0.0
+      if let distance {
+        let value = try fields.number(reader, distance)
+        try SetLimits.checkNonNegative(value, index: distance, what: "distance", text: reader.string(distance))
+        var unit = settings.distanceUnit
+        if let stated = headerDistanceUnit {
+          unit = stated
+        } else if let perRow = try rowDistanceUnit(reader) {
+          unit = perRow
+        }
+        meters = unit.meters(value)
+      }
+      var secondCount = 0.0
+      if let seconds {
+        secondCount = try fields.number(reader, seconds)
+        try SetLimits.checkNonNegative(secondCount, index: seconds, what: "seconds", text: reader.string(seconds))
+      }
+
+      return .set(
+        ExportSet(
+          line: line, sessionKey: sessionKey(start: start, name: name), sessionName: name,
+          start: start, durationSeconds: durationSeconds, exercise: exerciseName,
+          setIndex: index, type: type, weightKg: weightKg, reps: repCount,
+          distanceMeters: meters, seconds: secondCount))
+    }
+
+    /// The row's `Weight Unit` (`kg`, `lbs`), when the variant has that column and it is set.
+    private func rowWeightUnit(_ reader: CSVReader) throws(FieldProblem) -> WeightUnit? {
+      guard let column = weightUnitColumn, !reader.isEmpty(column) else { return nil }
+      let text = reader.string(column)
+      guard let unit = WeightUnit(spelling: text) else {
+        throw FieldProblem(index: column, reason: "'\(text)' is not a weight unit (kg or lbs)")
+      }
+      return unit
+    }
+
+    /// The row's `Distance Unit` (`km`, `mi.`), when present.
+    private func rowDistanceUnit(_ reader: CSVReader) throws(FieldProblem) -> DistanceUnit? {
+      guard let column = distanceUnitColumn, !reader.isEmpty(column) else { return nil }
+      let text = reader.string(column)
+      guard let unit = DistanceUnit(spelling: text) else {
+        throw FieldProblem(index: column, reason: "'\(text)' is not a distance unit (km, mi or m)")
+      }
+      return unit
+    }
+  }
+}
