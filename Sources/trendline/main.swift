@@ -1,4 +1,126 @@
 import Foundation
 
-FileHandle.standardError.write("usage: trendline <parse|run|validate|merge|generate> ...\n".data(using: .utf8)!)
-exit(2)
+// The subcommands, in the order `--help` lists them. Adding a command is one line here plus its
+// `<Name>Command.swift` providing a `Subcommand` value.
+let subcommands: [Subcommand] = [
+  ParseCommand.subcommand
+]
+
+exit(dispatch(Array(CommandLine.arguments.dropFirst()), subcommands: subcommands).rawValue)
+
+// MARK: - Dispatch
+
+/// A `trendline` subcommand. Each one parses its own arguments, so a command's options live in
+/// one file with the command.
+///
+/// A plain value rather than a protocol of static members: a list of existential metatypes
+/// crashed the Swift 6.3.1 compiler (signal 11), and a value is all the dispatcher needs.
+struct Subcommand: Sendable {
+  /// The word after `trendline`.
+  var name: String
+  /// One line for `trendline --help`.
+  var abstract: String
+  /// The full text of `trendline <name> --help`.
+  var help: String
+  /// Runs with the arguments after the command name and prints its own errors.
+  var run: @Sendable ([String]) -> ExitCode
+}
+
+/// Process exit codes (SPEC §1); the data and I/O codes are the BSD `sysexits.h` values, which
+/// scripts already know.
+enum ExitCode: Int32, Sendable {
+  case success = 0
+  /// Some users failed; the others were written.
+  case someFailed = 1
+  /// Bad arguments or a bad pipeline file; nothing was done.
+  case usage = 2
+  /// Malformed input (`EX_DATAERR`).
+  case dataError = 65
+  /// The input file does not exist or cannot be opened (`EX_NOINPUT`).
+  case noInput = 66
+  /// Reading or writing failed part way (`EX_IOERR`).
+  case ioError = 74
+}
+
+/// A problem with the command line, printed with a pointer to `--help` and exit code 2.
+struct UsageError: Error, Equatable {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+func topLevelHelp(_ subcommands: [Subcommand]) -> String {
+  let width = subcommands.map { $0.name.count }.max() ?? 0
+  let lines = subcommands.map {
+    "  " + $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.abstract
+  }
+  return """
+    OVERVIEW: Turn workout-app exports into chart data.
+
+    USAGE: trendline <command> [options]
+
+    COMMANDS:
+    \(lines.joined(separator: "\n"))
+
+    See 'trendline <command> --help' for a command's options.
+
+    """
+}
+
+/// Picks the subcommand named by the first argument and runs it.
+///
+/// - Complexity: O(*c*), where *c* is the number of subcommands, plus the command's own work.
+func dispatch(_ arguments: [String], subcommands: [Subcommand]) -> ExitCode {
+  guard let first = arguments.first else {
+    printError(topLevelHelp(subcommands))
+    return .usage
+  }
+  if first == "--help" || first == "-h" || first == "help" {
+    if arguments.count > 1, let command = subcommands.first(where: { $0.name == arguments[1] }) {
+      printOutput(command.help)
+    } else {
+      printOutput(topLevelHelp(subcommands))
+    }
+    return .success
+  }
+  guard let command = subcommands.first(where: { $0.name == first }) else {
+    let names = subcommands.map { $0.name }
+    var message = "unknown command '\(first)'"
+    if let near = nearMiss(first, in: names) { message += ". Did you mean '\(near)'?" }
+    return usageFailure(UsageError(message), help: "trendline --help")
+  }
+  return command.run(Array(arguments.dropFirst()))
+}
+
+/// Prints a usage error and returns the usage exit code.
+func usageFailure(_ error: UsageError, help: String) -> ExitCode {
+  printError("error: \(error.message)\nSee '\(help)'.\n")
+  return .usage
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough to be a typo
+/// (at most a third of the word's length, and at least 1, so `prase` finds `parse`).
+func nearMiss(_ word: String, in candidates: [String]) -> String? {
+  func distance(_ a: [Character], _ b: [Character]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1]
+      for (j, y) in b.enumerated() {
+        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+  let limit = max(1, word.count / 3)
+  let scored = candidates.map { ($0, distance(Array(word.lowercased()), Array($0))) }
+  guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
+  return best.0
+}
+
+func printOutput(_ text: String) {
+  try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+}
+
+func printError(_ text: String) {
+  try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+}
