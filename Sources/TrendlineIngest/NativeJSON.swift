@@ -1,0 +1,285 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// Trendline's own JSON export (SPEC 2):
+///
+///     {"weightUnit": "kg", "timeZone": "Europe/Oslo",
+///      "sessions": [{"id": "a1", "start": "2026-11-20T18:00:00+01:00", "durationSeconds": 3600,
+///                    "name": "Push", "sets": [{"exercise": "Bench Press (Barbell)",
+///                    "weight": 80, "reps": 5, "type": "warmup", "index": 0}]}]}
+///
+/// A row, for the accounting, is one set. `start` is RFC 3339 with an offset, or a local
+/// `YYYY-MM-DDTHH:MM:SS` read in the file's `timeZone` (else the user's). `weight` and
+/// `distance` are in the file's `weightUnit`/`distanceUnit` (else the user's); `seconds` is
+/// seconds. A session's sets are rejected together when the session itself is unreadable.
+enum NativeJSON {
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+    -> FileIngest
+  {
+    let document: JSONDocument
+    do {
+      document = try JSONReader().parseDocument(bytes)
+    } catch {
+      throw ExportError(file: file, line: error.line, column: error.column, message: error.message)
+    }
+    let root = document.value
+    guard root.objectMembers != nil, let sessions = root["sessions"]?.arrayValue else {
+      throw ExportError(
+        file: file, message: "a native JSON export is an object with a \"sessions\" array")
+    }
+    var settings = settings
+    try applyFileSettings(root, file: file, document: document, to: &settings)
+
+    var result = FileIngest(file: file, format: .nativeJSON)
+    let decoder = NativeSetDecoder(settings: settings)
+    var duplicates = DuplicateSetFilter()
+    for (sessionIndex, session) in sessions.enumerated() {
+      let sessionPath = JSONPath([.key("sessions"), .index(sessionIndex)])
+      let sets = session["sets"]?.arrayValue ?? []
+      let header: NativeSetDecoder.SessionHeader
+      do throws(NativeSetDecoder.Problem) {
+        header = try decoder.sessionHeader(session, idKey: "id")
+      } catch {
+        // Every set of an unreadable session is a rejected row.
+        let place = document.location(of: sessionPath.appending(error.key))
+          ?? document.location(of: sessionPath) ?? (1, 1)
+        for _ in sets {
+          result.rowsRead += 1
+          result.rejects.append(
+            RowReject(
+              file: file, line: place.line, column: place.column, field: error.key,
+              reason: error.reason))
+        }
+        continue
+      }
+      for (setIndex, set) in sets.enumerated() {
+        result.rowsRead += 1
+        let setPath = sessionPath.appending("sets").appending(setIndex)
+        let line = document.location(of: setPath)?.line ?? 1
+        do throws(NativeSetDecoder.Problem) {
+          let parsed = try decoder.set(set, session: header, line: line)
+          if duplicates.isDuplicate(parsed) {
+            result.duplicateRows += 1
+          } else {
+            result.sets.append(parsed)
+          }
+        } catch {
+          let place = document.location(of: setPath.appending(error.key))
+            ?? document.location(of: setPath) ?? (line, 1)
+          result.rejects.append(
+            RowReject(
+              file: file, line: place.line, column: place.column, field: error.key,
+              reason: error.reason))
+        }
+      }
+    }
+    return result
+  }
+
+  /// A file's own `weightUnit`, `distanceUnit` and `timeZone` win over the user's (SPEC 9.4).
+  private static func applyFileSettings(
+    _ root: JSONValue, file: String, document: JSONDocument, to settings: inout ReadSettings
+  ) throws(ExportError) {
+    func fail(_ key: String, _ message: String) -> ExportError {
+      let place = document.location(of: JSONPath([.key(key)])) ?? (1, 1)
+      return ExportError(file: file, line: place.line, column: place.column, message: message)
+    }
+    if let value = root["weightUnit"] {
+      guard let text = value.stringValue, let unit = WeightUnit(spelling: text) else {
+        throw fail("weightUnit", "weightUnit must be \"kg\" or \"lb\"")
+      }
+      settings.weightUnit = unit
+    }
+    if let value = root["distanceUnit"] {
+      guard let text = value.stringValue, let unit = DistanceUnit(spelling: text) else {
+        throw fail("distanceUnit", "distanceUnit must be \"km\", \"mi\" or \"m\"")
+      }
+      settings.distanceUnit = unit
+    }
+    if let value = root["timeZone"] {
+      guard let text = value.stringValue, let zone = TimeZone(identifier: text) else {
+        throw fail("timeZone", "timeZone must be an IANA zone name such as \"Europe/Oslo\"")
+      }
+      settings.timeZone = zone
+    }
+  }
+}
+
+/// NDJSON: one set per line, each a native set plus its session's `session` (id), `start`,
+/// `durationSeconds` and optional `name`. Blank lines are ignored; a line that is not a JSON
+/// object is rejected and the next line read.
+enum NDJSON {
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+    -> FileIngest
+  {
+    var result = FileIngest(file: file, format: .ndjson)
+    let decoder = NativeSetDecoder(settings: settings)
+    var duplicates = DuplicateSetFilter()
+    var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    var lineNumber = 1
+    let reader = JSONReader()
+    while lineStart < bytes.count {
+      var lineEnd = lineStart
+      while lineEnd < bytes.count && bytes[lineEnd] != ASCII.newline { lineEnd += 1 }
+      defer {
+        lineStart = lineEnd + 1
+        lineNumber += 1
+      }
+      var contentEnd = lineEnd
+      if contentEnd > lineStart && bytes[contentEnd - 1] == ASCII.carriageReturn { contentEnd -= 1 }
+      let line = bytes[lineStart..<contentEnd]
+      result.rowsRead += 1
+      if line.allSatisfy({ $0 == ASCII.space || $0 == ASCII.tab }) {
+        result.ignore("blank line")
+        continue
+      }
+      let value: JSONValue
+      do {
+        value = try line.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+          try reader.parse(buffer)
+        }
+      } catch {
+        result.rejects.append(
+          RowReject(
+            file: file, line: lineNumber, column: error.column, field: "", reason: error.message))
+        continue
+      }
+      do throws(NativeSetDecoder.Problem) {
+        guard value.objectMembers != nil else {
+          throw NativeSetDecoder.Problem(key: "", reason: "a line must be one JSON object (a set)")
+        }
+        let header = try decoder.sessionHeader(value, idKey: "session")
+        let set = try decoder.set(value, session: header, line: lineNumber)
+        if duplicates.isDuplicate(set) {
+          result.duplicateRows += 1
+        } else {
+          result.sets.append(set)
+        }
+      } catch {
+        result.rejects.append(
+          RowReject(
+            file: file, line: lineNumber, column: 1, field: error.key, reason: error.reason))
+      }
+    }
+    return result
+  }
+}
+
+/// Reads the session and set fields that native JSON and NDJSON share.
+final class NativeSetDecoder {
+  struct Problem: Error {
+    var key: String
+    var reason: String
+  }
+
+  struct SessionHeader {
+    var key: String
+    var name: String
+    var start: Int64
+    var durationSeconds: Int64?
+  }
+
+  let settings: ReadSettings
+  let resolver: ZoneResolver
+
+  init(settings: ReadSettings) {
+    self.settings = settings
+    resolver = ZoneResolver(timeZone: settings.timeZone)
+  }
+
+  func sessionHeader(_ object: JSONValue, idKey: String) throws(Problem) -> SessionHeader {
+    guard let startText = object["start"]?.stringValue else {
+      throw Problem(key: "start", reason: "start is missing or not a string")
+    }
+    guard let parsed = TimestampParser.parse(startText) else {
+      throw Problem(key: "start", reason: "'\(startText)' is not a date and time")
+    }
+    let start: Int64
+    if let offset = parsed.offsetSeconds {
+      start = parsed.civil.localSeconds - Int64(offset)
+    } else {
+      start = resolver.instant(localSeconds: parsed.civil.localSeconds)
+    }
+    guard start >= 0 else {
+      throw Problem(key: "start", reason: "'\(startText)' is before 1970, which no workout log holds")
+    }
+    var duration: Int64?
+    if let value = object["durationSeconds"], !value.isNull {
+      guard let seconds = value.doubleValue else {
+        throw Problem(key: "durationSeconds", reason: "durationSeconds is not a number")
+      }
+      guard seconds >= 0, seconds <= 86_400 else {
+        throw Problem(key: "durationSeconds", reason: "durationSeconds \(value.numberText ?? "") is not between 0 and 24 hours")
+      }
+      duration = Int64(seconds.rounded(.down))
+    }
+    let name = normalizedName(object["name"]?.stringValue ?? "")
+    let key: String
+    switch object[idKey] {
+    case .string(let id)?: key = "id:" + id
+    case .number(let id)?: key = "id:" + id
+    default: key = sessionKey(start: start, name: name)
+    }
+    return SessionHeader(key: key, name: name, start: start, durationSeconds: duration)
+  }
+
+  func set(_ object: JSONValue, session: SessionHeader, line: Int) throws(Problem) -> ExportSet {
+    guard let exerciseText = object["exercise"]?.stringValue else {
+      throw Problem(key: "exercise", reason: "exercise is missing or not a string")
+    }
+    let exercise = normalizedName(exerciseText)
+    guard !exercise.isEmpty else { throw Problem(key: "exercise", reason: "the exercise name is empty") }
+
+    func number(_ key: String) throws(Problem) -> Double {
+      guard let value = object[key], !value.isNull else { return 0 }  // SPEC 9.5
+      if let text = value.stringValue, text.trimmingCharacters(in: .whitespaces).isEmpty { return 0 }
+      guard let number = value.doubleValue else {
+        throw Problem(key: key, reason: "\(key) is not a finite number")
+      }
+      return number
+    }
+    let weightKg = settings.weightUnit.kilograms(try number("weight"))
+    guard weightKg >= 0 else { throw Problem(key: "weight", reason: "weight is negative") }
+    guard weightKg <= SetLimits.maximumWeightKg else {
+      throw Problem(key: "weight", reason: "weight is more than 1500 kg")
+    }
+    let reps = try number("reps")
+    guard reps >= 0, reps <= SetLimits.maximumReps else {
+      throw Problem(key: "reps", reason: "reps \(reps) is not between 0 and 1000")
+    }
+    let distance = try number("distance")
+    guard distance >= 0 else { throw Problem(key: "distance", reason: "distance is negative") }
+    let seconds = try number("seconds")
+    guard seconds >= 0 else { throw Problem(key: "seconds", reason: "seconds is negative") }
+
+    var type = SetType.normal
+    if let value = object["type"], !value.isNull {
+      guard let text = value.stringValue, let known = SetType(rawValue: text.lowercased()) else {
+        throw Problem(key: "type", reason: "type must be normal, warmup, dropset or failure")
+      }
+      type = known
+    }
+    var index: Int?
+    if let value = object["index"], !value.isNull {
+      guard let number = value.int64Value, number >= 0 else {
+        throw Problem(key: "index", reason: "index must be a whole number ≥ 0")
+      }
+      index = Int(number)
+    }
+    var muscleGroupIds: [Int]?
+    if let value = object["muscleGroupIds"], !value.isNull {
+      guard let ids = value.arrayValue?.compactMap({ $0.int64Value.map(Int.init) }),
+        ids.count == value.arrayValue?.count
+      else {
+        throw Problem(key: "muscleGroupIds", reason: "muscleGroupIds must be an array of whole numbers")
+      }
+      muscleGroupIds = ids
+    }
+    return ExportSet(
+      line: line, sessionKey: session.key, sessionName: session.name, start: session.start,
+      durationSeconds: session.durationSeconds, exercise: exercise,
+      muscleGroupIds: muscleGroupIds, setIndex: index, type: type, weightKg: weightKg,
+      reps: reps, distanceMeters: settings.distanceUnit.meters(distance), seconds: seconds)
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TrendlineIngest
+import TrendlineSchema
+import _TrendlineTestSupport
+
+private let realExports = TestPaths.shared.appendingPathComponent("real-exports")
+
+private func read(_ path: String, settings: ReadSettings = ReadSettings()) throws -> FileIngest {
+  let url = realExports.appendingPathComponent(path)
+  return try ExportReader.read(
+    file: url.lastPathComponent, bytes: TestPaths.bytes(url), settings: settings)
+}
+
+/// Every real export is read with zero rejects, and every row is accounted for, except the
+/// rows named in the tests below, which are truly bad.
+@Test(arguments: [
+  // Strong variant E: 166 rows, no final newline; 7 are placeholder sets (below).
+  ("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv", ExportFormat.strongCSV, 166, 7),
+  // Hevy: 226 rows, all sets.
+  ("hevy/hevy_kg_2025_DaKheera47_EXCERPT.csv", .hevyCSV, 226, 0),
+  // Apple Health's converter: one workout row, which has no sets and is ignored with a reason.
+  ("apple-health/applehealthdata_Workout.csv", .appleHealthCSV, 1, 1),
+])
+func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: Int, ignored: Int)
+  throws
+{
+  let file = try read(path)
+  #expect(file.format == format)
+  #expect(file.rejects == [], "\(file.rejects)")
+  #expect(file.rowsRead == rows)
+  #expect(file.ignoredRows == ignored)
+  #expect(file.sets.count + file.duplicateRows + file.ignoredRows == rows)
+}
+
+/// Strong variant A, 1,903 rows. Two workouts were left running: the rows of
+/// 2021-02-22 18:37:40 (lines 369–387) say `42h 13m` and those of 2021-03-03 14:45:52
+/// (lines 427–440) say `83h 31m`. No workout lasts 42 or 83 hours, and SPEC 3 rejects a session
+/// longer than 24 hours rather than guess its real length, so these 33 rows are rejected, each
+/// naming the Duration column; the other 1,870 are sets.
+@Test func strongVariantAHasTwoWorkoutsWithImpossibleDurations() throws {
+  let file = try read("strong/strong_comma-12col_2020-2021_AlexandrosKyriakakis.csv")
+  #expect(file.rowsRead == 1903)
+  #expect(file.sets.count == 1870)
+  #expect(file.rejects.map(\.line) == Array(369...387) + Array(427...440))
+  #expect(Set(file.rejects.map(\.field)) == ["Duration"])
+  #expect(file.rejects[0].reason == "duration '42h 13m' is longer than 24 hours")
+  #expect(file.rejects.last!.reason == "duration '83h 31m' is longer than 24 hours")
+  #expect(file.rejects[0].column == 39)  // `2021-02-22 18:37:40,"Evening Workout",` is 38 bytes
+}
+
+/// Strong variant E writes unfinished sets as rows with every value empty
+/// (`"2";"2025-08-19 13:47:15";"Midday Workout";"1834";"Leg Press";"4";"";"";…`). They are
+/// not sets: lines 15, 27, 82, 96, 123, 124 and 126 are ignored with that reason.
+@Test func strongVariantEPlaceholderRowsAreIgnored() throws {
+  let file = try read("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv")
+  #expect(file.ignored == ["Strong set with no weight, reps, distance or time": 7])
+  let lines = Set(file.sets.map(\.line))
+  for line in [15, 27, 82, 96, 123, 124, 126] { #expect(!lines.contains(line)) }
+}
+
+/// The first rows of the Strong A file: `2020-12-30 18:51:52,"Evening Workout",2h 38m,
+/// "Snatch (Barbell)",1,40.0,3,…` read in Europe/Athens (UTC+2 in December) start at
+/// 16:51:52Z = 1,609,347,112; 2h 38m is 9,480 s.
+@Test func strongVariantAValues() throws {
+  let file = try read(
+    "strong/strong_comma-12col_2020-2021_AlexandrosKyriakakis.csv",
+    settings: ReadSettings(timeZone: TimeZone(identifier: "Europe/Athens")!))
+  let first = file.sets[0]
+  #expect(first.start == 1_609_347_112)
+  #expect(first.durationSeconds == 9480)
+  #expect(first.exercise == "Snatch (Barbell)")
+  #expect(first.sessionName == "Evening Workout")
+  #expect(first.weightKg == 40)
+  #expect(first.reps == 3)
+  #expect(first.setIndex == 1)
+  #expect(first.line == 2)
+}
+
+/// Variant E states kilograms in its header and the duration in seconds (`"2134"`).
+@Test func strongVariantEValues() throws {
+  let file = try read("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv",
+    settings: ReadSettings(weightUnit: .pounds))
+  let first = file.sets[0]
+  #expect(first.durationSeconds == 2134)
+  #expect(first.weightKg == 10)  // the header's kg wins over the user's pounds (SPEC 9.4)
+  #expect(first.reps == 16)
+  #expect(first.exercise == "Bent Over Row (Barbell)")
+}
+
+/// Hevy: `"15 Sep 2025, 07:48"` → `"15 Sep 2025, 09:13"` is 85 minutes = 5,100 s; the first
+/// rows are warm-ups at 39 kg × 10 (set_index 0).
+@Test func hevyValues() throws {
+  let file = try read("hevy/hevy_kg_2025_DaKheera47_EXCERPT.csv")
+  let first = file.sets[0]
+  #expect(first.durationSeconds == 5100)
+  #expect(first.type == .warmup)
+  #expect(first.weightKg == 39)
+  #expect(first.reps == 10)
+  #expect(first.setIndex == 0)
+  #expect(first.exercise == "Seated Leg Curl (Machine)")
+}
