@@ -1,0 +1,171 @@
+import Foundation
+import TrendlineSchema
+import TrendlineSupport
+
+/// A user's settings: how to read their exports and lay out their calendar.
+public struct UserSettings: Sendable, Equatable {
+  public var read: ReadSettings
+  public var firstWeekday: Weekday
+
+  public init(read: ReadSettings = ReadSettings(), firstWeekday: Weekday = .monday) {
+    self.read = read
+    self.firstWeekday = firstWeekday
+  }
+
+  /// The calendar every stage works in for this user.
+  public var calendar: UserCalendar {
+    UserCalendar(timeZone: read.timeZone, firstWeekday: firstWeekday)
+  }
+}
+
+/// `users.csv` at the top of the input folder: per-user settings, header
+/// `user,timeZone,weightUnit,distanceUnit,firstWeekday`, every column optional, a blank cell
+/// falling back to the pipeline's `source.defaults` (SPEC 2 and 9.14).
+///
+/// Values are checked when a user is run, not when the file is read: an unknown zone fails
+/// that user alone, with the value and the line, and every other user goes on.
+public struct UsersFile: Sendable {
+  public struct Row: Sendable, Equatable {
+    public var line: Int
+    public var timeZone: String
+    public var weightUnit: String
+    public var distanceUnit: String
+    public var firstWeekday: String
+  }
+
+  public let file: String
+  public private(set) var rows: [String: Row] = [:]
+  /// Lines that could not be read at all (malformed CSV, a repeated user).
+  public private(set) var problems: [RowReject] = []
+
+  /// An empty table, for an input folder without `users.csv`.
+  public init() { file = InputLayout.settingsFileName }
+
+  /// Reads `users.csv` from bytes.
+  ///
+  /// - Complexity: O(*n*), where *n* is the file's size in bytes.
+  public init(bytes: [UInt8], file: String = InputLayout.settingsFileName) {
+    self.file = file
+    let reader = CSVReader(bytes: bytes)
+    guard case .record = reader.next() else { return }
+    let header = (0..<reader.fieldCount).map { reader.string($0).trimmingCharacters(in: .whitespaces) }
+    func column(_ name: String) -> Int? { header.firstIndex { $0.lowercased() == name.lowercased() } }
+    guard let user = column("user") else {
+      problems.append(RowReject(file: file, line: 1, column: 1, field: "", reason: "the header has no 'user' column"))
+      return
+    }
+    let zone = column("timeZone")
+    let weight = column("weightUnit")
+    let distance = column("distanceUnit")
+    let weekday = column("firstWeekday")
+    while true {
+      switch reader.next() {
+      case .end: return
+      case .blankLine: continue
+      case .malformed(let bad):
+        problems.append(RowReject(file: file, line: bad.line, column: bad.column, field: "", reason: bad.message))
+      case .record(let line):
+        func value(_ index: Int?) -> String {
+          guard let index, index < reader.fieldCount else { return "" }
+          return reader.string(index).trimmingCharacters(in: .whitespaces)
+        }
+        let id = value(user)
+        if rows[id] != nil {
+          problems.append(RowReject(file: file, line: line, column: 1, field: "user", reason: "user '\(id)' is listed twice"))
+          continue
+        }
+        rows[id] = Row(
+          line: line, timeZone: value(zone), weightUnit: value(weight), distanceUnit: value(distance),
+          firstWeekday: value(weekday))
+      }
+    }
+  }
+
+  /// The settings of user `id`: this file's values over `defaults`.
+  ///
+  /// - Throws: ``ExportError`` naming the value and the line when a value is not known.
+  public func settings(for id: String, defaults: UserSettings) throws(ExportError) -> UserSettings {
+    var settings = defaults
+    guard let row = rows[id] else { return settings }
+    func fail(_ message: String) -> ExportError { ExportError(file: file, line: row.line, message: message) }
+    if !row.timeZone.isEmpty {
+      guard let zone = TimeZone(identifier: row.timeZone) else {
+        throw fail("unknown time zone '\(row.timeZone)' for user '\(id)'; use an IANA name such as Europe/Oslo")
+      }
+      settings.read.timeZone = zone
+    }
+    if !row.weightUnit.isEmpty {
+      guard let unit = WeightUnit(spelling: row.weightUnit) else {
+        throw fail("unknown weight unit '\(row.weightUnit)' for user '\(id)'; use kg or lb")
+      }
+      settings.read.weightUnit = unit
+    }
+    if !row.distanceUnit.isEmpty {
+      guard let unit = DistanceUnit(spelling: row.distanceUnit) else {
+        throw fail("unknown distance unit '\(row.distanceUnit)' for user '\(id)'; use km, mi or m")
+      }
+      settings.read.distanceUnit = unit
+    }
+    if !row.firstWeekday.isEmpty {
+      guard let day = Weekday(name: row.firstWeekday) else {
+        throw fail("unknown firstWeekday '\(row.firstWeekday)' for user '\(id)'; use a weekday name such as monday")
+      }
+      settings.firstWeekday = day
+    }
+    return settings
+  }
+}
+
+/// Reads all of one user's exports and merges them: the per-user half of ingest.
+public enum UserReader {
+  /// What to read and how, shared by every user of a run.
+  public struct Options: Sendable {
+    public var format: ExportReader.FormatChoice
+    public var layout: MappedCSVLayout?
+    public var lookup: ExerciseLookup
+    public var warmupSets: WarmupPolicy
+
+    public init(
+      format: ExportReader.FormatChoice = .auto, layout: MappedCSVLayout? = nil, lookup: ExerciseLookup,
+      warmupSets: WarmupPolicy = .exclude
+    ) {
+      self.format = format
+      self.layout = layout
+      self.lookup = lookup
+      self.warmupSets = warmupSets
+    }
+  }
+
+  /// Reads every file of `user` and merges them into sessions.
+  ///
+  /// Files are read one at a time and only their sets are kept, so memory follows the
+  /// user's history, not the size of the exports.
+  ///
+  /// - Throws: ``ExportError`` when a file cannot be read at all; the user fails.
+  /// - Complexity: O(*n* log *n*), where *n* is the number of rows.
+  public static func read(_ user: UserInput, settings: ReadSettings, options: Options) throws(ExportError)
+    -> (ingest: UserIngest, inputs: [InputFile])
+  {
+    var files: [FileIngest] = []
+    var inputs: [InputFile] = []
+    for url in user.files {
+      let name = url.lastPathComponent
+      guard let data = FileManager.default.contents(atPath: url.path) else {
+        throw ExportError(file: name, message: "the file cannot be read; check its permissions")
+      }
+      let bytes = [UInt8](data)
+      inputs.append(InputFile(name: name, bytes: bytes.count, sha256: SHA256.hex(bytes)))
+      files.append(
+        try ExportReader.read(
+          file: name, bytes: bytes, format: options.format, settings: settings, layout: options.layout))
+    }
+    return (Normalize.merge(files, lookup: options.lookup, warmupSets: options.warmupSets), inputs)
+  }
+}
+
+/// An input file as the manifest records it.
+public struct InputFile: Sendable, Equatable, Codable {
+  public var name: String
+  public var bytes: Int
+  public var sha256: String
+}
