@@ -69,7 +69,8 @@ func decodeSchema<Key: CodingKey>(
   guard found == expected else {
     throw DecodingError.dataCorruptedError(
       forKey: key, in: container,
-      debugDescription: "schema '\(found)' is not '\(expected)'; this decoder reads only \(expected)")
+      debugDescription:
+        "schema '\(found)' is not '\(expected)'; this decoder reads only \(expected)")
   }
   return found
 }

@@ -78,7 +78,8 @@ public enum RFC3339 {
     guard i == b.count else { return nil }
     // A leap second (:60) is read as the first second of the next minute, which is how every
     // clock Trendline reads from would have stored it.
-    let local = days(fromCivil: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    let local =
+      days(fromCivil: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     return local - offset
   }
 
@@ -127,6 +128,7 @@ public enum RFC3339 {
 
   private static func pad(_ value: Int64, _ width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 }

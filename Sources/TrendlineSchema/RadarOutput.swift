@@ -29,7 +29,9 @@ public struct RadarOutput: Codable, Sendable, Equatable {
     /// `counts` ÷ the largest count over all axes and periods of this output, 0…1.
     public var scale: [Double]
 
-    public init(start: Date, end: Date, partial: Bool, sessions: Int, counts: [Int], scale: [Double]) {
+    public init(
+      start: Date, end: Date, partial: Bool, sessions: Int, counts: [Int], scale: [Double]
+    ) {
       self.start = start
       self.end = end
       self.partial = partial

@@ -22,7 +22,9 @@ public enum AsOf: Sendable, Equatable {
     if bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
       let day = Int(text.suffix(2)),
-      bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) })
+      bytes.enumerated().allSatisfy({
+        $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element)
+      })
     {
       guard (1...12).contains(month), day >= 1,
         day <= RFC3339.daysInMonth(year: Int64(year), month: Int64(month))

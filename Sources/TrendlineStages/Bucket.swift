@@ -57,8 +57,13 @@ public struct Bucket: Sendable, Equatable {
       guard let first = sessions.first, first.start <= asOf else { return nil }
       return first.start
     }
-    guard let start = calendar.calendar.date(byAdding: component, value: amount, to: Date(epochSeconds: asOf))
-    else { preconditionFailure("the Gregorian calendar can step \(amount) \(component) back from \(asOf)") }
+    guard
+      let start = calendar.calendar.date(
+        byAdding: component, value: amount, to: Date(epochSeconds: asOf))
+    else {
+      preconditionFailure(
+        "the Gregorian calendar can step \(amount) \(component) back from \(asOf)")
+    }
     return start.epochSeconds
   }
 
@@ -73,7 +78,8 @@ public struct Bucket: Sendable, Equatable {
     let granularity = resolvedGranularity
     guard let windowStart = windowStart(sessions, calendar: calendar, asOf: asOf) else {
       return BucketedSeries(
-        range: range, granularity: granularity, measures: measures, asOf: asOf, periods: nil, buckets: [])
+        range: range, granularity: granularity, measures: measures, asOf: asOf, periods: nil,
+        buckets: [])
     }
     let periods = Periods(granularity, from: windowStart, through: asOf, calendar: calendar)
     var sessionCounts = [Int](repeating: 0, count: periods.count)

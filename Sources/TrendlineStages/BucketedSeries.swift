@@ -17,7 +17,8 @@ public struct BucketedSeries: Sendable, Equatable {
     public var trend: [Measure: Double]?
 
     public init(
-      start: Int64, end: Int64, partial: Bool, values: [Measure: Double], trend: [Measure: Double]? = nil
+      start: Int64, end: Int64, partial: Bool, values: [Measure: Double],
+      trend: [Measure: Double]? = nil
     ) {
       self.start = start
       self.end = end
@@ -39,7 +40,8 @@ public struct BucketedSeries: Sendable, Equatable {
   public var buckets: [Bucket]
 
   public init(
-    range: BucketRange, granularity: Granularity, measures: [Measure], asOf: Int64, periods: Periods?,
+    range: BucketRange, granularity: Granularity, measures: [Measure], asOf: Int64,
+    periods: Periods?,
     buckets: [Bucket]
   ) {
     self.range = range

@@ -43,7 +43,9 @@ public struct Emit: Sendable, Equatable {
       return SeriesOutput.Bucket(
         start: Date(epochSeconds: bucket.start), end: Date(epochSeconds: bucket.end),
         partial: bucket.partial, values: bucket.values, trend: bucket.trend,
-        bar: Extent(start: Date(epochSeconds: bucket.start - half), end: Date(epochSeconds: bucket.start + half)))
+        bar: Extent(
+          start: Date(epochSeconds: bucket.start - half),
+          end: Date(epochSeconds: bucket.start + half)))
     }
     var average: [Measure: Double] = [:]
     for measure in series.measures {
@@ -52,8 +54,10 @@ public struct Emit: Sendable, Equatable {
       average[measure] = series.buckets.isEmpty ? 0 : sum / Double(series.buckets.count)
     }
     return SeriesOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier, asOf: Date(epochSeconds: series.asOf),
-      range: series.range, granularity: series.granularity, measures: series.measures, domain: domain,
+      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      asOf: Date(epochSeconds: series.asOf),
+      range: series.range, granularity: series.granularity, measures: series.measures,
+      domain: domain,
       buckets: buckets, average: average)
   }
 }

@@ -40,7 +40,8 @@ public struct FillGaps: Sendable, Equatable {
       } else {
         filled.append(
           BucketedSeries.Bucket(
-            start: periods.start(index), end: periods.end(index), partial: index == periods.count - 1,
+            start: periods.start(index), end: periods.end(index),
+            partial: index == periods.count - 1,
             values: zeros))
       }
     }

@@ -49,7 +49,8 @@ public struct Heatmap: Sendable, Equatable {
     let largest = counts.joined().max() ?? 0
     let outputPeriods = (0..<periods.count).map { index in
       HeatmapOutput.Period(
-        start: Date(epochSeconds: periods.start(index)), end: Date(epochSeconds: periods.end(index)),
+        start: Date(epochSeconds: periods.start(index)),
+        end: Date(epochSeconds: periods.end(index)),
         partial: index == periods.count - 1,
         groups: catalog.muscleGroups.enumerated().map { column, group in
           let count = counts[index][column]
@@ -59,7 +60,8 @@ public struct Heatmap: Sendable, Equatable {
         })
     }
     return HeatmapOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier, asOf: Date(epochSeconds: asOf),
+      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      asOf: Date(epochSeconds: asOf),
       periods: outputPeriods)
   }
 }

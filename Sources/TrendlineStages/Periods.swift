@@ -44,7 +44,8 @@ public struct Periods: Sendable, Equatable {
     // The period before a start is the one containing the second before it: one calendar call,
     // and no assumption about how long that period is.
     while boundaries.count < count + 1 {
-      boundaries.append(Self.start(of: granularity, containing: boundaries[boundaries.count - 1] - 1, in: calendar))
+      boundaries.append(
+        Self.start(of: granularity, containing: boundaries[boundaries.count - 1] - 1, in: calendar))
     }
     self.granularity = granularity
     self.boundaries = boundaries.reversed()
@@ -81,7 +82,9 @@ public struct Periods: Sendable, Equatable {
   /// whose midnight does not exist starts at the first instant that does.
   ///
   /// - Complexity: O(1) calendar calls.
-  public static func start(of granularity: Granularity, containing instant: Int64, in calendar: Calendar)
+  public static func start(
+    of granularity: Granularity, containing instant: Int64, in calendar: Calendar
+  )
     -> Int64
   {
     let date = Date(epochSeconds: instant)
@@ -90,12 +93,14 @@ public struct Periods: Sendable, Equatable {
       return calendar.startOfDay(for: date).epochSeconds
     case .week:
       guard let interval = calendar.dateInterval(of: .weekOfYear, for: date) else {
-        preconditionFailure("the Gregorian calendar has a week around every instant, not \(instant)")
+        preconditionFailure(
+          "the Gregorian calendar has a week around every instant, not \(instant)")
       }
       return interval.start.epochSeconds
     case .month:
       guard let interval = calendar.dateInterval(of: .month, for: date) else {
-        preconditionFailure("the Gregorian calendar has a month around every instant, not \(instant)")
+        preconditionFailure(
+          "the Gregorian calendar has a month around every instant, not \(instant)")
       }
       return interval.start.epochSeconds
     }

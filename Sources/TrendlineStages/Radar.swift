@@ -77,14 +77,18 @@ public struct Radar: Sendable, Equatable {
     let largest = counts.joined().max() ?? 0
     let outputPeriods = (0..<periods.count).map { index in
       RadarOutput.Period(
-        start: Date(epochSeconds: periods.start(index)), end: Date(epochSeconds: periods.end(index)),
+        start: Date(epochSeconds: periods.start(index)),
+        end: Date(epochSeconds: periods.end(index)),
         partial: index == periods.count - 1, sessions: sessionCounts[index], counts: counts[index],
         scale: counts[index].map { largest == 0 ? 0 : Double($0) / Double(largest) })
     }
-    let unmappedExercises = unmapped.map { RadarOutput.UnmappedExercise(name: $0.key, sessions: $0.value) }
-      .sorted { ($0.sessions, $1.name) > ($1.sessions, $0.name) }
+    let unmappedExercises = unmapped.map {
+      RadarOutput.UnmappedExercise(name: $0.key, sessions: $0.value)
+    }
+    .sorted { ($0.sessions, $1.name) > ($1.sessions, $0.name) }
     return RadarOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier, asOf: Date(epochSeconds: asOf),
+      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      asOf: Date(epochSeconds: asOf),
       axes: axes.map { RadarOutput.Axis(id: $0.id, label: $0.label) }, periods: outputPeriods,
       unmappedExercises: unmappedExercises)
   }

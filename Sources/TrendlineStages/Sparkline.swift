@@ -69,7 +69,8 @@ public struct Sparkline: Sendable, Equatable {
       // Every name in `names` was put in `setsOf` on first sight, so the unwrap holds.
       for name in names {
         points[name, default: []].append(
-          SparklinesOutput.Point(t: Date(epochSeconds: session.start), v: sessionValue(setsOf[name]!)))
+          SparklinesOutput.Point(
+            t: Date(epochSeconds: session.start), v: sessionValue(setsOf[name]!)))
         lastPoint[name] = max(lastPoint[name] ?? .min, session.start)
       }
     }
@@ -77,7 +78,8 @@ public struct Sparkline: Sendable, Equatable {
     let lines = points.map { SparklinesOutput.Line(exercise: $0.key, points: $0.value) }
       .sorted { (lastPoint[$0.exercise]!, $1.exercise) > (lastPoint[$1.exercise]!, $0.exercise) }
     return SparklinesOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier, asOf: Date(epochSeconds: asOf),
+      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      asOf: Date(epochSeconds: asOf),
       value: value, windowDays: windowDays,
       domain: Extent(start: Date(epochSeconds: start), end: Date(epochSeconds: end)), lines: lines)
   }

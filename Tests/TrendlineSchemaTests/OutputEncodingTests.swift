@@ -18,16 +18,19 @@ import TrendlineSchema
       user: "ada", chart: "training-volume", timeZone: "Europe/Oslo",
       asOf: Date(epochSeconds: 1_762_037_999), range: .oneMonth, granularity: .week,
       measures: [.sessions, .volumeKg],
-      domain: Extent(start: Date(epochSeconds: w0 - 304_200), end: Date(epochSeconds: w1 + 302_400)),
+      domain: Extent(
+        start: Date(epochSeconds: w0 - 304_200), end: Date(epochSeconds: w1 + 302_400)),
       buckets: [
         .init(
           start: Date(epochSeconds: w0), end: Date(epochSeconds: w1), partial: false,
           values: [.sessions: 3, .volumeKg: 1250.5], trend: [.sessions: 2.5, .volumeKg: 1000],
-          bar: Extent(start: Date(epochSeconds: w0 - 212_940), end: Date(epochSeconds: w0 + 212_940))),
+          bar: Extent(
+            start: Date(epochSeconds: w0 - 212_940), end: Date(epochSeconds: w0 + 212_940))),
         .init(
           start: Date(epochSeconds: w1), end: Date(epochSeconds: w2), partial: true,
           values: [.sessions: 2, .volumeKg: 750], trend: [.sessions: 2.5, .volumeKg: 1000],
-          bar: Extent(start: Date(epochSeconds: w1 - 211_680), end: Date(epochSeconds: w1 + 211_680))),
+          bar: Extent(
+            start: Date(epochSeconds: w1 - 211_680), end: Date(epochSeconds: w1 + 211_680))),
       ],
       average: [.sessions: 2.5, .volumeKg: 1000.25])
   }
@@ -48,15 +51,28 @@ import TrendlineSchema
       axes: [.init(id: "back", label: "Back")],
       periods: [.init(start: t, end: t, partial: true, sessions: 3, counts: [2], scale: [1])],
       unmappedExercises: [.init(name: "Atlas Stone", sessions: 1)])
-    #expect(try decoder.decode(RadarOutput.self, from: OutputEncoder.encode(radar, timeZone: oslo)) == radar)
+    #expect(
+      try decoder.decode(RadarOutput.self, from: OutputEncoder.encode(radar, timeZone: oslo))
+        == radar)
     let heatmap = HeatmapOutput(
       user: "ada", chart: "body", timeZone: "Europe/Oslo", asOf: t,
-      periods: [.init(start: t, end: t, partial: true, groups: [.init(id: 1, name: "Chest", sessions: 1, intensity: 0.5)])])
-    #expect(try decoder.decode(HeatmapOutput.self, from: OutputEncoder.encode(heatmap, timeZone: oslo)) == heatmap)
+      periods: [
+        .init(
+          start: t, end: t, partial: true,
+          groups: [.init(id: 1, name: "Chest", sessions: 1, intensity: 0.5)])
+      ])
+    #expect(
+      try decoder.decode(HeatmapOutput.self, from: OutputEncoder.encode(heatmap, timeZone: oslo))
+        == heatmap)
     let sparklines = SparklinesOutput(
-      user: "ada", chart: "trends", timeZone: "Europe/Oslo", asOf: t, value: .e1rmKg, windowDays: 91,
-      domain: Extent(start: t, end: t), lines: [.init(exercise: "Squat", points: [.init(t: t, v: 116.5)])])
-    #expect(try decoder.decode(SparklinesOutput.self, from: OutputEncoder.encode(sparklines, timeZone: oslo)) == sparklines)
+      user: "ada", chart: "trends", timeZone: "Europe/Oslo", asOf: t, value: .e1rmKg,
+      windowDays: 91,
+      domain: Extent(start: t, end: t),
+      lines: [.init(exercise: "Squat", points: [.init(t: t, v: 116.5)])])
+    #expect(
+      try decoder.decode(
+        SparklinesOutput.self, from: OutputEncoder.encode(sparklines, timeZone: oslo)) == sparklines
+    )
   }
 
   @Test func equalValuesGiveIdenticalBytes() throws {
@@ -135,13 +151,19 @@ import TrendlineSchema
       }
 
       """
-    #expect(String(decoding: try OutputEncoder.encode(series, timeZone: oslo), as: UTF8.self) == expected)
+    #expect(
+      String(decoding: try OutputEncoder.encode(series, timeZone: oslo), as: UTF8.self) == expected)
   }
 
   @Test func noTrendKeyWithoutSmoothAndNullDomainWithoutBuckets() throws {
     var value = series
-    value.buckets = value.buckets.map { var bucket = $0; bucket.trend = nil; return bucket }
-    let withoutTrend = String(decoding: try OutputEncoder.encode(value, timeZone: oslo), as: UTF8.self)
+    value.buckets = value.buckets.map {
+      var bucket = $0
+      bucket.trend = nil
+      return bucket
+    }
+    let withoutTrend = String(
+      decoding: try OutputEncoder.encode(value, timeZone: oslo), as: UTF8.self)
     #expect(!withoutTrend.contains("\"trend\""))
     value.buckets = []
     value.domain = nil
@@ -149,7 +171,8 @@ import TrendlineSchema
     #expect(empty.contains("\"domain\" : null,"))
     // Foundation writes an empty array as "[", a blank line, "]" when pretty-printing.
     #expect(empty.contains("\"buckets\" : [\n\n  ],"))
-    #expect(try OutputEncoder.makeDecoder().decode(SeriesOutput.self, from: Data(empty.utf8)) == value)
+    #expect(
+      try OutputEncoder.makeDecoder().decode(SeriesOutput.self, from: Data(empty.utf8)) == value)
   }
 
   @Test func decodingTheWrongSchemaNamesBoth() throws {
@@ -160,7 +183,10 @@ import TrendlineSchema
       _ = try OutputEncoder.makeDecoder().decode(RadarOutput.self, from: data)
       Issue.record("a heat map decoded as a radar")
     } catch DecodingError.dataCorrupted(let context) {
-      #expect(context.debugDescription == "schema 'trendline/heatmap@1' is not 'trendline/radar@1'; this decoder reads only trendline/radar@1")
+      #expect(
+        context.debugDescription
+          == "schema 'trendline/heatmap@1' is not 'trendline/radar@1'; this decoder reads only trendline/radar@1"
+      )
     }
   }
 

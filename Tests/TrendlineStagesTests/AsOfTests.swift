@@ -33,7 +33,9 @@ import TrendlineStages
     #expect(AsOf.today.resolve(for: santiago, now: now) == at("2025-06-01T23:59:59-04:00"))
   }
 
-  @Test(arguments: ["2025-02-30", "2025-13-01", "2025-11-29T10:00", "yesterday", "2025-1-05", "", "2025-11-29Z"])
+  @Test(arguments: [
+    "2025-02-30", "2025-13-01", "2025-11-29T10:00", "yesterday", "2025-1-05", "", "2025-11-29Z",
+  ])
   func rejects(text: String) {
     #expect(AsOf(parsing: text) == nil)
   }

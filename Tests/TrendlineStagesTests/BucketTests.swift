@@ -8,7 +8,8 @@ import TrendlineStages
     // Saturday 29 Nov, Sunday 30 Nov and Monday 1 Dec 2025. Monday weeks split them Sat+Sun |
     // Mon; Sunday weeks split them Sat | Sun+Mon. The week containing as-of (3 Dec) is partial.
     let sessions = [
-      session("2025-11-29T10:00:00Z"), session("2025-11-30T10:00:00Z"), session("2025-12-01T10:00:00Z"),
+      session("2025-11-29T10:00:00Z"), session("2025-11-30T10:00:00Z"),
+      session("2025-12-01T10:00:00Z"),
     ]
     let bucket = Bucket(range: .oneMonth, granularity: .week, measures: [.sessions])
     let asOf = at("2025-12-03T23:59:59Z")
@@ -33,11 +34,13 @@ import TrendlineStages
     let bucket = Bucket(range: .oneWeek, measures: [.sessions])
     let spring = bucket.apply(
       [session("2025-03-30T10:00:00+02:00")], calendar: oslo, asOf: at("2025-03-31T23:59:59+02:00"))
-    #expect(rows(spring) == [Row("2025-03-30T00:00:00+01:00", "2025-03-31T00:00:00+02:00", sessions: 1)])
+    #expect(
+      rows(spring) == [Row("2025-03-30T00:00:00+01:00", "2025-03-31T00:00:00+02:00", sessions: 1)])
     #expect(spring.buckets[0].end - spring.buckets[0].start == 82_800)
     let fall = bucket.apply(
       [session("2025-10-26T10:00:00+01:00")], calendar: oslo, asOf: at("2025-10-27T23:59:59+01:00"))
-    #expect(rows(fall) == [Row("2025-10-26T00:00:00+02:00", "2025-10-27T00:00:00+01:00", sessions: 1)])
+    #expect(
+      rows(fall) == [Row("2025-10-26T00:00:00+02:00", "2025-10-27T00:00:00+01:00", sessions: 1)])
     #expect(fall.buckets[0].end - fall.buckets[0].start == 90_000)
   }
 
@@ -67,9 +70,13 @@ import TrendlineStages
     // February 2024 is 28 February 2023: calendar arithmetic clamps to the month's last day.
     // Both keep the as-of's local time of day, 23:59:59.
     let oneMonth = Bucket(range: .oneMonth, measures: [.sessions])
-    #expect(oneMonth.windowStart([], calendar: utc, asOf: at("2024-03-31T23:59:59Z")) == at("2024-02-29T23:59:59Z"))
+    #expect(
+      oneMonth.windowStart([], calendar: utc, asOf: at("2024-03-31T23:59:59Z"))
+        == at("2024-02-29T23:59:59Z"))
     let oneYear = Bucket(range: .oneYear, measures: [.sessions])
-    #expect(oneYear.windowStart([], calendar: utc, asOf: at("2024-02-29T23:59:59Z")) == at("2023-02-28T23:59:59Z"))
+    #expect(
+      oneYear.windowStart([], calendar: utc, asOf: at("2024-02-29T23:59:59Z"))
+        == at("2023-02-28T23:59:59Z"))
     // 29 February is a day bucket like any other, ending at 1 March.
     let series = Bucket(range: .oneWeek, measures: [.sessions])
       .apply([session("2024-02-29T07:00:00Z")], calendar: utc, asOf: at("2024-03-02T23:59:59Z"))
@@ -98,9 +105,11 @@ import TrendlineStages
         [session("2025-06-03T08:00:00Z"), session("2025-06-10T18:00:00Z")], calendar: utc,
         asOf: at("2025-06-10T23:59:59Z")))
     #expect(series.buckets.count == 8)
-    #expect(series.buckets.map(\.partial) == [false, false, false, false, false, false, false, true])
+    #expect(
+      series.buckets.map(\.partial) == [false, false, false, false, false, false, false, true])
     #expect(series.buckets[0].start == at("2025-06-03T00:00:00Z"))
-    #expect(series.buckets[0].values == [.sessions: 1, .sets: 1, .durationSeconds: 3600, .volumeKg: 500])
+    #expect(
+      series.buckets[0].values == [.sessions: 1, .sets: 1, .durationSeconds: 3600, .volumeKg: 500])
     #expect(series.buckets[7].start == at("2025-06-10T00:00:00Z"))
     #expect(series.buckets[7].end == at("2025-06-11T00:00:00Z"))
   }
@@ -122,7 +131,9 @@ import TrendlineStages
     // all → the first session, 15 Jan 2025 09:00; by month January … November = 11 months.
     (.all, "2025-01-15T09:00:00Z", "2025-01-01T00:00:00Z", 11),
   ])
-  func windowForEachRange(range: BucketRange, windowStart: String, firstBucket: String, periods: Int) {
+  func windowForEachRange(
+    range: BucketRange, windowStart: String, firstBucket: String, periods: Int
+  ) {
     let sessions = [session("2025-01-15T09:00:00Z"), session("2025-11-28T09:00:00Z")]
     let bucket = Bucket(range: range, measures: [.sessions])
     let asOf = at("2025-11-29T23:59:59Z")
@@ -165,7 +176,10 @@ import TrendlineStages
     let series = Bucket(range: .oneWeek, measures: [.sessions]).apply(
       [session("2025-06-10T23:59:59Z"), session("2025-06-11T00:00:00Z")], calendar: utc,
       asOf: at("2025-06-10T23:59:59Z"))
-    #expect(rows(series) == [Row("2025-06-10T00:00:00Z", "2025-06-11T00:00:00Z", partial: true, sessions: 1)])
+    #expect(
+      rows(series) == [
+        Row("2025-06-10T00:00:00Z", "2025-06-11T00:00:00Z", partial: true, sessions: 1)
+      ])
   }
 
   @Test func allWithNoSessionsHasNoBuckets() {

@@ -33,8 +33,12 @@ import TrendlineStages
         .apply([session("2025-09-03T09:00:00Z")], calendar: utc, asOf: at("2025-11-29T23:59:59Z")))
     let output = Emit().apply(series, user: "ada", chart: "volume", calendar: utc)
     #expect(output.granularity == .week)
-    #expect(output.domain == Extent(start: date("2025-08-21T12:00:00Z"), end: date("2025-11-27T12:00:00Z")))
-    #expect(output.buckets.last?.bar == Extent(start: date("2025-11-21T13:12:00Z"), end: date("2025-11-26T10:48:00Z")))
+    #expect(
+      output.domain
+        == Extent(start: date("2025-08-21T12:00:00Z"), end: date("2025-11-27T12:00:00Z")))
+    #expect(
+      output.buckets.last?.bar
+        == Extent(start: date("2025-11-21T13:12:00Z"), end: date("2025-11-26T10:48:00Z")))
     // One session over 14 buckets.
     #expect(output.average == [.sessions: 1.0 / 14.0])
   }
@@ -50,14 +54,20 @@ import TrendlineStages
     // 11 Mar 20:03 +01:00 (both before the change on 30 March).
     let series = FillGaps().apply(
       Bucket(range: .oneYear, measures: [.sessions, .volumeKg])
-        .apply([session("2025-03-12T18:00:00+01:00")], calendar: oslo, asOf: at("2025-11-15T23:59:59+01:00")))
+        .apply(
+          [session("2025-03-12T18:00:00+01:00")], calendar: oslo,
+          asOf: at("2025-11-15T23:59:59+01:00")))
     let output = Emit().apply(series, user: "ada", chart: "volume", calendar: oslo)
     #expect(output.buckets.count == 13)
-    #expect(output.domain == Extent(start: date("2024-10-17T01:00:00+02:00"), end: date("2025-11-16T00:00:00+01:00")))
+    #expect(
+      output.domain
+        == Extent(start: date("2024-10-17T01:00:00+02:00"), end: date("2025-11-16T00:00:00+01:00")))
     let march = output.buckets[4]
     #expect(march.start == date("2025-03-01T00:00:00+01:00"))
     #expect(march.end == date("2025-04-01T00:00:00+02:00"))
-    #expect(march.bar == Extent(start: date("2025-02-18T03:57:00+01:00"), end: date("2025-03-11T20:03:00+01:00")))
+    #expect(
+      march.bar
+        == Extent(start: date("2025-02-18T03:57:00+01:00"), end: date("2025-03-11T20:03:00+01:00")))
     #expect(march.values == [.sessions: 1, .volumeKg: 500])
     // One session of 500 kg over 13 buckets; no smooth stage, so no trend.
     #expect(output.average == [.sessions: 1.0 / 13.0, .volumeKg: 500.0 / 13.0])
@@ -68,7 +78,8 @@ import TrendlineStages
 
   @Test func noBucketsMeansNoDomainAndZeroAverages() {
     // SPEC 9.8: range all with no session up to as-of.
-    let series = Bucket(range: .all, measures: [.sessions, .volumeKg]).apply([], calendar: utc, asOf: at("2025-06-30T23:59:59Z"))
+    let series = Bucket(range: .all, measures: [.sessions, .volumeKg]).apply(
+      [], calendar: utc, asOf: at("2025-06-30T23:59:59Z"))
     let output = Emit().apply(series, user: "ada", chart: "volume", calendar: utc)
     #expect(output.domain == nil)
     #expect(output.buckets.isEmpty)

@@ -16,7 +16,10 @@ import TrendlineStages
   @Test func twoWeekHoleBecomesTwoZeroBuckets() {
     let raw = bucket.apply(sessions, calendar: utc, asOf: at("2025-06-29T23:59:59Z"))
     // Without filling, the hole is invisible: three adjacent bars.
-    #expect(raw.buckets.map(\.start) == [at("2025-05-26T00:00:00Z"), at("2025-06-02T00:00:00Z"), at("2025-06-23T00:00:00Z")])
+    #expect(
+      raw.buckets.map(\.start) == [
+        at("2025-05-26T00:00:00Z"), at("2025-06-02T00:00:00Z"), at("2025-06-23T00:00:00Z"),
+      ])
     let filled = FillGaps(with: .zero).apply(raw)
     #expect(
       rows(filled) == [
@@ -46,7 +49,8 @@ import TrendlineStages
     // Every week already has a bucket: filling is the identity.
     let full = bucket.apply(
       sessions.filter { $0.start < at("2025-06-09T00:00:00Z") } + [
-        session("2025-06-10T09:00:00Z"), session("2025-06-17T09:00:00Z"), session("2025-06-24T09:00:00Z"),
+        session("2025-06-10T09:00:00Z"), session("2025-06-17T09:00:00Z"),
+        session("2025-06-24T09:00:00Z"),
       ], calendar: utc, asOf: at("2025-06-29T23:59:59Z"))
     #expect(FillGaps().apply(full) == full)
   }

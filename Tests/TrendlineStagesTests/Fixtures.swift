@@ -9,7 +9,9 @@ import TrendlineStages
 /// Whole seconds since 1970 for `2025-03-30T00:00:00+01:00`.
 func at(_ text: String) -> Int64 {
   let formatter = ISO8601DateFormatter()
-  guard let date = formatter.date(from: text) else { preconditionFailure("not RFC 3339 in a test: \(text)") }
+  guard let date = formatter.date(from: text) else {
+    preconditionFailure("not RFC 3339 in a test: \(text)")
+  }
   return Int64(date.timeIntervalSince1970)
 }
 
@@ -19,7 +21,9 @@ func date(_ text: String) -> Date {
 }
 
 func zone(_ identifier: String) -> TimeZone {
-  guard let zone = TimeZone(identifier: identifier) else { preconditionFailure("unknown zone \(identifier)") }
+  guard let zone = TimeZone(identifier: identifier) else {
+    preconditionFailure("unknown zone \(identifier)")
+  }
   return zone
 }
 
@@ -38,7 +42,8 @@ func trained(
 /// A session starting at `start`; by default one set of 5 × 100 kg squats (volume 500) and an
 /// hour long, so the measures of a bucket are easy to add up by hand.
 func session(
-  _ start: String, minutes: Int64 = 60, _ sets: [TrainedSet] = [trained("Squat", [20], kg: 100, reps: 5)]
+  _ start: String, minutes: Int64 = 60,
+  _ sets: [TrainedSet] = [trained("Squat", [20], kg: 100, reps: 5)]
 ) -> Session {
   Session(key: start, start: at(start), durationSeconds: minutes * 60, name: "Workout", sets: sets)
 }
@@ -54,7 +59,9 @@ struct Row: Equatable, CustomStringConvertible {
   }
   var description: String {
     let f = ISO8601DateFormatter()
-    let text = { (seconds: Int64) in f.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) }
+    let text = { (seconds: Int64) in
+      f.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
     return "(\(text(start)) … \(text(end)) partial: \(partial) sessions: \(sessions))"
   }
 }
@@ -62,7 +69,8 @@ struct Row: Equatable, CustomStringConvertible {
 /// The rows of a series, for comparing with a hand-written list.
 func rows(_ series: BucketedSeries) -> [Row] {
   series.buckets.map { bucket in
-    var row = Row("1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", sessions: bucket.values[.sessions] ?? -1)
+    var row = Row(
+      "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", sessions: bucket.values[.sessions] ?? -1)
     (row.start, row.end, row.partial) = (bucket.start, bucket.end, bucket.partial)
     return row
   }

@@ -13,7 +13,9 @@ import TrendlineStages
     //   and is not shown.
     // Largest count 3: intensities 1/3, 2/3, 0 and 1, 0, 0.
     let catalog = Catalog(
-      muscleGroups: [.init(id: 4, name: "Chest"), .init(id: 1, name: "Upper Back"), .init(id: 2, name: "Traps")],
+      muscleGroups: [
+        .init(id: 4, name: "Chest"), .init(id: 1, name: "Upper Back"), .init(id: 2, name: "Traps"),
+      ],
       exercises: [])
     let bench = trained("Bench Press", [4], kg: 60, reps: 10)
     let sessions = [
@@ -23,7 +25,9 @@ import TrendlineStages
       session("2025-11-19T18:00:00Z", [bench, trained("Neck Curl", [9], kg: 5, reps: 20)]),
     ]
     let output = Heatmap(period: .week, periods: 2)
-      .apply(sessions, catalog: catalog, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "body")
+      .apply(
+        sessions, catalog: catalog, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada",
+        chart: "body")
     #expect(
       output.periods == [
         HeatmapOutput.Period(
@@ -47,8 +51,13 @@ import TrendlineStages
   @Test func nothingTrainedIsZeroIntensityNotADivisionByZero() {
     let catalog = Catalog(muscleGroups: [.init(id: 1, name: "Upper Back")], exercises: [])
     let output = Heatmap(period: .month, periods: 1)
-      .apply([], catalog: catalog, calendar: oslo, asOf: at("2025-11-20T23:59:59+01:00"), user: "ada", chart: "body")
-    #expect(output.periods.map(\.groups) == [[.init(id: 1, name: "Upper Back", sessions: 0, intensity: 0)]])
+      .apply(
+        [], catalog: catalog, calendar: oslo, asOf: at("2025-11-20T23:59:59+01:00"), user: "ada",
+        chart: "body")
+    #expect(
+      output.periods.map(\.groups) == [
+        [.init(id: 1, name: "Upper Back", sessions: 0, intensity: 0)]
+      ])
     #expect(output.periods.first?.start == date("2025-11-01T00:00:00+01:00"))
   }
 }

@@ -8,16 +8,20 @@ import TrendlineStages
     // Oslo moves from +01:00 to +02:00 at 02:00 on 2025-03-30: the day starts at +01:00 and the
     // next one at +02:00, 23 h = 82 800 s later.
     let periods = Periods(
-      .day, from: at("2025-03-30T12:00:00+02:00"), through: at("2025-03-30T12:00:00+02:00"), calendar: oslo)
-    #expect(periods.boundaries == [at("2025-03-30T00:00:00+01:00"), at("2025-03-31T00:00:00+02:00")])
+      .day, from: at("2025-03-30T12:00:00+02:00"), through: at("2025-03-30T12:00:00+02:00"),
+      calendar: oslo)
+    #expect(
+      periods.boundaries == [at("2025-03-30T00:00:00+01:00"), at("2025-03-31T00:00:00+02:00")])
     #expect(periods.end(0) - periods.start(0) == 82_800)
   }
 
   @Test func fallBackDayIsTwentyFiveHours() {
     // Oslo moves from +02:00 back to +01:00 at 03:00 on 2025-10-26: 25 h = 90 000 s.
     let periods = Periods(
-      .day, from: at("2025-10-26T12:00:00+01:00"), through: at("2025-10-26T12:00:00+01:00"), calendar: oslo)
-    #expect(periods.boundaries == [at("2025-10-26T00:00:00+02:00"), at("2025-10-27T00:00:00+01:00")])
+      .day, from: at("2025-10-26T12:00:00+01:00"), through: at("2025-10-26T12:00:00+01:00"),
+      calendar: oslo)
+    #expect(
+      periods.boundaries == [at("2025-10-26T00:00:00+02:00"), at("2025-10-27T00:00:00+01:00")])
     #expect(periods.end(0) - periods.start(0) == 90_000)
   }
 
@@ -29,14 +33,16 @@ import TrendlineStages
       calendar: santiago)
     #expect(
       periods.boundaries == [
-        at("2024-09-07T00:00:00-04:00"), at("2024-09-08T01:00:00-03:00"), at("2024-09-09T00:00:00-03:00"),
+        at("2024-09-07T00:00:00-04:00"), at("2024-09-08T01:00:00-03:00"),
+        at("2024-09-09T00:00:00-03:00"),
       ])
   }
 
   @Test func weekContainingAsOfForASundayFirstUser() {
     // SPEC 9.1: for a Sunday-first user and as-of Saturday 2025-11-29, the week of 23 November.
     let sundayFirst = UserCalendar(timeZone: zone("UTC"), firstWeekday: .sunday)
-    let periods = Periods(.week, last: 1, through: at("2025-11-29T23:59:59Z"), calendar: sundayFirst)
+    let periods = Periods(
+      .week, last: 1, through: at("2025-11-29T23:59:59Z"), calendar: sundayFirst)
     #expect(periods.boundaries == [at("2025-11-23T00:00:00Z"), at("2025-11-30T00:00:00Z")])
     // The same instant for a Monday-first user is in the week of Monday 24 November.
     let mondayFirst = Periods(.week, last: 1, through: at("2025-11-29T23:59:59Z"), calendar: utc)
@@ -49,7 +55,8 @@ import TrendlineStages
     let periods = Periods(.month, last: 3, through: at("2026-01-10T12:00:00+01:00"), calendar: oslo)
     #expect(
       periods.boundaries == [
-        at("2025-11-01T00:00:00+01:00"), at("2025-12-01T00:00:00+01:00"), at("2026-01-01T00:00:00+01:00"),
+        at("2025-11-01T00:00:00+01:00"), at("2025-12-01T00:00:00+01:00"),
+        at("2026-01-01T00:00:00+01:00"),
         at("2026-02-01T00:00:00+01:00"),
       ])
     // One more reaches October, which starts in summer time.

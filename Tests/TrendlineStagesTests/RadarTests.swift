@@ -28,7 +28,8 @@ let backAndChest = [
         trained("Back Extension", [3], kg: 0, reps: 15),
       ])
     let output = Radar(period: .month, periods: 1, axes: backAndChest, excluded: [5])
-      .apply([workout], calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
+      .apply(
+        [workout], calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
     #expect(output.periods.map(\.counts) == [[1, 0]])
     #expect(output.periods.map(\.sessions) == [1])
     #expect(output.periods.map(\.scale) == [[1, 0]])
@@ -45,14 +46,16 @@ let backAndChest = [
     let chest = trained("Bench Press", [4], kg: 60, reps: 10)
     let sessions = [
       session("2025-09-30T18:00:00Z", [back]),
-      session("2025-10-02T18:00:00Z", [back, chest]), session("2025-10-09T18:00:00Z", [back, chest]),
+      session("2025-10-02T18:00:00Z", [back, chest]),
+      session("2025-10-09T18:00:00Z", [back, chest]),
       session("2025-10-16T18:00:00Z", [back]), session("2025-10-23T18:00:00Z", [back]),
       session("2025-11-03T18:00:00Z", [back]), session("2025-11-05T18:00:00Z", [chest]),
       session("2025-11-07T18:00:00Z", [chest]),
       session("2025-12-01T18:00:00Z", [back, chest]),
     ]
     let output = Radar(period: .month, periods: 2, axes: backAndChest, excluded: [5])
-      .apply(sessions, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
+      .apply(
+        sessions, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
     #expect(
       output.periods == [
         RadarOutput.Period(
@@ -70,10 +73,12 @@ let backAndChest = [
     // every scale is 0 rather than 0/0.
     let sessions = [
       session("2025-11-18T18:00:00Z", [trained("Wrist Curl", [5], kg: 10, reps: 15)]),
-      session("2025-11-19T18:00:00Z", [trained("Atlas Stone", [], kg: 100, reps: 3, unmapped: true)]),
+      session(
+        "2025-11-19T18:00:00Z", [trained("Atlas Stone", [], kg: 100, reps: 3, unmapped: true)]),
     ]
     let output = Radar(period: .week, periods: 1, axes: backAndChest, excluded: [5])
-      .apply(sessions, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
+      .apply(
+        sessions, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
     #expect(output.periods.map(\.sessions) == [2])
     #expect(output.periods.map(\.counts) == [[0, 0]])
     #expect(output.periods.map(\.scale) == [[0, 0]])
@@ -95,7 +100,8 @@ let backAndChest = [
       session("2025-11-06T18:00:00Z", [zercher]),
     ]
     let output = Radar(period: .month, periods: 2, axes: backAndChest, excluded: [5])
-      .apply(sessions, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
+      .apply(
+        sessions, calendar: utc, asOf: at("2025-11-20T23:59:59Z"), user: "ada", chart: "balance")
     #expect(
       output.unmappedExercises == [
         .init(name: "Atlas Stone", sessions: 2), .init(name: "Zercher Carry", sessions: 2),
@@ -107,7 +113,8 @@ let backAndChest = [
     // SPEC 6: Back {9, 12, 13, 24, 26}, Glutes {14, 22}, Shoulders {1, 23, 25}, Chest {2}, one id
     // each for Hamstrings, Quadriceps, Biceps, Triceps: 15 ids on axes, 12 of 27 excluded.
     // The single ids (15, 16, 3, 4) are this test's choice; the point is the partition check.
-    let catalog = Catalog(muscleGroups: (1...27).map { .init(id: $0, name: "Group \($0)") }, exercises: [])
+    let catalog = Catalog(
+      muscleGroups: (1...27).map { .init(id: $0, name: "Group \($0)") }, exercises: [])
     let axes = [
       Radar.Axis(id: "back", label: "Back", muscleGroupIds: [9, 12, 13, 24, 26]),
       Radar.Axis(id: "glutes", label: "Glutes", muscleGroupIds: [14, 22]),
@@ -135,7 +142,10 @@ let backAndChest = [
     ),
     (
       "2 on two axes",
-      [Radar.Axis(id: "back", label: "Back", muscleGroupIds: [1, 2, 3]), .init(id: "chest", label: "Chest", muscleGroupIds: [2, 4])],
+      [
+        Radar.Axis(id: "back", label: "Back", muscleGroupIds: [1, 2, 3]),
+        .init(id: "chest", label: "Chest", muscleGroupIds: [2, 4]),
+      ],
       [5],
       [
         "error: radar: muscle group 2 (Traps) is counted more than once, on axis 'back' and axis 'chest' at charts.balance[0].radar. Keep 2 on exactly one axis, or only in excluded"
@@ -149,7 +159,10 @@ let backAndChest = [
     ),
     (
       "99 not in the catalog",
-      [Radar.Axis(id: "back", label: "Back", muscleGroupIds: [1, 2, 3, 99]), .init(id: "chest", label: "Chest", muscleGroupIds: [4])],
+      [
+        Radar.Axis(id: "back", label: "Back", muscleGroupIds: [1, 2, 3, 99]),
+        .init(id: "chest", label: "Chest", muscleGroupIds: [4]),
+      ],
       [5],
       [
         "error: radar: muscle group 99 on axis 'back' is not in the catalog at charts.balance[0].radar. Remove 99, or add it to the catalog's muscleGroups"
@@ -167,7 +180,8 @@ let backAndChest = [
   ])
   func problemsAreNamed(case: String, axes: [Radar.Axis], excluded: [Int], expected: [String]) {
     let radar = Radar(period: .month, periods: 1, axes: axes, excluded: excluded)
-    let diagnostics = AxisCoverageValidator(catalog: smallCatalog).validate(radar, path: "charts.balance[0].radar")
+    let diagnostics = AxisCoverageValidator(catalog: smallCatalog).validate(
+      radar, path: "charts.balance[0].radar")
     #expect(diagnostics.map(\.description) == expected)
   }
 
@@ -178,6 +192,7 @@ let backAndChest = [
     grown.muscleGroups.append(.init(id: 6, name: "Neck"))
     let radar = Radar(period: .month, periods: 1, axes: backAndChest, excluded: [5])
     #expect(AxisCoverageValidator(catalog: smallCatalog).problems(radar).isEmpty)
-    #expect(AxisCoverageValidator(catalog: grown).problems(radar) == [.uncovered(id: 6, name: "Neck")])
+    #expect(
+      AxisCoverageValidator(catalog: grown).problems(radar) == [.uncovered(id: 6, name: "Neck")])
   }
 }

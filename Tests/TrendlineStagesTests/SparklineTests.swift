@@ -14,11 +14,16 @@ import TrendlineStages
       session("2025-08-30T23:59:59Z", [trained("Deadlift", [3], kg: 160, reps: 5)]),
     ]
     let output = Sparkline(value: .topSetKg)
-      .apply(sessions, calendar: utc, asOf: at("2025-11-29T23:59:59Z"), user: "ada", chart: "trends")
+      .apply(
+        sessions, calendar: utc, asOf: at("2025-11-29T23:59:59Z"), user: "ada", chart: "trends")
     #expect(output.windowDays == 91)
-    #expect(output.domain == Extent(start: date("2025-08-30T23:59:59Z"), end: date("2025-11-29T23:59:59Z")))
     #expect(
-      output.lines == [.init(exercise: "Deadlift", points: [.init(t: date("2025-08-30T23:59:59Z"), v: 160)])])
+      output.domain
+        == Extent(start: date("2025-08-30T23:59:59Z"), end: date("2025-11-29T23:59:59Z")))
+    #expect(
+      output.lines == [
+        .init(exercise: "Deadlift", points: [.init(t: date("2025-08-30T23:59:59Z"), v: 160)])
+      ])
   }
 
   @Test(arguments: [
@@ -38,16 +43,22 @@ import TrendlineStages
       trained("Squat", [16], kg: 90, reps: 8),
     ]
     let output = Sparkline(windowDays: 7, value: value)
-      .apply([session("2025-11-27T18:00:00Z", sets)], calendar: utc, asOf: at("2025-11-29T23:59:59Z"), user: "a", chart: "c")
+      .apply(
+        [session("2025-11-27T18:00:00Z", sets)], calendar: utc, asOf: at("2025-11-29T23:59:59Z"),
+        user: "a", chart: "c")
     #expect(output.lines.map { $0.points.map(\.v) } == [[expected]])
   }
 
   @Test func epleyBeatsASingleWhenTheRepsSayMore() {
     // 100 × 10 → 100 × (1 + 10/30) = 133.33…, more than a single of 120: the estimate wins.
     // 100 × (1 + 10/30) in Double is 100 × 1.3333333333333333 = 133.33333333333331.
-    let sets = [trained("Squat", [16], kg: 100, reps: 10), trained("Squat", [16], kg: 120, reps: 1)]
+    let sets = [
+      trained("Squat", [16], kg: 100, reps: 10), trained("Squat", [16], kg: 120, reps: 1),
+    ]
     let output = Sparkline(windowDays: 7, value: .e1rmKg)
-      .apply([session("2025-11-27T18:00:00Z", sets)], calendar: utc, asOf: at("2025-11-29T23:59:59Z"), user: "a", chart: "c")
+      .apply(
+        [session("2025-11-27T18:00:00Z", sets)], calendar: utc, asOf: at("2025-11-29T23:59:59Z"),
+        user: "a", chart: "c")
     #expect(output.lines.first?.points.first?.v == 133.33333333333331)
   }
 
@@ -57,8 +68,12 @@ import TrendlineStages
     // (30 Nov) does not count, so it does not make Row the most recent.
     let sessions = [
       session("2025-06-01T18:00:00Z", [trained("Press", [1], kg: 40, reps: 5)]),
-      session("2025-11-20T18:00:00Z", [trained("Row", [9], kg: 70, reps: 8), trained("Curl", [3], kg: 15, reps: 10)]),
-      session("2025-11-28T18:00:00Z", [trained("Curl", [3], kg: 16, reps: 10), trained("Bench", [2], kg: 80, reps: 5)]),
+      session(
+        "2025-11-20T18:00:00Z",
+        [trained("Row", [9], kg: 70, reps: 8), trained("Curl", [3], kg: 15, reps: 10)]),
+      session(
+        "2025-11-28T18:00:00Z",
+        [trained("Curl", [3], kg: 16, reps: 10), trained("Bench", [2], kg: 80, reps: 5)]),
       session("2025-11-30T18:00:00Z", [trained("Row", [9], kg: 75, reps: 8)]),
     ]
     let output = Sparkline(value: .topSetKg)
@@ -68,7 +83,10 @@ import TrendlineStages
         .init(exercise: "Bench", points: [.init(t: date("2025-11-28T18:00:00Z"), v: 80)]),
         .init(
           exercise: "Curl",
-          points: [.init(t: date("2025-11-20T18:00:00Z"), v: 15), .init(t: date("2025-11-28T18:00:00Z"), v: 16)]),
+          points: [
+            .init(t: date("2025-11-20T18:00:00Z"), v: 15),
+            .init(t: date("2025-11-28T18:00:00Z"), v: 16),
+          ]),
         .init(exercise: "Row", points: [.init(t: date("2025-11-20T18:00:00Z"), v: 70)]),
       ])
   }
