@@ -19,6 +19,14 @@ import TrendlineStages
     #expect(asOf.resolve(for: oslo, now: 0) == at("2025-10-26T23:59:59+01:00"))
   }
 
+  @Test func fallBackAtMidnightTakesTheLaterOfTwoLastSeconds() throws {
+    // Santiago falls back at midnight on 2025-04-06: 23:59:59 −03:00 is followed by 23:00:00
+    // −04:00, so 23:59:59 happens twice on 5 April. The day's last second is the second one,
+    // 23:59:59 −04:00, just before 6 April starts at 00:00 −04:00.
+    let asOf = try #require(AsOf(parsing: "2025-04-05"))
+    #expect(asOf.resolve(for: santiago, now: 0) == at("2025-04-05T23:59:59-04:00"))
+  }
+
   @Test func instantIsTheSameForEveryUser() throws {
     let asOf = try #require(AsOf(parsing: "2025-11-29T12:00:00+01:00"))
     #expect(asOf == .instant(at("2025-11-29T11:00:00Z")))

@@ -76,4 +76,19 @@ import TrendlineStages
     #expect(periods.index(containing: at("2025-06-03T23:59:59Z")) == 2)
     #expect(periods.index(containing: at("2025-06-04T00:00:00Z")) == nil)
   }
+
+  @Test func weekAcrossANewYear() {
+    // The week holding 1 January 2026 (a Thursday) starts Monday 29 December 2025 for a
+    // Monday-first user, and Sunday 28 December for a Sunday-first one: a week is not cut at
+    // the year boundary, whatever week-of-year numbering says.
+    let monday = Periods(
+      .week, from: at("2025-12-31T12:00:00Z"), through: at("2026-01-01T12:00:00Z"), calendar: utc)
+    #expect(monday.boundaries == [at("2025-12-29T00:00:00Z"), at("2026-01-05T00:00:00Z")])
+    let sundayFirst = UserCalendar(timeZone: zone("UTC"), firstWeekday: .sunday)
+    let sunday = Periods(.week, last: 2, through: at("2026-01-01T12:00:00Z"), calendar: sundayFirst)
+    #expect(
+      sunday.boundaries == [
+        at("2025-12-21T00:00:00Z"), at("2025-12-28T00:00:00Z"), at("2026-01-04T00:00:00Z"),
+      ])
+  }
 }
