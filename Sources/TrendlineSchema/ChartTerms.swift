@@ -1,0 +1,76 @@
+import Foundation
+
+/// What a series bucket counts (SPEC section 5). The raw values are the JSON spelling, used
+/// both in pipeline files and as the keys of `values`, `trend` and `average`.
+///
+/// `CodingKeyRepresentable` makes a `[Measure: Double]` encode as a JSON object keyed by the raw
+/// value (`{"volumeKg": 1200}`), not as the alternating key/value array `Dictionary` falls back to.
+public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
+  case sessions, sets, durationSeconds, volumeKg
+}
+
+/// The length of a calendar period: the resolved granularity of a series, or the period of a
+/// radar or heat map.
+///
+/// There is no `auto` here on purpose: outputs are written resolved (SPEC 9.8), so an app never
+/// has to repeat the rule that picks one.
+public enum Granularity: String, Codable, Sendable, CaseIterable {
+  case day, week, month
+}
+
+/// How far back a series reaches from as-of (SPEC section 5).
+///
+/// Named `BucketRange`, not `Range`, so it never shadows the standard library's `Range`.
+public enum BucketRange: String, Codable, Sendable, CaseIterable {
+  case oneWeek = "1w"
+  case oneMonth = "1m"
+  case threeMonths = "3m"
+  case sixMonths = "6m"
+  case oneYear = "1y"
+  case all
+}
+
+/// A span of time `[start, end]` on a chart's time axis: a padded domain or a bar's extent.
+///
+/// Only the two ends are stored, not a duration, because a chart needs the ends and a
+/// duration would have to be added back in the user's calendar to find them.
+public struct Extent: Codable, Sendable, Equatable {
+  public var start: Date
+  public var end: Date
+
+  public init(start: Date, end: Date) {
+    self.start = start
+    self.end = end
+  }
+}
+
+extension Date {
+  /// The instant `seconds` after 1970-01-01T00:00:00Z.
+  ///
+  /// Every whole second up to ±2⁵³ is exact as a `Double`, so the round trip to `Int64` and back
+  /// loses nothing for any instant an output holds.
+  public init(epochSeconds seconds: Int64) {
+    self.init(timeIntervalSince1970: TimeInterval(seconds))
+  }
+
+  /// Whole seconds since 1970-01-01T00:00:00Z, rounded down, so an instant a decoder gave
+  /// with a fraction never lands in the next second.
+  public var epochSeconds: Int64 {
+    Int64(timeIntervalSince1970.rounded(.down))
+  }
+}
+
+/// Checks the `schema` field while decoding an output, so that decoding a radar file as a
+/// series fails with both ids named instead of with a missing-key error somewhere inside.
+func decodeSchema<Key: CodingKey>(
+  _ container: KeyedDecodingContainer<Key>, key: Key, expected: String
+) throws -> String {
+  let found = try container.decode(String.self, forKey: key)
+  guard found == expected else {
+    throw DecodingError.dataCorruptedError(
+      forKey: key, in: container,
+      debugDescription:
+        "schema '\(found)' is not '\(expected)'; this decoder reads only \(expected)")
+  }
+  return found
+}

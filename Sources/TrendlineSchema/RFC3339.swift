@@ -1,0 +1,134 @@
+import Foundation
+
+/// RFC 3339 instants in whole seconds, written with the user's UTC offset at that instant.
+///
+/// Written by hand instead of with `ISO8601DateFormatter`: an output holds thousands of
+/// instants, and a formatter per zone is slower than one `secondsFromGMT(for:)` call plus
+/// integer date arithmetic. It never writes `Z` (always `+00:00`), so every instant in a file
+/// has the same shape. It never writes fractions: some decoders mishandle them (SPEC section 7).
+public enum RFC3339 {
+  /// `2026-08-24T00:00:00+02:00` for `seconds` in `timeZone`.
+  ///
+  /// A zone whose offset at that instant is not a whole number of minutes (local mean time
+  /// before 1972 in a few zones) cannot be written as `±hh:mm`; the instant is then written in
+  /// UTC as `+00:00`, which is the same instant, rather than with a rounded, wrong offset.
+  ///
+  /// - Complexity: O(1).
+  public static func format(seconds: Int64, timeZone: TimeZone) -> String {
+    var offset = Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds)))
+    if offset % 60 != 0 { offset = 0 }
+    let local = seconds + offset
+    let days = floorDiv(local, 86_400)
+    let secondOfDay = local - days * 86_400
+    let (year, month, day) = civilDate(fromDays: days)
+    let sign = offset < 0 ? "-" : "+"
+    let offsetMinutes = abs(offset) / 60
+    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+      + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
+      + pad(secondOfDay % 60, 2) + sign + pad(offsetMinutes / 60, 2) + ":"
+      + pad(offsetMinutes % 60, 2)
+  }
+
+  /// Reads an RFC 3339 date-time (`2025-11-29T23:59:59+01:00`, `…Z`, lowercase `t`/`z`, or a
+  /// space for `T`) as whole seconds; nil for anything else.
+  ///
+  /// Fractional seconds are accepted and rounded down: every instant Trendline compares is a
+  /// whole second, so `…:59.9` keeps exactly the sessions that `…:59` keeps.
+  ///
+  /// - Complexity: O(*n*), where *n* is the length of `text`.
+  public static func parse(_ text: String) -> Int64? {
+    let b = Array(text.utf8)
+    func number(_ from: Int, _ count: Int) -> Int64? {
+      guard from + count <= b.count else { return nil }
+      var value: Int64 = 0
+      for i in from..<from + count {
+        guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+        value = value * 10 + Int64(b[i] - 0x30)
+      }
+      return value
+    }
+    func byte(_ i: Int, in set: String) -> Bool { i < b.count && set.utf8.contains(b[i]) }
+    guard b.count >= 20, let year = number(0, 4), byte(4, in: "-"), let month = number(5, 2),
+      byte(7, in: "-"), let day = number(8, 2), byte(10, in: "Tt "), let hour = number(11, 2),
+      byte(13, in: ":"), let minute = number(14, 2), byte(16, in: ":"), let second = number(17, 2)
+    else { return nil }
+    guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+      hour <= 23, minute <= 59, second <= 60
+    else { return nil }
+    var i = 19
+    if byte(i, in: ".") {
+      i += 1
+      let digitsStart = i
+      while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+      guard i > digitsStart else { return nil }
+    }
+    var offset: Int64
+    if byte(i, in: "Zz") {
+      offset = 0
+      i += 1
+    } else if byte(i, in: "+-"), let offsetHours = number(i + 1, 2), byte(i + 3, in: ":"),
+      let offsetMinutes = number(i + 4, 2), offsetHours <= 23, offsetMinutes <= 59
+    {
+      offset = (offsetHours * 60 + offsetMinutes) * 60
+      if b[i] == UInt8(ascii: "-") { offset = -offset }
+      i += 6
+    } else {
+      return nil
+    }
+    guard i == b.count else { return nil }
+    // A leap second (:60) is read as the first second of the next minute, which is how every
+    // clock Trendline reads from would have stored it.
+    let local =
+      days(fromCivil: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    return local - offset
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+  ///
+  /// - Complexity: O(1).
+  public static func days(fromCivil year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = floorDiv(y, 400)
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The proleptic Gregorian date `days` after 1970-01-01 (H. Hinnant's `civil_from_days`).
+  ///
+  /// - Complexity: O(1).
+  public static func civilDate(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let z = days + 719_468
+    let era = floorDiv(z, 146_097)
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  /// 28 to 31, by the Gregorian leap-year rule.
+  ///
+  /// - Complexity: O(1).
+  public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    let q = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+  }
+
+  private static func pad(_ value: Int64, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Distinct sessions per radar axis per period (`trendline/radar@1`, SPEC section 7).
+///
+/// `scale` is shared by all periods of one output, so the polygons of two months drawn on one
+/// radar are comparable; an app must not rescale each period on its own.
+public struct RadarOutput: Codable, Sendable, Equatable {
+  public static let schemaID = "trendline/radar@1"
+
+  /// A spoke, in spoke order (spoke 0 at the top, then clockwise).
+  public struct Axis: Codable, Sendable, Equatable {
+    public var id: String
+    public var label: String
+    public init(id: String, label: String) {
+      self.id = id
+      self.label = label
+    }
+  }
+
+  public struct Period: Codable, Sendable, Equatable {
+    public var start: Date
+    public var end: Date
+    /// True for the period containing as-of.
+    public var partial: Bool
+    /// Every session in the period, whatever it trained.
+    public var sessions: Int
+    /// Distinct sessions per axis, in axis order.
+    public var counts: [Int]
+    /// `counts` ÷ the largest count over all axes and periods of this output, 0…1.
+    public var scale: [Double]
+
+    public init(
+      start: Date, end: Date, partial: Bool, sessions: Int, counts: [Int], scale: [Double]
+    ) {
+      self.start = start
+      self.end = end
+      self.partial = partial
+      self.sessions = sessions
+      self.counts = counts
+      self.scale = scale
+    }
+  }
+
+  /// An exercise no axis can count because nothing maps it to muscle groups.
+  public struct UnmappedExercise: Codable, Sendable, Equatable {
+    public var name: String
+    public var sessions: Int
+    public init(name: String, sessions: Int) {
+      self.name = name
+      self.sessions = sessions
+    }
+  }
+
+  public var schema: String
+  public var user: String
+  public var chart: String
+  public var timeZone: String
+  public var asOf: Date
+  public var axes: [Axis]
+  /// Oldest first; the last one contains as-of.
+  public var periods: [Period]
+  /// Most sessions first, then by name.
+  public var unmappedExercises: [UnmappedExercise]
+
+  public init(
+    user: String, chart: String, timeZone: String, asOf: Date, axes: [Axis], periods: [Period],
+    unmappedExercises: [UnmappedExercise]
+  ) {
+    self.schema = Self.schemaID
+    self.user = user
+    self.chart = chart
+    self.timeZone = timeZone
+    self.asOf = asOf
+    self.axes = axes
+    self.periods = periods
+    self.unmappedExercises = unmappedExercises
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case schema, user, chart, timeZone, asOf, axes, periods, unmappedExercises
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
+    user = try c.decode(String.self, forKey: .user)
+    chart = try c.decode(String.self, forKey: .chart)
+    timeZone = try c.decode(String.self, forKey: .timeZone)
+    asOf = try c.decode(Date.self, forKey: .asOf)
+    axes = try c.decode([Axis].self, forKey: .axes)
+    periods = try c.decode([Period].self, forKey: .periods)
+    unmappedExercises = try c.decode([UnmappedExercise].self, forKey: .unmappedExercises)
+  }
+}

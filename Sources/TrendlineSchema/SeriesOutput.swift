@@ -1,0 +1,105 @@
+import Foundation
+
+/// A bucketed time series, ready for Swift Charts (`trendline/series@1`, SPEC section 7).
+///
+/// Every number a chart needs is here already: bucket edges in the user's calendar (a day may be
+/// 23 or 25 hours), bar extents, the padded domain, the trend and the averages. An app draws
+/// them; it does not recompute them, so every app draws the same chart.
+public struct SeriesOutput: Codable, Sendable, Equatable {
+  public static let schemaID = "trendline/series@1"
+
+  /// One calendar period.
+  public struct Bucket: Codable, Sendable, Equatable {
+    /// The period's first instant.
+    public var start: Date
+    /// The next period's first instant (so a day bucket may be 23 or 25 hours long).
+    public var end: Date
+    /// True for the period containing as-of, whose data is still coming in.
+    public var partial: Bool
+    public var values: [Measure: Double]
+    /// The smoothed values; absent (not `null`) when the chart has no `smooth` stage.
+    public var trend: [Measure: Double]?
+    /// Where to draw the bar: start ± 0.35 × the bucket's length.
+    public var bar: Extent
+
+    public init(
+      start: Date, end: Date, partial: Bool, values: [Measure: Double],
+      trend: [Measure: Double]? = nil, bar: Extent
+    ) {
+      self.start = start
+      self.end = end
+      self.partial = partial
+      self.values = values
+      self.trend = trend
+      self.bar = bar
+    }
+  }
+
+  public var schema: String
+  public var user: String
+  public var chart: String
+  /// The zone identifier every instant of this output was computed in (`Europe/Oslo`).
+  public var timeZone: String
+  public var asOf: Date
+  public var range: BucketRange
+  public var granularity: Granularity
+  public var measures: [Measure]
+  /// The x-axis domain; `null` when there are no buckets.
+  public var domain: Extent?
+  public var buckets: [Bucket]
+  /// The mean of each measure over `buckets`; 0 when there are none.
+  public var average: [Measure: Double]
+
+  public init(
+    user: String, chart: String, timeZone: String, asOf: Date, range: BucketRange,
+    granularity: Granularity, measures: [Measure], domain: Extent?, buckets: [Bucket],
+    average: [Measure: Double]
+  ) {
+    self.schema = Self.schemaID
+    self.user = user
+    self.chart = chart
+    self.timeZone = timeZone
+    self.asOf = asOf
+    self.range = range
+    self.granularity = granularity
+    self.measures = measures
+    self.domain = domain
+    self.buckets = buckets
+    self.average = average
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case schema, user, chart, timeZone, asOf, range, granularity, measures, domain, buckets, average
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
+    user = try c.decode(String.self, forKey: .user)
+    chart = try c.decode(String.self, forKey: .chart)
+    timeZone = try c.decode(String.self, forKey: .timeZone)
+    asOf = try c.decode(Date.self, forKey: .asOf)
+    range = try c.decode(BucketRange.self, forKey: .range)
+    granularity = try c.decode(Granularity.self, forKey: .granularity)
+    measures = try c.decode([Measure].self, forKey: .measures)
+    domain = try c.decodeIfPresent(Extent.self, forKey: .domain)
+    buckets = try c.decode([Bucket].self, forKey: .buckets)
+    average = try c.decode([Measure: Double].self, forKey: .average)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(schema, forKey: .schema)
+    try c.encode(user, forKey: .user)
+    try c.encode(chart, forKey: .chart)
+    try c.encode(timeZone, forKey: .timeZone)
+    try c.encode(asOf, forKey: .asOf)
+    try c.encode(range, forKey: .range)
+    try c.encode(granularity, forKey: .granularity)
+    try c.encode(measures, forKey: .measures)
+    // Written as `null`, not left out: "no buckets, so no domain" is a fact the app should see.
+    try c.encode(domain, forKey: .domain)
+    try c.encode(buckets, forKey: .buckets)
+    try c.encode(average, forKey: .average)
+  }
+}

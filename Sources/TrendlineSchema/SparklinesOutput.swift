@@ -1,0 +1,87 @@
+import Foundation
+
+/// One small line per exercise over a window that ends at as-of (`trendline/sparklines@1`,
+/// SPEC section 7).
+///
+/// `domain` is the window itself, not the span of the data: every line of the output, and of
+/// every user, is drawn on the same time axis, so a line that stops early shows that the
+/// exercise stopped.
+public struct SparklinesOutput: Codable, Sendable, Equatable {
+  public static let schemaID = "trendline/sparklines@1"
+
+  /// What a point's `v` measures, per session.
+  public enum Value: String, Codable, Sendable, CaseIterable {
+    /// The heaviest counted set, kg.
+    case topSetKg
+    /// The best Epley estimate w × (1 + reps / 30) over counted sets; a single rep is w.
+    case e1rmKg
+    /// Σ weight × reps over counted sets, kg.
+    case volumeKg
+    /// The most reps in one counted set.
+    case reps
+  }
+
+  public struct Point: Codable, Sendable, Equatable {
+    /// The session's start.
+    public var t: Date
+    public var v: Double
+    public init(t: Date, v: Double) {
+      self.t = t
+      self.v = v
+    }
+  }
+
+  public struct Line: Codable, Sendable, Equatable {
+    /// The catalog's name, or the trimmed NFC name for an exercise outside the catalog.
+    public var exercise: String
+    /// Oldest first.
+    public var points: [Point]
+    public init(exercise: String, points: [Point]) {
+      self.exercise = exercise
+      self.points = points
+    }
+  }
+
+  public var schema: String
+  public var user: String
+  public var chart: String
+  public var timeZone: String
+  public var asOf: Date
+  public var value: Value
+  public var windowDays: Int
+  public var domain: Extent
+  /// Most recently trained first; ties by name.
+  public var lines: [Line]
+
+  public init(
+    user: String, chart: String, timeZone: String, asOf: Date, value: Value, windowDays: Int,
+    domain: Extent, lines: [Line]
+  ) {
+    self.schema = Self.schemaID
+    self.user = user
+    self.chart = chart
+    self.timeZone = timeZone
+    self.asOf = asOf
+    self.value = value
+    self.windowDays = windowDays
+    self.domain = domain
+    self.lines = lines
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case schema, user, chart, timeZone, asOf, value, windowDays, domain, lines
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
+    user = try c.decode(String.self, forKey: .user)
+    chart = try c.decode(String.self, forKey: .chart)
+    timeZone = try c.decode(String.self, forKey: .timeZone)
+    asOf = try c.decode(Date.self, forKey: .asOf)
+    value = try c.decode(Value.self, forKey: .value)
+    windowDays = try c.decode(Int.self, forKey: .windowDays)
+    domain = try c.decode(Extent.self, forKey: .domain)
+    lines = try c.decode([Line].self, forKey: .lines)
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import TrendlineSchema
+
+/// The `--as-of` value before it meets a user (SPEC 5 and 9.1): nothing after the instant it
+/// resolves to is used, so a backfill with a past as-of reproduces what a chart showed that day.
+///
+/// A date is kept as a date, not turned into an instant at parse time, because "the end of
+/// 2025-11-29" is a different instant for a user in Oslo and one in Santiago.
+public enum AsOf: Sendable, Equatable {
+  /// An RFC 3339 instant, the same for every user.
+  case instant(Int64)
+  /// `YYYY-MM-DD`: the last second of that local day for each user.
+  case endOfDay(year: Int, month: Int, day: Int)
+  /// The default: the end of today in each user's zone, so runs on one day give identical files.
+  case today
+
+  /// Reads `2025-11-29` or an RFC 3339 instant; nil for anything else.
+  ///
+  /// - Complexity: O(*n*), where *n* is the length of `text`.
+  public init?(parsing text: String) {
+    let bytes = Array(text.utf8)
+    if bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
+      let day = Int(text.suffix(2)),
+      bytes.enumerated().allSatisfy({
+        $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element)
+      })
+    {
+      guard (1...12).contains(month), day >= 1,
+        day <= RFC3339.daysInMonth(year: Int64(year), month: Int64(month))
+      else { return nil }
+      self = .endOfDay(year: year, month: month, day: day)
+    } else if let instant = RFC3339.parse(text) {
+      self = .instant(instant)
+    } else {
+      return nil
+    }
+  }
+
+  /// The instant this as-of means for a user with `calendar`; `now` is the current instant,
+  /// used only by `.today`.
+  ///
+  /// The end of a day is the next day's start minus one second: 23:59:59 on every ordinary day,
+  /// and still the day's true last second where a zone falls back at midnight and 23:59:59
+  /// happens twice.
+  ///
+  /// - Complexity: O(1) calendar calls.
+  public func resolve(for calendar: UserCalendar, now: Int64) -> Int64 {
+    let gregorian = calendar.calendar
+    switch self {
+    case .instant(let instant):
+      return instant
+    case .today:
+      let today = Periods.start(of: .day, containing: now, in: gregorian)
+      return Periods.start(of: .day, after: today, in: gregorian) - 1
+    case .endOfDay(let year, let month, let day):
+      // Noon is inside the day in every zone (no zone shifts its clock at noon), so the day is
+      // found without guessing which of its instants exist.
+      var components = DateComponents()
+      (components.year, components.month, components.day, components.hour) = (year, month, day, 12)
+      guard let noon = gregorian.date(from: components) else {
+        preconditionFailure("a parsed date is a valid Gregorian date: \(year)-\(month)-\(day)")
+      }
+      let start = Periods.start(of: .day, containing: noon.epochSeconds, in: gregorian)
+      return Periods.start(of: .day, after: start, in: gregorian) - 1
+    }
+  }
+}

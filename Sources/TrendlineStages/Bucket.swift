@@ -1,0 +1,126 @@
+import Foundation
+import TrendlineSchema
+
+/// Counts sessions into whole calendar periods of the user's calendar (SPEC 5 and 9.2).
+///
+/// It keeps only the buckets that have sessions (SPEC 9.8); `FillGaps` puts the empty periods
+/// back. It does not cut the first bucket at the window start: the first bucket is a whole
+/// period and counts every session in it, so no bucket is drawn short.
+public struct Bucket: Sendable, Equatable {
+  /// How periods are chosen: `auto` picks by range, the others fix it.
+  public enum GranularitySetting: String, Sendable, CaseIterable {
+    case auto, day, week, month
+  }
+
+  public var range: BucketRange
+  public var granularity: GranularitySetting
+  public var measures: [Measure]
+
+  public init(range: BucketRange, granularity: GranularitySetting = .auto, measures: [Measure]) {
+    self.range = range
+    self.granularity = granularity
+    self.measures = measures
+  }
+
+  /// The granularity written to the output: 1w, 1m → day; 3m, 6m → week; 1y, all → month.
+  ///
+  /// These keep a chart between about 7 and 31 bars for the fixed ranges, readable on a phone.
+  public var resolvedGranularity: Granularity {
+    switch granularity {
+    case .day: return .day
+    case .week: return .week
+    case .month: return .month
+    case .auto:
+      switch range {
+      case .oneWeek, .oneMonth: return .day
+      case .threeMonths, .sixMonths: return .week
+      case .oneYear, .all: return .month
+      }
+    }
+  }
+
+  /// The first instant of the window `[asOf − range, asOf]`, by calendar arithmetic in the
+  /// user's zone (a month back from 31 March is 29 February in a leap year); for `all`, the
+  /// first session's start, or nil when no session starts at or before as-of.
+  ///
+  /// - Complexity: O(1) calendar calls.
+  public func windowStart(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) -> Int64? {
+    let component: Calendar.Component
+    let amount: Int
+    switch range {
+    case .oneWeek: (component, amount) = (.day, -7)
+    case .oneMonth: (component, amount) = (.month, -1)
+    case .threeMonths: (component, amount) = (.month, -3)
+    case .sixMonths: (component, amount) = (.month, -6)
+    case .oneYear: (component, amount) = (.year, -1)
+    case .all:
+      guard let first = sessions.first, first.start <= asOf else { return nil }
+      return first.start
+    }
+    guard
+      let start = calendar.calendar.date(
+        byAdding: component, value: amount, to: Date(epochSeconds: asOf))
+    else {
+      preconditionFailure(
+        "the Gregorian calendar can step \(amount) \(component) back from \(asOf)")
+    }
+    return start.epochSeconds
+  }
+
+  /// Buckets `sessions` (sorted by start) for a user with `calendar` as of `asOf`.
+  ///
+  /// Sessions starting after `asOf` are not used. A session belongs to the bucket containing its
+  /// start; a session at local 00:00 starts the new day.
+  ///
+  /// - Complexity: O(*p* + *n*) plus *p* calendar calls, where *p* is the number of periods in
+  ///   the window and *n* the number of sessions.
+  public func apply(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) -> BucketedSeries {
+    let granularity = resolvedGranularity
+    guard let windowStart = windowStart(sessions, calendar: calendar, asOf: asOf) else {
+      return BucketedSeries(
+        range: range, granularity: granularity, measures: measures, asOf: asOf, periods: nil,
+        buckets: [])
+    }
+    let periods = Periods(granularity, from: windowStart, through: asOf, calendar: calendar)
+    var sessionCounts = [Int](repeating: 0, count: periods.count)
+    var totals = [[Double]](repeating: [0, 0, 0, 0], count: periods.count)
+    // Sessions are sorted, so one pointer walks the periods alongside them: no search per session.
+    var period = 0
+    var previousStart = Int64.min
+    for session in sessions {
+      precondition(session.start >= previousStart, "Bucket.apply takes sessions sorted by start")
+      previousStart = session.start
+      if session.start > asOf { break }
+      if session.start < periods.start(0) { continue }
+      while session.start >= periods.end(period) { period += 1 }
+      sessionCounts[period] += 1
+      totals[period][0] += 1
+      totals[period][1] += Double(session.setCount)
+      totals[period][2] += Double(session.durationSeconds)
+      totals[period][3] += session.volumeKg
+    }
+    var buckets: [BucketedSeries.Bucket] = []
+    for index in 0..<periods.count where sessionCounts[index] > 0 {
+      buckets.append(
+        BucketedSeries.Bucket(
+          start: periods.start(index), end: periods.end(index), partial: index == periods.count - 1,
+          values: Self.values(totals[index], measures: measures)))
+    }
+    return BucketedSeries(
+      range: range, granularity: granularity, measures: measures, asOf: asOf, periods: periods,
+      buckets: buckets)
+  }
+
+  private static func values(_ totals: [Double], measures: [Measure]) -> [Measure: Double] {
+    var values: [Measure: Double] = [:]
+    for measure in measures {
+      switch measure {
+      case .sessions: values[measure] = totals[0]
+      case .sets: values[measure] = totals[1]
+      case .durationSeconds: values[measure] = totals[2]
+      case .volumeKg: values[measure] = totals[3]
+      }
+    }
+    return values
+  }
+}

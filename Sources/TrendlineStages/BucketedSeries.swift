@@ -1,0 +1,54 @@
+import TrendlineSchema
+
+/// A series between `bucket` and `emit`: the value `Bucket` makes and `FillGaps` and `Smooth`
+/// pass along, in integer seconds so no geometry has been rounded yet.
+///
+/// It keeps every period of the window (`periods`) even when `buckets` holds only those with
+/// sessions, so that `FillGaps` can put the empty ones back without calling the calendar again.
+public struct BucketedSeries: Sendable, Equatable {
+  public struct Bucket: Sendable, Equatable {
+    public var start: Int64
+    /// The next period's start.
+    public var end: Int64
+    /// True for the period containing as-of.
+    public var partial: Bool
+    public var values: [Measure: Double]
+    /// Set by `Smooth`; nil before it.
+    public var trend: [Measure: Double]?
+
+    public init(
+      start: Int64, end: Int64, partial: Bool, values: [Measure: Double],
+      trend: [Measure: Double]? = nil
+    ) {
+      self.start = start
+      self.end = end
+      self.partial = partial
+      self.values = values
+      self.trend = trend
+    }
+  }
+
+  public var range: BucketRange
+  /// Resolved: never `auto`.
+  public var granularity: Granularity
+  public var measures: [Measure]
+  public var asOf: Int64
+  /// Every period of the window, with or without sessions; nil when there is no window
+  /// (`range: all` and no session up to as-of).
+  public var periods: Periods?
+  /// Oldest first.
+  public var buckets: [Bucket]
+
+  public init(
+    range: BucketRange, granularity: Granularity, measures: [Measure], asOf: Int64,
+    periods: Periods?,
+    buckets: [Bucket]
+  ) {
+    self.range = range
+    self.granularity = granularity
+    self.measures = measures
+    self.asOf = asOf
+    self.periods = periods
+    self.buckets = buckets
+  }
+}

@@ -1,0 +1,53 @@
+import TrendlineSchema
+
+/// Puts back every period of the window that had no sessions, as zeros (SPEC 5).
+///
+/// Without it an empty week silently disappears, the bars close ranks and the trend line
+/// climbs straight over the gap: the chart lies about the user's inactivity. It fills the
+/// *trailing* periods too, up to the one containing as-of, so a user who stopped months ago
+/// gets a row of zeros instead of a chart that just ends early.
+public struct FillGaps: Sendable, Equatable {
+  /// What an empty period becomes. Only `zero` exists: interpolating sessions that did not
+  /// happen would invent training.
+  public enum Fill: String, Sendable, CaseIterable {
+    case zero
+  }
+
+  public var with: Fill
+
+  public init(with: Fill = .zero) {
+    self.with = with
+  }
+
+  /// One bucket per period of `series.periods`: the existing buckets as they are, every other
+  /// period with each measure 0.
+  ///
+  /// A filled bucket has no `trend`; `Smooth` runs after this stage, never before it.
+  ///
+  /// - Complexity: O(*p*), where *p* is the number of periods in the window.
+  public func apply(_ series: BucketedSeries) -> BucketedSeries {
+    guard let periods = series.periods else { return series }
+    var zeros: [Measure: Double] = [:]
+    for measure in series.measures { zeros[measure] = 0 }
+    var filled: [BucketedSeries.Bucket] = []
+    filled.reserveCapacity(periods.count)
+    var existing = series.buckets.makeIterator()
+    var next = existing.next()
+    for index in 0..<periods.count {
+      if let bucket = next, bucket.start == periods.start(index) {
+        filled.append(bucket)
+        next = existing.next()
+      } else {
+        filled.append(
+          BucketedSeries.Bucket(
+            start: periods.start(index), end: periods.end(index),
+            partial: index == periods.count - 1,
+            values: zeros))
+      }
+    }
+    precondition(next == nil, "every bucket of a series starts at one of its periods")
+    var result = series
+    result.buckets = filled
+    return result
+  }
+}

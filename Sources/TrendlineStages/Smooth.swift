@@ -1,0 +1,76 @@
+import TrendlineSchema
+
+/// A trend line through a series' values (SPEC 5): one output per input, so the line spans the
+/// whole chart.
+///
+/// It does not fill gaps: run `FillGaps` first, or a mean spans periods that are not adjacent
+/// and the line hides the gap it should dip through.
+public struct Smooth: Sendable, Equatable {
+  public enum Method: Sendable, Equatable {
+    /// The mean of the values within `window / 2` on each side; the window shrinks at the edges.
+    case centeredMean
+    /// The mean of the last `window` values up to and including this one; shorter at the start.
+    case trailingMean
+    /// Exponentially weighted: s₀ = x₀, sᵢ = α·xᵢ + (1 − α)·sᵢ₋₁, with 0 < α ≤ 1.
+    case ewma(alpha: Double)
+  }
+
+  public var method: Method
+  /// Values averaged by the two means; `ewma` ignores it.
+  public var window: Int
+
+  public init(method: Method = .centeredMean, window: Int = 5) {
+    precondition(window >= 1, "a smoothing window holds at least one value, not \(window)")
+    if case .ewma(let alpha) = method {
+      precondition(alpha > 0 && alpha <= 1, "ewma's alpha is in (0, 1], not \(alpha)")
+    }
+    self.method = method
+    self.window = window
+  }
+
+  /// The smoothed values, one per value.
+  ///
+  /// For the centered mean, radius r = window / 2 (integer division) and output i is the mean of
+  /// `values[max(0, i − r) … min(n − 1, i + r)]`, exactly as SPEC 5 has it: an even window is
+  /// the next odd window, not an off-centre one.
+  ///
+  /// - Complexity: O(*n* × *w*), where *n* is the number of values and *w* the window.
+  public func apply(_ values: [Double]) -> [Double] {
+    let n = values.count
+    guard n > 0 else { return [] }
+    switch method {
+    case .centeredMean, .trailingMean:
+      let (before, after) = method == .centeredMean ? (window / 2, window / 2) : (window - 1, 0)
+      return (0..<n).map { i in
+        let low = max(0, i - before)
+        let high = min(n - 1, i + after)
+        // Summed afresh per window rather than from running sums: a difference of two large
+        // running sums drifts in the last digits, and a value that should be exactly 2.5 must be.
+        var sum = 0.0
+        for k in low...high { sum += values[k] }
+        return sum / Double(high - low + 1)
+      }
+    case .ewma(let alpha):
+      var smoothed = [values[0]]
+      smoothed.reserveCapacity(n)
+      for value in values.dropFirst() {
+        smoothed.append(alpha * value + (1 - alpha) * smoothed[smoothed.count - 1])
+      }
+      return smoothed
+    }
+  }
+
+  /// Sets each bucket's `trend` to the smoothed values of each measure, across the buckets.
+  ///
+  /// - Complexity: O(*n* × *w* × *m*), where *n* is the number of buckets, *w* the window and *m*
+  ///   the number of measures.
+  public func apply(_ series: BucketedSeries) -> BucketedSeries {
+    var result = series
+    for index in result.buckets.indices { result.buckets[index].trend = [:] }
+    for measure in series.measures {
+      let smoothed = apply(series.buckets.map { $0.values[measure] ?? 0 })
+      for (index, value) in smoothed.enumerated() { result.buckets[index].trend?[measure] = value }
+    }
+    return result
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import TrendlineSchema
+
+/// One line per exercise over a window anchored to as-of (SPEC 5 and 9.11).
+///
+/// The window ends at as-of, never at the data: recency is the point, so an exercise last
+/// trained thirteen weeks ago sits at the left edge of its chart instead of filling it. It does
+/// not merge exercise names itself: sets already carry the catalog's name (aliases and case
+/// variants merged during normalization), which is the key here.
+public struct Sparkline: Sendable, Equatable {
+  public typealias Value = SparklinesOutput.Value
+
+  /// Days in the window; the default 91 is thirteen whole weeks.
+  public var windowDays: Int
+  public var value: Value
+
+  public init(windowDays: Int = 91, value: Value) {
+    precondition(windowDays >= 1, "a sparkline window is at least one day, not \(windowDays)")
+    self.windowDays = windowDays
+    self.value = value
+  }
+
+  /// The value of one exercise's counted sets in one session.
+  ///
+  /// `e1rmKg` is Epley, w × (1 + reps / 30), with a single rep giving w itself (Epley would add
+  /// 1/30 to a true one-rep max). It is applied as written to every set, including sets of 0 reps.
+  ///
+  /// - Complexity: O(*s*), where *s* is the number of sets.
+  public func sessionValue(_ sets: [TrainedSet]) -> Double {
+    switch value {
+    case .topSetKg:
+      return sets.map(\.weightKg).max() ?? 0
+    case .e1rmKg:
+      return sets.map { $0.reps == 1 ? $0.weightKg : $0.weightKg * (1 + $0.reps / 30) }.max() ?? 0
+    case .reps:
+      return sets.map(\.reps).max() ?? 0
+    case .volumeKg:
+      var total = 0.0
+      for set in sets { total += set.weightKg * set.reps }
+      return total
+    }
+  }
+
+  /// The sparklines of `sessions` (sorted by start) for `user`'s chart `chart` as of `asOf`.
+  ///
+  /// The window is `[end − windowDays × 86 400 s, end]`, inclusive at both ends, with
+  /// `end = max(last point, asOf)`; no session after as-of is used, so `end` is as-of. Days are
+  /// fixed 86 400 s here, not calendar days, as SPEC 5 states the window in seconds. Lines are
+  /// ordered by their most recent point, most recent first, ties by name; an exercise with no
+  /// point in the window has no line.
+  ///
+  /// - Complexity: O(*n* × *s* + *e* log *e*), where *n* is the number of sessions in the window,
+  ///   *s* the sets per session and *e* the number of exercises.
+  public func apply(
+    _ sessions: [Session], calendar: UserCalendar, asOf: Int64, user: String, chart: String
+  ) -> SparklinesOutput {
+    let end = asOf
+    let start = end - Int64(windowDays) * 86_400
+    var points: [String: [SparklinesOutput.Point]] = [:]
+    var lastPoint: [String: Int64] = [:]
+    for session in sessions where session.start >= start && session.start <= end {
+      // Grouped in first-seen order so each exercise gets one point per session.
+      var setsOf: [String: [TrainedSet]] = [:]
+      var names: [String] = []
+      for set in session.sets {
+        if setsOf[set.exercise] == nil { names.append(set.exercise) }
+        setsOf[set.exercise, default: []].append(set)
+      }
+      // Every name in `names` was put in `setsOf` on first sight, so the unwrap holds.
+      for name in names {
+        points[name, default: []].append(
+          SparklinesOutput.Point(
+            t: Date(epochSeconds: session.start), v: sessionValue(setsOf[name]!)))
+        lastPoint[name] = max(lastPoint[name] ?? .min, session.start)
+      }
+    }
+    // Every exercise with points has a last point, so the unwraps hold.
+    let lines = points.map { SparklinesOutput.Line(exercise: $0.key, points: $0.value) }
+      .sorted { (lastPoint[$0.exercise]!, $1.exercise) > (lastPoint[$1.exercise]!, $0.exercise) }
+    return SparklinesOutput(
+      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      asOf: Date(epochSeconds: asOf),
+      value: value, windowDays: windowDays,
+      domain: Extent(start: Date(epochSeconds: start), end: Date(epochSeconds: end)), lines: lines)
+  }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+import TrendlineSchema
+import TrendlineStages
+
+@Suite struct BucketTests {
+  @Test func mondayAndSundayWeeksAroundTheSameSessions() {
+    // Saturday 29 Nov, Sunday 30 Nov and Monday 1 Dec 2025. Monday weeks split them Sat+Sun |
+    // Mon; Sunday weeks split them Sat | Sun+Mon. The week containing as-of (3 Dec) is partial.
+    let sessions = [
+      session("2025-11-29T10:00:00Z"), session("2025-11-30T10:00:00Z"),
+      session("2025-12-01T10:00:00Z"),
+    ]
+    let bucket = Bucket(range: .oneMonth, granularity: .week, measures: [.sessions])
+    let asOf = at("2025-12-03T23:59:59Z")
+    let monday = bucket.apply(sessions, calendar: utc, asOf: asOf)
+    #expect(
+      rows(monday) == [
+        Row("2025-11-24T00:00:00Z", "2025-12-01T00:00:00Z", sessions: 2),
+        Row("2025-12-01T00:00:00Z", "2025-12-08T00:00:00Z", partial: true, sessions: 1),
+      ])
+    let sunday = bucket.apply(
+      sessions, calendar: UserCalendar(timeZone: zone("UTC"), firstWeekday: .sunday), asOf: asOf)
+    #expect(
+      rows(sunday) == [
+        Row("2025-11-23T00:00:00Z", "2025-11-30T00:00:00Z", sessions: 1),
+        Row("2025-11-30T00:00:00Z", "2025-12-07T00:00:00Z", partial: true, sessions: 2),
+      ])
+  }
+
+  @Test func dayBucketsAcrossBothDaylightChanges() {
+    // One session on each change day in Oslo: the spring-forward bucket is 23 h (82 800 s), the
+    // fall-back one 25 h (90 000 s), each ending at the next local midnight.
+    let bucket = Bucket(range: .oneWeek, measures: [.sessions])
+    let spring = bucket.apply(
+      [session("2025-03-30T10:00:00+02:00")], calendar: oslo, asOf: at("2025-03-31T23:59:59+02:00"))
+    #expect(
+      rows(spring) == [Row("2025-03-30T00:00:00+01:00", "2025-03-31T00:00:00+02:00", sessions: 1)])
+    #expect(spring.buckets[0].end - spring.buckets[0].start == 82_800)
+    let fall = bucket.apply(
+      [session("2025-10-26T10:00:00+01:00")], calendar: oslo, asOf: at("2025-10-27T23:59:59+01:00"))
+    #expect(
+      rows(fall) == [Row("2025-10-26T00:00:00+02:00", "2025-10-27T00:00:00+01:00", sessions: 1)])
+    #expect(fall.buckets[0].end - fall.buckets[0].start == 90_000)
+  }
+
+  @Test func monthBucketsAcrossAYearBoundary() {
+    // 3m at month granularity up to 15 Jan 2026 in Oslo: the window starts 15 Oct 2025, so
+    // October, November, December and January. 23:30 on 31 December is December's; midnight
+    // on 1 January is January's. October starts in summer time (+02:00).
+    let sessions = [
+      session("2025-10-02T18:00:00+02:00"), session("2025-12-31T23:30:00+01:00"),
+      session("2026-01-01T00:00:00+01:00"),
+    ]
+    let series = FillGaps().apply(
+      Bucket(range: .threeMonths, granularity: .month, measures: [.sessions])
+        .apply(sessions, calendar: oslo, asOf: at("2026-01-15T23:59:59+01:00")))
+    #expect(series.granularity == .month)
+    #expect(
+      rows(series) == [
+        Row("2025-10-01T00:00:00+02:00", "2025-11-01T00:00:00+01:00", sessions: 1),
+        Row("2025-11-01T00:00:00+01:00", "2025-12-01T00:00:00+01:00", sessions: 0),
+        Row("2025-12-01T00:00:00+01:00", "2026-01-01T00:00:00+01:00", sessions: 1),
+        Row("2026-01-01T00:00:00+01:00", "2026-02-01T00:00:00+01:00", partial: true, sessions: 1),
+      ])
+  }
+
+  @Test func leapDay() {
+    // A month back from 31 March 2024 is 29 February (a leap year), a year back from 29
+    // February 2024 is 28 February 2023: calendar arithmetic clamps to the month's last day.
+    // Both keep the as-of's local time of day, 23:59:59.
+    let oneMonth = Bucket(range: .oneMonth, measures: [.sessions])
+    #expect(
+      oneMonth.windowStart([], calendar: utc, asOf: at("2024-03-31T23:59:59Z"))
+        == at("2024-02-29T23:59:59Z"))
+    let oneYear = Bucket(range: .oneYear, measures: [.sessions])
+    #expect(
+      oneYear.windowStart([], calendar: utc, asOf: at("2024-02-29T23:59:59Z"))
+        == at("2023-02-28T23:59:59Z"))
+    // 29 February is a day bucket like any other, ending at 1 March.
+    let series = Bucket(range: .oneWeek, measures: [.sessions])
+      .apply([session("2024-02-29T07:00:00Z")], calendar: utc, asOf: at("2024-03-02T23:59:59Z"))
+    #expect(rows(series) == [Row("2024-02-29T00:00:00Z", "2024-03-01T00:00:00Z", sessions: 1)])
+  }
+
+  @Test func sessionAtLocalMidnightBelongsToTheNewDay() {
+    // 23:59:59 on 1 June is the old day; 00:00:00 on 2 June (Oslo, +02:00) is the new one.
+    let series = Bucket(range: .oneWeek, measures: [.sessions]).apply(
+      [session("2025-06-01T23:59:59+02:00"), session("2025-06-02T00:00:00+02:00")], calendar: oslo,
+      asOf: at("2025-06-03T23:59:59+02:00"))
+    #expect(
+      rows(series) == [
+        Row("2025-06-01T00:00:00+02:00", "2025-06-02T00:00:00+02:00", sessions: 1),
+        Row("2025-06-02T00:00:00+02:00", "2025-06-03T00:00:00+02:00", sessions: 1),
+      ])
+  }
+
+  @Test func partialLastBucketAndWholeFirstBucket() {
+    // 1w by day up to 10 June: the window starts 3 June 23:59:59, so the first bucket is the
+    // whole of 3 June and counts the 08:00 session before the window start (SPEC 9.2); 8
+    // buckets, 3 … 10 June, only the last (containing as-of) partial. Measures: one session of
+    // 1 set, 60 min = 3600 s, 5 × 100 kg = 500 kg.
+    let series = FillGaps().apply(
+      Bucket(range: .oneWeek, measures: [.sessions, .sets, .durationSeconds, .volumeKg]).apply(
+        [session("2025-06-03T08:00:00Z"), session("2025-06-10T18:00:00Z")], calendar: utc,
+        asOf: at("2025-06-10T23:59:59Z")))
+    #expect(series.buckets.count == 8)
+    #expect(
+      series.buckets.map(\.partial) == [false, false, false, false, false, false, false, true])
+    #expect(series.buckets[0].start == at("2025-06-03T00:00:00Z"))
+    #expect(
+      series.buckets[0].values == [.sessions: 1, .sets: 1, .durationSeconds: 3600, .volumeKg: 500])
+    #expect(series.buckets[7].start == at("2025-06-10T00:00:00Z"))
+    #expect(series.buckets[7].end == at("2025-06-11T00:00:00Z"))
+  }
+
+  @Test(arguments: [
+    // As-of Saturday 2025-11-29 23:59:59 UTC, Monday weeks. (range, window start, first bucket
+    // start, number of periods):
+    // 1w → 22 Nov 23:59:59; by day 22 … 29 Nov = 8 days.
+    (BucketRange.oneWeek, "2025-11-22T23:59:59Z", "2025-11-22T00:00:00Z", 8),
+    // 1m → 29 Oct; by day 29 Oct … 29 Nov = 3 + 29 = 32 days.
+    (.oneMonth, "2025-10-29T23:59:59Z", "2025-10-29T00:00:00Z", 32),
+    // 3m → 29 Aug (a Friday); by week from Monday 25 Aug to Monday 24 Nov: 91 days = 13 weeks
+    // apart, so 14 weeks.
+    (.threeMonths, "2025-08-29T23:59:59Z", "2025-08-25T00:00:00Z", 14),
+    // 6m → 29 May (a Thursday); weeks from Monday 26 May to 24 Nov: 182 days = 26 weeks apart, 27.
+    (.sixMonths, "2025-05-29T23:59:59Z", "2025-05-26T00:00:00Z", 27),
+    // 1y → 29 Nov 2024; by month November 2024 … November 2025 = 13 months.
+    (.oneYear, "2024-11-29T23:59:59Z", "2024-11-01T00:00:00Z", 13),
+    // all → the first session, 15 Jan 2025 09:00; by month January … November = 11 months.
+    (.all, "2025-01-15T09:00:00Z", "2025-01-01T00:00:00Z", 11),
+  ])
+  func windowForEachRange(
+    range: BucketRange, windowStart: String, firstBucket: String, periods: Int
+  ) {
+    let sessions = [session("2025-01-15T09:00:00Z"), session("2025-11-28T09:00:00Z")]
+    let bucket = Bucket(range: range, measures: [.sessions])
+    let asOf = at("2025-11-29T23:59:59Z")
+    #expect(bucket.windowStart(sessions, calendar: utc, asOf: asOf) == at(windowStart))
+    let series = bucket.apply(sessions, calendar: utc, asOf: asOf)
+    #expect(series.periods?.count == periods)
+    #expect(series.periods?.start(0) == at(firstBucket))
+  }
+
+  @Test func autoGranularity() {
+    // 1w, 1m → day; 3m, 6m → week; 1y, all → month; an explicit granularity wins.
+    let resolved = BucketRange.allCases.map { Bucket(range: $0, measures: []).resolvedGranularity }
+    #expect(resolved == [.day, .day, .week, .week, .month, .month])
+    #expect(Bucket(range: .oneYear, granularity: .week, measures: []).resolvedGranularity == .week)
+  }
+
+  @Test func inactiveUserGetsTrailingZeroBuckets() {
+    // Last trained 5 March; as-of 15 August. 6m by month: the window starts 15 February, so
+    // February … August, 7 buckets. February counts the 10 Feb session although it is before
+    // the window start (whole first bucket). Filled, April … August are zeros and August is
+    // partial: the chart shows five empty months instead of ending in March.
+    let raw = Bucket(range: .sixMonths, granularity: .month, measures: [.sessions]).apply(
+      [session("2025-02-10T09:00:00Z"), session("2025-03-05T09:00:00Z")], calendar: utc,
+      asOf: at("2025-08-15T23:59:59Z"))
+    // Unfilled, only the two months with sessions remain, and neither contains as-of.
+    #expect(
+      rows(raw) == [
+        Row("2025-02-01T00:00:00Z", "2025-03-01T00:00:00Z", sessions: 1),
+        Row("2025-03-01T00:00:00Z", "2025-04-01T00:00:00Z", sessions: 1),
+      ])
+    let filled = FillGaps().apply(raw)
+    #expect(filled.buckets.map { $0.values[.sessions] } == [1, 1, 0, 0, 0, 0, 0])
+    #expect(filled.buckets.last?.start == at("2025-08-01T00:00:00Z"))
+    #expect(filled.buckets.last?.partial == true)
+  }
+
+  @Test func sessionsAfterAsOfAreNotUsed() {
+    // The 11 June session is after as-of (10 June 23:59:59) and counts nowhere; one at exactly
+    // as-of counts (SPEC 9.1: at or before).
+    let series = Bucket(range: .oneWeek, measures: [.sessions]).apply(
+      [session("2025-06-10T23:59:59Z"), session("2025-06-11T00:00:00Z")], calendar: utc,
+      asOf: at("2025-06-10T23:59:59Z"))
+    #expect(
+      rows(series) == [
+        Row("2025-06-10T00:00:00Z", "2025-06-11T00:00:00Z", partial: true, sessions: 1)
+      ])
+  }
+
+  @Test func allWithNoSessionsHasNoBuckets() {
+    // SPEC 9.8: nothing at or before as-of, so no window; the only session is after as-of.
+    let series = Bucket(range: .all, measures: [.sessions])
+      .apply([session("2025-07-01T09:00:00Z")], calendar: utc, asOf: at("2025-06-30T23:59:59Z"))
+    #expect(series.buckets.isEmpty)
+    #expect(series.periods == nil)
+    #expect(FillGaps().apply(series).buckets.isEmpty)
+  }
+}
