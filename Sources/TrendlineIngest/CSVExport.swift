@@ -186,9 +186,12 @@ final class FieldDecoder {
   private var lastTimestampBytes: [UInt8] = []
   private var lastTimestamp: Int64 = 0
   let resolver: ZoneResolver
+  /// Numbers are written with a decimal comma (`62,5`), as in a mapped CSV that says so.
+  let decimalComma: Bool
 
-  init(timeZone: TimeZone) {
+  init(timeZone: TimeZone, decimalComma: Bool = false) {
     resolver = ZoneResolver(timeZone: timeZone)
+    self.decimalComma = decimalComma
   }
 
   /// Field `index` as trimmed NFC text.
@@ -205,7 +208,11 @@ final class FieldDecoder {
   /// Field `index` as a number; empty is `empty` (SPEC 9.5: an empty weight is 0 kg).
   func number(_ reader: CSVReader, _ index: Int, empty: Double = 0) throws(FieldProblem) -> Double
   {
-    let value = reader.withFieldBytes(index) { NumberParser.decimal($0) }
+    let value = reader.withFieldBytes(index) { bytes in
+      guard decimalComma, bytes.contains(ASCII.comma) else { return NumberParser.decimal(bytes) }
+      let swapped = bytes.map { $0 == ASCII.comma ? ASCII.dot : $0 }
+      return swapped.withUnsafeBufferPointer { NumberParser.decimal($0) }
+    }
     switch value {
     case .number(let number): return number
     case .empty: return empty

@@ -5,7 +5,8 @@ import TrendlineSupport
 /// A CSV layout given in the pipeline file (`source.csv`), for exports of apps Trendline does
 /// not know: which column holds what, how dates are written, and the units.
 ///
-///     "csv": {"delimiter": ";", "dateFormat": "dd.MM.yyyy HH:mm", "weightUnit": "kg",
+///     "csv": {"delimiter": ";", "decimalSeparator": ",", "dateFormat": "dd.MM.yyyy HH:mm",
+///             "weightUnit": "kg",
 ///             "columns": {"start": "day", "exercise": "lift", "weight": "kg", "reps": "reps",
 ///                         "session": "session"}}
 ///
@@ -49,17 +50,20 @@ public struct MappedCSVLayout: Sendable, Equatable, Codable {
   public var columns: Columns
   /// `,`, `;` or `\t`; sniffed when left out.
   public var delimiter: String?
+  /// `.` (default) or `,` for files written with decimal commas (`62,5`).
+  public var decimalSeparator: String?
   /// A pattern of `yyyy MM M dd d HH H hh h mm ss a MMM` and literal characters.
   public var dateFormat: String?
   public var weightUnit: WeightUnit?
   public var distanceUnit: DistanceUnit?
 
   public init(
-    columns: Columns, delimiter: String? = nil, dateFormat: String? = nil,
-    weightUnit: WeightUnit? = nil, distanceUnit: DistanceUnit? = nil
+    columns: Columns, delimiter: String? = nil, decimalSeparator: String? = nil,
+    dateFormat: String? = nil, weightUnit: WeightUnit? = nil, distanceUnit: DistanceUnit? = nil
   ) {
     self.columns = columns
     self.delimiter = delimiter
+    self.decimalSeparator = decimalSeparator
     self.dateFormat = dateFormat
     self.weightUnit = weightUnit
     self.distanceUnit = distanceUnit
@@ -119,7 +123,7 @@ enum MappedCSV {
       weightUnit = layout.weightUnit ?? settings.weightUnit
       distanceUnit = layout.distanceUnit ?? settings.distanceUnit
       self.pattern = pattern
-      fields = FieldDecoder(timeZone: settings.timeZone)
+      fields = FieldDecoder(timeZone: settings.timeZone, decimalComma: layout.decimalSeparator == ",")
     }
 
     private func timestamp(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {

@@ -8,9 +8,9 @@ import TrendlineSupport
 /// (`Weight (kg)`). Columns are found by name, never by position.
 ///
 /// `Set Order` holds the set number, or `W`/`D`/`F` for warm-up, drop and failure sets;
-/// `Note` and `Rest Timer` rows are not sets and are counted as ignored. A row with no
-/// weight, reps, distance or time (Strong writes such placeholders for unfinished sets) is
-/// ignored too, rather than counted as a set of nothing.
+/// `Note` and `Rest Timer` rows are not sets and are counted as ignored. A row with every
+/// value empty (Strong writes such placeholders) is a set of 0 × 0, as SPEC 9.5 reads empty
+/// values: it adds to the set count and nothing to volume.
 enum StrongCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
     -> FileIngest
@@ -89,14 +89,6 @@ enum StrongCSV {
             reason: "'\(order)' is not a set number, W, D, F, Note or Rest Timer")
         }
         index = number
-      }
-
-      let weightEmpty = weight.map { reader.isEmpty($0) } ?? true
-      let repsEmpty = reps.map { reader.isEmpty($0) } ?? true
-      let distanceEmpty = distance.map { reader.isEmpty($0) } ?? true
-      let secondsEmpty = seconds.map { reader.isEmpty($0) } ?? true
-      if weightEmpty && repsEmpty && distanceEmpty && secondsEmpty {
-        return .ignored("Strong set with no weight, reps, distance or time")
       }
 
       let start = try fields.instant(reader, date)
