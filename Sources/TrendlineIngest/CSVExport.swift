@@ -101,9 +101,13 @@ func readCSVExport(
       continue
     case .malformed(let bad):
       result.rowsRead += 1
+      // The reject names the record's first line, as every other reject does; a quote that
+      // ran on into later lines says where the reader finally noticed.
+      let sameLine = bad.line == bad.recordLine
       result.rejects.append(
         RowReject(
-          file: file, line: bad.line, column: bad.column, field: "", reason: bad.message))
+          file: file, line: bad.recordLine, column: sameLine ? bad.column : 1, field: "",
+          reason: sameLine ? bad.message : "\(bad.message) (at line \(bad.line), column \(bad.column))"))
       continue
     case .record(let line):
       result.rowsRead += 1
