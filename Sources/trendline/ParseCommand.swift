@@ -196,11 +196,29 @@ enum ParseCommand {
   }
 }
 
-/// The CSV records of `bytes`, one array of field strings per record.
+/// The CSV records of `bytes`, one array of field strings per record; a blank line is an
+/// empty record.
 ///
-/// PLACEHOLDER until the CSV reader (`TrendlineSupport/CSVReader.swift`, another branch) is
-/// merged: replace this body with a call to it, mapping its error to a `Diagnostic` with the
-/// record's line and column. Until then every CSV input fails with exit 65.
+/// - Throws: the first malformed record as a `Diagnostic` with its line and column; every
+///   malformed record is printed to stderr, so one run shows them all.
+/// - Complexity: O(*n*), where *n* is the number of bytes.
 func parseCSVForPrinting(bytes: [UInt8], file: String) throws -> [[String]] {
-  throw Diagnostic(at: SourceLocation(file: file, line: 1, column: 1), "CSV parsing not available yet")
+  let reader = CSVReader(bytes: bytes)
+  var records: [[String]] = []
+  var problems: [Diagnostic] = []
+  while true {
+    switch reader.next() {
+    case .end:
+      if let first = problems.first {
+        for later in problems.dropFirst() { printError("\(later)\n") }
+        throw first
+      }
+      return records
+    case .blankLine: records.append([])
+    case .record: records.append((0..<reader.fieldCount).map(reader.string))
+    case .malformed(let bad):
+      problems.append(
+        Diagnostic(at: SourceLocation(file: file, line: bad.line, column: bad.column), bad.message))
+    }
+  }
 }

@@ -98,7 +98,7 @@ func usageFailure(_ error: UsageError, help: String) -> ExitCode {
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a typo
-/// (at most a third of the word's length, and at least 1, so `prase` finds `parse`).
+/// (at most a third of the word's length, and at least 2, so the swapped letters of `prase` find `parse`).
 func nearMiss(_ word: String, in candidates: [String]) -> String? {
   func distance(_ a: [Character], _ b: [Character]) -> Int {
     var previous = Array(0...b.count)
@@ -111,7 +111,7 @@ func nearMiss(_ word: String, in candidates: [String]) -> String? {
     }
     return previous[b.count]
   }
-  let limit = max(1, word.count / 3)
+  let limit = max(2, word.count / 3)
   let scored = candidates.map { ($0, distance(Array(word.lowercased()), Array($0))) }
   guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
   return best.0
