@@ -1,0 +1,98 @@
+import Foundation
+import TrendlineIngest
+
+/// `manifest.json`: the record of a run (SPEC 7), so the engineer who runs the nightly job can
+/// see that nothing was lost: every user's status, every input file with its size and hash,
+/// and every row counted.
+///
+/// The run's times and each user's elapsed milliseconds are the only values that differ
+/// between two runs of the same command.
+public struct Manifest: Codable, Sendable, Equatable {
+  public static let schemaID = "trendline/manifest@1"
+
+  public var schema = Manifest.schemaID
+  public var toolVersion: String
+  public var pipeline: PipelineRecord
+  /// The as-of as given (`2025-11-29`, an instant, or `today`), and how it was read.
+  public var asOf: String
+  public var shard: ShardRecord?
+  public var startedAt: String
+  public var finishedAt: String
+  public var totals: Totals
+  /// Users in id order.
+  public var users: [UserRecord]
+  /// Input entries that are not users (an unsafe name, an empty folder), by escaped name.
+  public var skippedEntries: [SkippedEntry]
+
+  public struct PipelineRecord: Codable, Sendable, Equatable {
+    public var name: String
+    public var file: String
+    public var sha256: String
+  }
+
+  public struct ShardRecord: Codable, Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+  }
+
+  public struct Totals: Codable, Sendable, Equatable {
+    public var users: Int
+    public var usersOK: Int
+    public var usersFailed: Int
+    public var rowsRead: Int
+    public var rowsAccepted: Int
+    public var rowsRejected: Int
+    public var rowsDuplicate: Int
+    public var rowsIgnored: Int
+    public var rowsRepaired: Int
+    public var sessions: Int
+  }
+
+  public struct UserRecord: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable { case ok, failed }
+    public var user: String
+    public var status: Status
+    public var message: String?
+    public var files: [FileRecord]
+    public var rowsRead: Int
+    public var rowsAccepted: Int
+    public var rowsRejected: Int
+    public var rowsDuplicate: Int
+    public var rowsIgnored: Int
+    public var rowsRepaired: Int
+    /// Sessions starting after the as-of instant: read, accepted, and left out of charts.
+    public var afterAsOf: Int
+    public var sessions: Int
+    public var unmappedExercises: Int
+    public var elapsedMs: Int
+  }
+
+  /// One input file: size and content hash identify it, and its own row accounting.
+  public struct FileRecord: Codable, Sendable, Equatable {
+    public var name: String
+    public var bytes: Int
+    public var sha256: String
+    public var format: String?
+    public var rowsRead: Int
+    public var rowsAccepted: Int
+    public var rowsRejected: Int
+    public var rowsDuplicate: Int
+    public var rowsIgnored: Int
+    public var rowsRepaired: Int
+    public var ignoredByReason: [String: Int]
+  }
+
+  public struct SkippedEntry: Codable, Sendable, Equatable {
+    public var entry: String
+    public var message: String
+  }
+
+  /// The manifest's bytes: keys sorted, two-space indentation, a final newline.
+  public func encoded() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    var data = try encoder.encode(self)
+    data.append(0x0A)
+    return data
+  }
+}

@@ -1,0 +1,175 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TrendlineIngest
+import TrendlinePipeline
+import TrendlineSchema
+import TrendlineStages
+import TrendlineSupport
+
+/// What `trendline run` was asked to do, beyond the pipeline file.
+public struct RunOptions: Sendable {
+  /// Overrides `source.input`.
+  public var input: URL?
+  public var output: URL
+  public var asOf: AsOf
+  /// The as-of as typed, for the manifest (`today` when not given).
+  public var asOfText: String
+  public var jobs: Int
+  /// With `--strict`, any rejected row fails its user.
+  public var strict: Bool
+  /// The current instant; `today` resolves against it.
+  public var now: Int64
+  public var toolVersion: String
+
+  public init(
+    input: URL? = nil, output: URL, asOf: AsOf = .today, asOfText: String = "today",
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
+    now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String
+  ) {
+    self.input = input
+    self.output = output
+    self.asOf = asOf
+    self.asOfText = asOfText
+    self.jobs = jobs
+    self.strict = strict
+    self.now = now
+    self.toolVersion = toolVersion
+  }
+}
+
+/// What a run reports as it goes; the command turns these into a progress line or JSON lines.
+public enum RunEvent: Sendable {
+  case started(users: Int)
+  case userFinished(Manifest.UserRecord, done: Int, total: Int)
+  case finished(Manifest)
+}
+
+/// Why a run could not go on at all (as opposed to one user failing).
+public enum RunFailure: Error, Sendable, CustomStringConvertible {
+  /// The input folder is missing or unreadable: nothing was written.
+  case input(ExportError)
+  /// An output file could not be written: the output folder is read-only or full.
+  case output(AtomicFile.WriteError)
+
+  public var description: String {
+    switch self {
+    case .input(let error): return error.description
+    case .output(let error):
+      return "\(error). Check that the output folder is writable and the disk has space, then run again"
+    }
+  }
+}
+
+/// Runs a pipeline over every user of the input folder (SPEC 7 and 8).
+///
+/// Users are processed concurrently by `jobs` workers; each worker reads one user's exports,
+/// normalizes them, builds the sessions once, runs every chart, writes the user's files and
+/// drops everything before taking the next user, so memory is bounded by the users in
+/// flight, never by the corpus. A user that fails is recorded in the manifest and the others
+/// go on; the exit code is decided once, at the end. `manifest.json` and then `_SUCCESS` are
+/// written last.
+public enum Runner {
+  /// Runs `pipeline` and returns the manifest it wrote.
+  ///
+  /// - Complexity: O(*r* log *r*) per user, where *r* is the user's number of rows, spread
+  ///   over `jobs` workers.
+  public static func run(
+    _ pipeline: Pipeline, options: RunOptions, events: @escaping @Sendable (RunEvent) -> Void = { _ in }
+  ) throws(RunFailure) -> Manifest {
+    let startedAt = Date()
+    let input = options.input ?? pipeline.source.input
+    let discovered: (users: [UserInput], problems: [InputProblem])
+    do {
+      discovered = try InputLayout.discover(input)
+    } catch {
+      throw .input(error)
+    }
+    let usersFile = loadUsersFile(input)
+
+    // A run that stops part way must not look complete: the marker goes first, and comes back last.
+    do {
+      try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
+      try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS"))
+    } catch let error as AtomicFile.WriteError {
+      throw .output(error)
+    } catch {
+      throw .output(AtomicFile.WriteError(path: options.output.path, reason: error.localizedDescription))
+    }
+
+    let users = discovered.users
+    events(.started(users: users.count))
+    let context = UserJob.Context(
+      pipeline: pipeline, options: options, usersFile: usersFile, readOptions: pipeline.readOptions)
+    let records = Mutex<[Manifest.UserRecord?]>(Array(repeating: nil, count: users.count))
+    let writeFailure = Mutex<AtomicFile.WriteError?>(nil)
+    let next = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+
+    let workers = max(1, min(options.jobs, users.count))
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      while true {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < users.count else { return }
+        if writeFailure.withLock({ $0 != nil }) { return }
+        let record: Manifest.UserRecord
+        do throws(AtomicFile.WriteError) {
+          record = try UserJob.run(users[index], context: context)
+        } catch {
+          writeFailure.withLock { $0 = $0 ?? error }
+          return
+        }
+        records.withLock { $0[index] = record }
+        let finished = done.add(1, ordering: .relaxed).newValue
+        events(.userFinished(record, done: finished, total: users.count))
+      }
+    }
+    if let failure = writeFailure.withLock({ $0 }) { throw .output(failure) }
+
+    let userRecords = records.withLock { $0.compactMap { $0 } }
+    let manifest = Manifest(
+      toolVersion: options.toolVersion,
+      pipeline: .init(name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash),
+      asOf: options.asOfText, shard: nil, startedAt: timestamp(startedAt), finishedAt: timestamp(Date()),
+      totals: totals(userRecords), users: userRecords,
+      skippedEntries: discovered.problems.map { .init(entry: $0.entry, message: $0.message) })
+    do {
+      try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json"))
+      try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS"))
+    } catch let error as AtomicFile.WriteError {
+      throw .output(error)
+    } catch {
+      preconditionFailure("a manifest of plain values always encodes: \(error)")
+    }
+    events(.finished(manifest))
+    return manifest
+  }
+
+  private static func loadUsersFile(_ input: URL) -> UsersFile {
+    let url = input.appendingPathComponent(InputLayout.settingsFileName)
+    guard let data = FileManager.default.contents(atPath: url.path) else { return UsersFile() }
+    return UsersFile(bytes: [UInt8](data))
+  }
+
+  static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {
+    var totals = Manifest.Totals(
+      users: users.count, usersOK: 0, usersFailed: 0, rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
+      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, sessions: 0)
+    for user in users {
+      if user.status == .ok { totals.usersOK += 1 } else { totals.usersFailed += 1 }
+      totals.rowsRead += user.rowsRead
+      totals.rowsAccepted += user.rowsAccepted
+      totals.rowsRejected += user.rowsRejected
+      totals.rowsDuplicate += user.rowsDuplicate
+      totals.rowsIgnored += user.rowsIgnored
+      totals.rowsRepaired += user.rowsRepaired
+      totals.sessions += user.sessions
+    }
+    return totals
+  }
+
+  /// A run time in RFC 3339, UTC, whole seconds.
+  static func timestamp(_ date: Date) -> String {
+    RFC3339.format(seconds: Int64(date.timeIntervalSince1970), timeZone: TimeZone(identifier: "UTC")!)
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import TrendlineIngest
+import TrendlinePipeline
+import TrendlineSchema
+import TrendlineStages
+import TrendlineSupport
+
+/// One user's share of a run: read, normalize, build sessions once, run every chart, write.
+enum UserJob {
+  struct Context: Sendable {
+    var pipeline: Pipeline
+    var options: RunOptions
+    var usersFile: UsersFile
+    var readOptions: UserReader.Options
+  }
+
+  /// Processes `user` and returns its manifest record.
+  ///
+  /// A problem with the user's data fails the user (recorded, not thrown); only a failure to
+  /// write output is thrown, because it would fail every user after it too.
+  static func run(_ user: UserInput, context: Context) throws(AtomicFile.WriteError) -> Manifest.UserRecord {
+    let clock = ContinuousClock.now
+    // The id was checked by InputLayout; it is the only input-derived part of any path.
+    let folder = context.options.output.appendingPathComponent("users").appendingPathComponent(user.id)
+    var record = Manifest.UserRecord(
+      user: user.id, status: .ok, message: nil, files: [], rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
+      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, afterAsOf: 0, sessions: 0, unmappedExercises: 0,
+      elapsedMs: 0)
+
+    let settings: UserSettings
+    let ingest: UserIngest
+    do throws(ExportError) {
+      settings = try context.usersFile.settings(for: user.id, defaults: context.pipeline.source.defaults)
+      let read = try UserReader.read(user, settings: settings.read, options: context.readOptions)
+      ingest = read.ingest
+      record.files = zip(read.inputs, ingest.files).map { input, accounting in
+        Manifest.FileRecord(
+          name: input.name, bytes: input.bytes, sha256: input.sha256, format: accounting.format,
+          rowsRead: accounting.rowsRead, rowsAccepted: accounting.rowsAccepted,
+          rowsRejected: accounting.rowsRejected, rowsDuplicate: accounting.rowsDuplicate,
+          rowsIgnored: accounting.rowsIgnored, rowsRepaired: accounting.rowsRepaired,
+          ignoredByReason: accounting.ignoredByReason)
+      }
+    } catch {
+      // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so
+      // the folder never shows charts the manifest calls failed.
+      try AtomicFile.remove(folder)
+      return finish(failed(record, error.description), since: clock)
+    }
+    for file in record.files {
+      record.rowsRead += file.rowsRead
+      record.rowsAccepted += file.rowsAccepted
+      record.rowsRejected += file.rowsRejected
+      record.rowsDuplicate += file.rowsDuplicate
+      record.rowsIgnored += file.rowsIgnored
+      record.rowsRepaired += file.rowsRepaired
+    }
+    let calendar = settings.calendar
+    let asOf = context.options.asOf.resolve(for: calendar, now: context.options.now)
+    record.sessions = ingest.sessions.count
+    record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
+    record.unmappedExercises = ingest.unmappedExercises.count
+
+    let rejectsURL = folder.appendingPathComponent("rejects.csv")
+    if ingest.rejects.isEmpty {
+      try AtomicFile.remove(rejectsURL)
+    } else {
+      try AtomicFile.write(Data(RejectsCSV.text(ingest.rejects).utf8), to: rejectsURL)
+    }
+    if context.options.strict && !ingest.rejects.isEmpty {
+      for chart in context.pipeline.charts {
+        try AtomicFile.remove(folder.appendingPathComponent(chart.name + ".json"))
+      }
+      let first = ingest.rejects[0]
+      return finish(
+        failed(record, "--strict: \(ingest.rejects.count) rejected row(s), the first \(first); see rejects.csv"),
+        since: clock)
+    }
+
+    for chart in context.pipeline.charts {
+      let output = chart.run(
+        ingest.sessions, user: user.id, calendar: calendar, asOf: asOf, catalog: context.pipeline.source.catalog)
+      let data: Data
+      do {
+        data = try output.encoded(timeZone: calendar.timeZone)
+      } catch {
+        preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
+      }
+      try AtomicFile.write(data, to: folder.appendingPathComponent(chart.name + ".json"))
+    }
+    return finish(record, since: clock)
+  }
+
+  private static func failed(_ record: Manifest.UserRecord, _ message: String) -> Manifest.UserRecord {
+    var record = record
+    record.status = .failed
+    record.message = message
+    return record
+  }
+
+  private static func finish(_ record: Manifest.UserRecord, since start: ContinuousClock.Instant)
+    -> Manifest.UserRecord
+  {
+    var record = record
+    let elapsed = ContinuousClock.now - start
+    record.elapsedMs = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    return record
+  }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Synchronization
+import TrendlinePipeline
+import TrendlineRunner
+import TrendlineStages
+
+/// `trendline run PIPELINE [options]`: the main job. Loads and checks the pipeline (exit 2
+/// before any input is read if it is wrong), runs it over every user, and reports.
+enum RunCommand {
+  static let subcommand = Subcommand(name: name, abstract: abstract, help: help, run: run)
+
+  static let name = "run"
+  static let abstract = "Run a pipeline over every user's exports and write the charts."
+  static let help = """
+    OVERVIEW: \(abstract)
+
+    USAGE: trendline run PIPELINE [--input DIR] [--output DIR] [--as-of WHEN] [--jobs N]
+                                  [--strict] [--quiet] [--log json]
+
+    ARGUMENTS:
+      PIPELINE          The pipeline file (JSON, see Guides/PipelineFile.md).
+
+    OPTIONS:
+      --input DIR       Read users from DIR instead of the pipeline's source.input.
+      --output DIR      Write to DIR (default: out).
+      --as-of WHEN      An RFC 3339 instant, or YYYY-MM-DD meaning the end of that local
+                        day for each user (default: the end of today in each user's zone).
+      --jobs N          Users processed at once (default: the number of processors).
+      --strict          Fail a user that has any rejected row.
+      --quiet           Print nothing but errors.
+      --log json        Print one JSON object per event on stderr instead of progress.
+      -h, --help        Show this help.
+
+    OUTPUT (in DIR):
+      users/<user>/<chart>.json   chart data
+      users/<user>/rejects.csv    rejected rows, when there are any
+      manifest.json               what was read, accepted, rejected, per user and file
+      _SUCCESS                    written last, when the run completed
+
+    EXIT CODES:
+      0   every user succeeded
+      1   some users failed; the others were written and manifest.json says why
+      2   bad arguments or pipeline file; nothing was read or written
+      74  an output file could not be written
+
+    """
+
+  struct Options: Equatable {
+    var pipeline: String
+    var input: String?
+    var output = "out"
+    var asOf: String?
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var strict = false
+    var quiet = false
+    var logJSON = false
+  }
+
+  /// Reads the command line; nil means help was asked for.
+  ///
+  /// - Complexity: O(*a*), where *a* is the number of arguments.
+  static func parseArguments(_ arguments: [String]) throws(UsageError) -> Options? {
+    var options = Options(pipeline: "")
+    var pipeline: String?
+    var remaining = arguments[...]
+    func value(_ option: String) throws(UsageError) -> String {
+      guard let next = remaining.popFirst() else { throw UsageError("missing value for '\(option)'") }
+      return next
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help": return nil
+      case "--input": options.input = try value(argument)
+      case "--output": options.output = try value(argument)
+      case "--as-of":
+        let text = try value(argument)
+        guard AsOf(parsing: text) != nil else {
+          throw UsageError("'\(text)' is not an as-of: give YYYY-MM-DD or an RFC 3339 instant such as 2025-11-29T18:00:00Z")
+        }
+        options.asOf = text
+      case "--jobs":
+        let text = try value(argument)
+        guard let jobs = Int(text), jobs >= 1 else { throw UsageError("--jobs takes a whole number ≥ 1, not '\(text)'") }
+        options.jobs = jobs
+      case "--strict": options.strict = true
+      case "--quiet": options.quiet = true
+      case "--log":
+        let text = try value(argument)
+        guard text == "json" else { throw UsageError("--log takes 'json', not '\(text)'") }
+        options.logJSON = true
+      default:
+        if argument.hasPrefix("-") {
+          let known = ["--input", "--output", "--as-of", "--jobs", "--strict", "--quiet", "--log", "--help"]
+          var message = "unknown option '\(argument)'"
+          if let near = nearMiss(argument, in: known) { message += ". Did you mean '\(near)'?" }
+          throw UsageError(message)
+        }
+        guard pipeline == nil else { throw UsageError("unexpected argument '\(argument)'; run takes one pipeline") }
+        pipeline = argument
+      }
+    }
+    guard let pipeline else { throw UsageError("missing PIPELINE") }
+    options.pipeline = pipeline
+    return options
+  }
+
+  static func run(_ arguments: [String]) -> ExitCode {
+    let options: Options
+    do {
+      guard let parsed = try parseArguments(arguments) else {
+        printOutput(help)
+        return .success
+      }
+      options = parsed
+    } catch {
+      return usageFailure(error, help: "trendline run --help")
+    }
+    guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
+
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let runOptions = RunOptions(
+      input: options.input.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
+      output: URL(fileURLWithPath: options.output, relativeTo: cwd).standardizedFileURL,
+      asOf: options.asOf.flatMap(AsOf.init(parsing:)) ?? .today, asOfText: options.asOf ?? "today",
+      jobs: options.jobs, strict: options.strict, toolVersion: toolVersion)
+    let reporter = RunReporter(quiet: options.quiet, json: options.logJSON)
+    let manifest: Manifest
+    do {
+      manifest = try Runner.run(pipeline, options: runOptions, events: reporter.report)
+    } catch {
+      reporter.finishLine()
+      printError("error: \(error)\n")
+      switch error {
+      case .input: return .usage
+      case .output: return .ioError
+      }
+    }
+    return manifest.totals.usersFailed > 0 || !manifest.skippedEntries.isEmpty ? .someFailed : .success
+  }
+}
+
+/// Turns run events into what a person or a log collector reads on stderr and stdout.
+///
+/// Workers report from many threads; the output goes through one lock so lines never mix.
+final class RunReporter: Sendable {
+  let quiet: Bool
+  let json: Bool
+  let showsProgress: Bool
+  private let state = Mutex<(started: ContinuousClock.Instant, rows: Int, lastDraw: ContinuousClock.Instant?)>(
+    (ContinuousClock.now, 0, nil))
+
+  init(quiet: Bool, json: Bool) {
+    self.quiet = quiet
+    self.json = json
+    showsProgress = !quiet && !json && isatty(STDERR_FILENO) != 0
+  }
+
+  func report(_ event: RunEvent) {
+    state.withLock { state in
+      switch event {
+      case .started(let users):
+        state.started = .now
+        if json { printError(jsonLine(["event": "start", "users": users])) }
+      case .userFinished(let record, let done, let total):
+        state.rows += record.rowsRead
+        if json {
+          var fields: [String: Any] = [
+            "event": "user", "user": record.user, "status": record.status.rawValue, "rowsRead": record.rowsRead,
+            "rowsRejected": record.rowsRejected, "sessions": record.sessions, "elapsedMs": record.elapsedMs,
+          ]
+          if let message = record.message { fields["message"] = message }
+          printError(jsonLine(fields))
+        } else if showsProgress {
+          let now = ContinuousClock.now
+          // Redraw at most ten times a second; a terminal cannot show more.
+          if done == total || state.lastDraw.map({ now - $0 > .milliseconds(100) }) ?? true {
+            state.lastDraw = now
+            printError("\r\u{1B}[K" + progressLine(done: done, total: total, rows: state.rows, since: state.started))
+          }
+        }
+      case .finished(let manifest):
+        if showsProgress { printError("\n") }
+        if json {
+          printError(
+            jsonLine([
+              "event": "finish", "users": manifest.totals.users, "usersOK": manifest.totals.usersOK,
+              "usersFailed": manifest.totals.usersFailed, "rowsRead": manifest.totals.rowsRead,
+              "skippedEntries": manifest.skippedEntries.count,
+            ]))
+        }
+        for user in manifest.users where user.status == .failed {
+          printError("error: user '\(user.user)' failed: \(user.message ?? "")\n")
+        }
+        for entry in manifest.skippedEntries {
+          printError("error: input entry '\(entry.entry)' \(entry.message)\n")
+        }
+        if !quiet && !json { printOutput(summary(manifest)) }
+      }
+    }
+  }
+
+  /// Ends a progress line before an error is printed under it.
+  func finishLine() {
+    if showsProgress { printError("\n") }
+  }
+
+  private func progressLine(done: Int, total: Int, rows: Int, since start: ContinuousClock.Instant) -> String {
+    let elapsed = max(0.001, Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+      + Double((ContinuousClock.now - start).components.seconds))
+    let rate = Int(Double(rows) / elapsed)
+    let remaining = done == 0 ? 0 : Int(elapsed / Double(done) * Double(total - done))
+    return "users \(done)/\(total) · \(rate) rows/s · ETA \(remaining / 60):\(String(format: "%02d", remaining % 60))"
+  }
+
+  private func summary(_ manifest: Manifest) -> String {
+    let t = manifest.totals
+    return """
+      \(t.users) users: \(t.usersOK) ok, \(t.usersFailed) failed\(manifest.skippedEntries.isEmpty ? "" : ", \(manifest.skippedEntries.count) input entries skipped")
+      \(t.rowsRead) rows read: \(t.rowsAccepted) accepted, \(t.rowsRejected) rejected, \(t.rowsDuplicate) duplicate, \(t.rowsIgnored) ignored (\(t.rowsRepaired) repaired)
+      \(t.sessions) sessions; as-of \(manifest.asOf)
+
+      """
+  }
+
+  private func jsonLine(_ fields: [String: Any]) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}
+
+/// The version written into manifests.
+let toolVersion = "0.1.0"
