@@ -125,7 +125,7 @@ enum RunCommand {
       jobs: options.jobs, strict: options.strict, toolVersion: toolVersion)
     let reporter = RunReporter(quiet: options.quiet, json: options.logJSON)
     let manifest: Manifest
-    do {
+    do throws(RunFailure) {
       manifest = try Runner.run(pipeline, options: runOptions, events: reporter.report)
     } catch {
       reporter.finishLine()
@@ -136,6 +136,17 @@ enum RunCommand {
       }
     }
     return manifest.totals.usersFailed > 0 || !manifest.skippedEntries.isEmpty ? .someFailed : .success
+  }
+}
+
+/// Loads `path`, or prints every problem in it (compiler style) and returns nil.
+func loadPipelineOrReport(_ path: String) -> Pipeline? {
+  switch PipelineLoader.load(URL(fileURLWithPath: path)) {
+  case .success(let pipeline):
+    return pipeline
+  case .failure(let errors):
+    for diagnostic in errors.diagnostics { printError("\(diagnostic)\n") }
+    return nil
   }
 }
 
