@@ -51,8 +51,15 @@ public struct CommandResult: Sendable {
 public func runTrendline(_ arguments: [String], environment extra: [String: String] = [:]) throws
   -> CommandResult
 {
+  try runProcess(TestPaths.trendlineBinary.path, arguments, environment: extra)
+}
+
+/// Runs a program and collects its exit status and output.
+public func runProcess(_ executable: String, _ arguments: [String], environment extra: [String: String] = [:])
+  throws -> CommandResult
+{
   let process = Process()
-  process.executableURL = TestPaths.trendlineBinary
+  process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
   var environment = ProcessInfo.processInfo.environment
   environment["TZ"] = "UTC"
