@@ -32,16 +32,15 @@ extension PipelineChecker {
         // Only the last of a repeated key can be located; report it there, once.
         continue
       }
+      if members.filter({ $0.key == member.key }).count > 1 {
+        report(chartPath, "chart '\(member.key)' is defined more than once", hint: "Give each chart its own name", atKey: true)
+      }
       if let earlier = seen[member.key.lowercased()] {
         report(
           chartPath, "charts '\(earlier)' and '\(member.key)' differ only in case",
           hint: "Rename one: their files would be the same file on macOS and Windows", atKey: true)
-        continue
       }
       seen[member.key.lowercased()] = member.key
-      if members.filter({ $0.key == member.key }).count > 1 {
-        report(chartPath, "chart '\(member.key)' is defined more than once", hint: "Give each chart its own name", atKey: true)
-      }
       if let problem = Self.chartNameProblem(member.key) {
         report(chartPath, problem, hint: "Use letters, digits, '.', '_' and '-'", atKey: true)
       }

@@ -513,7 +513,7 @@ final class PipelineChecker {
   static func describe(_ error: DecodingError) -> ([any CodingKey], String) {
     switch error {
     case .typeMismatch(let type, let context):
-      return (context.codingPath, "expected \(typeName(type)); \(context.debugDescription)")
+      return (context.codingPath, "expected \(typeName(type))")
     case .valueNotFound(let type, let context):
       return (context.codingPath, "expected \(typeName(type)), found null")
     case .keyNotFound(let key, let context):
