@@ -322,6 +322,9 @@ final class PipelineChecker {
     guard let members = object(value, at: path, keys: Self.compareKeys, required: ["charts"]) else { return nil }
     var names: [String] = []
     var compared: [Chart] = []
+    // False when a named chart is missing or broken: its measures are unknown, and a rank
+    // measure it would have provided must not be reported as a second problem.
+    var allCompared = true
     if let value = members["charts"], let elements = array(value, at: path.appending("charts"), nonEmpty: true) {
       let byName = Dictionary(charts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
       let definedNames = document.value["charts"]?.objectMembers?.map(\.key) ?? []
@@ -334,12 +337,16 @@ final class PipelineChecker {
         }
         names.append(name)
         guard definedNames.contains(name) else {
+          allCompared = false
           report(
             elementPath, "compare names chart '\(name)', which this pipeline does not define",
             hint: suggestion(name, in: definedNames, noun: "charts"))
           continue
         }
-        guard let chart = byName[name] else { continue }  // Defined but broken: reported there.
+        guard let chart = byName[name] else {
+          allCompared = false  // Defined but broken: reported there.
+          continue
+        }
         switch chart.kind {
         case .series, .radar: compared.append(chart)
         case .heatmap, .sparkline:
@@ -383,7 +390,7 @@ final class PipelineChecker {
               if case .series(let bucket, _, _) = chart.kind { return bucket.measures }
               return []
             })
-          if let rankMeasure, !compared.isEmpty, !measured.contains(rankMeasure) {
+          if let rankMeasure, allCompared, !compared.isEmpty, !measured.contains(rankMeasure) {
             report(
               rankPath.appending("measure"),
               "rank measure '\(rankMeasure.rawValue)' is not a measure of any compared series chart",

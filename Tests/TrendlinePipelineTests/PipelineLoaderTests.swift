@@ -314,6 +314,15 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       ["1️⃣: error: compare names chart 'volum', which this pipeline does not define at compare.charts[0]. Did you mean 'volume'?"]
     ),
     (
+      "a broken compared chart is reported once",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["volumeKg"]}}, 1️⃣{"smoth": {}}]},
+       "compare": {"charts": ["volume"], "rank": {"measure": "volumeKg"}}}
+      """,
+      ["1️⃣: error: unknown stage 'smoth' at charts.volume[1]. Did you mean 'smooth'?"]
+    ),
+    (
       "format csv without source.csv",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG", "format": 1️⃣"csv"},
