@@ -33,7 +33,9 @@ extension PipelineChecker {
         continue
       }
       if members.filter({ $0.key == member.key }).count > 1 {
-        report(chartPath, "chart '\(member.key)' is defined more than once", hint: "Give each chart its own name", atKey: true)
+        report(
+          chartPath, "chart '\(member.key)' is defined more than once", hint: "Give each chart its own name",
+          atKey: true)
       }
       if let earlier = seen[member.key.lowercased()] {
         report(
@@ -266,7 +268,8 @@ extension PipelineChecker {
     default:
       if members["alpha"] != nil {
         report(
-          path.appending("alpha"), "'alpha' is only used by method 'ewma'", hint: "Remove it, or set \"method\": \"ewma\"",
+          path.appending("alpha"), "'alpha' is only used by method 'ewma'",
+          hint: "Remove it, or set \"method\": \"ewma\"",
           atKey: true, shownPath: path)
         valid = false
       }

@@ -127,7 +127,9 @@ extension PipelineChecker {
   func weightUnit(_ value: JSONValue, at path: JSONPath) -> WeightUnit? {
     guard let text = string(value, at: path) else { return nil }
     if let unit = WeightUnit(spelling: text) { return unit }
-    report(path, "unknown weight unit '\(text)'", hint: suggestion(text, in: WeightUnit.allCases.map(\.rawValue), noun: "values"))
+    report(
+      path, "unknown weight unit '\(text)'",
+      hint: suggestion(text, in: WeightUnit.allCases.map(\.rawValue), noun: "values"))
     return nil
   }
 
@@ -135,7 +137,8 @@ extension PipelineChecker {
     guard let text = string(value, at: path) else { return nil }
     if let unit = DistanceUnit(spelling: text) { return unit }
     report(
-      path, "unknown distance unit '\(text)'", hint: suggestion(text, in: DistanceUnit.allCases.map(\.rawValue), noun: "values"))
+      path, "unknown distance unit '\(text)'",
+      hint: suggestion(text, in: DistanceUnit.allCases.map(\.rawValue), noun: "values"))
     return nil
   }
 

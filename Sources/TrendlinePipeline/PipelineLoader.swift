@@ -110,7 +110,8 @@ final class PipelineChecker {
   // MARK: Reporting
 
   /// Records a problem with the value at `path` (or its member key, with `atKey`).
-  func report(_ path: JSONPath, _ message: String, hint: String? = nil, atKey: Bool = false, shownPath: JSONPath? = nil) {
+  func report(_ path: JSONPath, _ message: String, hint: String? = nil, atKey: Bool = false, shownPath: JSONPath? = nil)
+  {
     let position = (atKey ? document.keyLocation(of: path) : document.location(of: path)) ?? (line: 1, column: 1)
     let location = SourceLocation(file: display, line: position.line, column: position.column)
     let diagnostic = Diagnostic(.error, at: location, path: (shownPath ?? path).description, message, hint: hint)
@@ -139,7 +140,8 @@ final class PipelineChecker {
           ? "Use a newer trendline, or rewrite the file for version \(PipelineLoader.supportedVersion)" : nil)
       return nil
     }
-    guard let members = object(document.value, at: root, keys: Self.rootKeys, required: ["version", "source", "charts"])
+    guard
+      let members = object(document.value, at: root, keys: Self.rootKeys, required: ["version", "source", "charts"])
     else { return nil }
     if let version = members["version"] {
       _ = integer(version, at: root.appending("version"), in: 1...1, what: "version")
@@ -191,7 +193,9 @@ final class PipelineChecker {
       let normalizePath = path.appending("normalize")
       if let normalize = object(value, at: normalizePath, keys: ["warmupSets"]), let policy = normalize["warmupSets"] {
         warmupSets =
-          choice(policy, at: normalizePath.appending("warmupSets"), WarmupPolicy.allCases.map(\.rawValue), what: "warmupSets")
+          choice(
+            policy, at: normalizePath.appending("warmupSets"), WarmupPolicy.allCases.map(\.rawValue), what: "warmupSets"
+          )
           .flatMap(WarmupPolicy.init(rawValue:)) ?? .exclude
       }
     }
@@ -203,7 +207,8 @@ final class PipelineChecker {
         // Other formats bring their own columns; a mapping they ignore is a mapping someone
         // believes is in effect.
         report(
-          path.appending("csv"), "source.csv is only read with format 'csv'", hint: "Set \"format\": \"csv\", or remove source.csv",
+          path.appending("csv"), "source.csv is only read with format 'csv'",
+          hint: "Set \"format\": \"csv\", or remove source.csv",
           atKey: true)
       }
     } else if format == .fixed(.mappedCSV) {
@@ -366,11 +371,13 @@ final class PipelineChecker {
           let elementPath = quantilesPath.appending(index)
           guard let q = number(element, at: elementPath) else { continue }
           guard q >= 0 && q <= 1 else {
-            report(elementPath, "a quantile is between 0 and 1, found \(text(of: element))", hint: "Write the median as 0.5")
+            report(
+              elementPath, "a quantile is between 0 and 1, found \(text(of: element))", hint: "Write the median as 0.5")
             continue
           }
           if let last = read.last, q <= last {
-            report(elementPath, "quantiles must be in increasing order, each once", hint: "Sort them and remove repeats")
+            report(
+              elementPath, "quantiles must be in increasing order, each once", hint: "Sort them and remove repeats")
           }
           read.append(q)
         }
@@ -397,7 +404,9 @@ final class PipelineChecker {
               hint: "Add it to a compared chart's bucket measures, or rank by one of them")
           }
         }
-        if let value = rank["top"], let top = integer(value, at: rankPath.appending("top"), in: 1...Self.maxRankTop, what: "top") {
+        if let value = rank["top"],
+          let top = integer(value, at: rankPath.appending("top"), in: 1...Self.maxRankTop, what: "top")
+        {
           rankTop = top
         }
       }
@@ -414,7 +423,8 @@ final class PipelineChecker {
     for (index, element) in elements.enumerated() {
       let elementPath = formatsPath.appending(index)
       guard
-        let name = choice(element, at: elementPath, Pipeline.Output.Format.allCases.map(\.rawValue), what: "output format"),
+        let name = choice(
+          element, at: elementPath, Pipeline.Output.Format.allCases.map(\.rawValue), what: "output format"),
         let format = Pipeline.Output.Format(rawValue: name)
       else { continue }
       if formats.contains(format) {
@@ -462,7 +472,8 @@ final class PipelineChecker {
     let shown = displayPath(relative)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      report(path, "cannot read catalog '\(shown)': no such file", hint: "Paths are relative to the pipeline file's folder")
+      report(
+        path, "cannot read catalog '\(shown)': no such file", hint: "Paths are relative to the pipeline file's folder")
       return nil
     }
     guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {

@@ -167,7 +167,8 @@ enum ValidateCommand {
         "    radar: period \(radar.period.rawValue), periods \(radar.periods), \(radar.axes.count) axes",
       ]
       for axis in radar.axes {
-        lines.append("      \(axis.id) '\(axis.label)': \(axis.muscleGroupIds.map(String.init).joined(separator: ", "))")
+        lines.append(
+          "      \(axis.id) '\(axis.label)': \(axis.muscleGroupIds.map(String.init).joined(separator: ", "))")
       }
       let excluded = radar.excluded.isEmpty ? "none" : radar.excluded.map(String.init).joined(separator: ", ")
       lines.append("      excluded: \(excluded)")

@@ -73,7 +73,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     #expect(pipeline.name == "overview")
     #expect(pipeline.contentHash == SHA256.hex(TestPaths.bytes(url)))
     #expect(pipeline.source.input == TestPaths.sampleData.appendingPathComponent("exports").standardizedFileURL)
-    #expect(pipeline.source.catalogFile == TestPaths.sampleData.appendingPathComponent("catalog.json").standardizedFileURL)
+    #expect(
+      pipeline.source.catalogFile == TestPaths.sampleData.appendingPathComponent("catalog.json").standardizedFileURL)
     #expect(pipeline.source.catalog.muscleGroups.count == 27)
     #expect(pipeline.charts.map(\.name) == ["training-volume", "muscle-balance", "exercise-trends", "muscle-heatmap"])
     #expect(
@@ -85,8 +86,10 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       Issue.record("muscle-balance is not a radar")
       return
     }
-    #expect(radar.axes.map(\.id) == ["back", "glutes", "hamstrings", "quadriceps", "biceps", "triceps", "shoulders", "chest"])
-    #expect(radar.axes.map(\.muscleGroupIds) == [[9, 12, 13, 24, 26], [14, 22], [10], [8], [3], [4], [1, 23, 25], [2]])
+    #expect(
+      radar.axes.map(\.id) == ["back", "glutes", "hamstrings", "quadriceps", "biceps", "triceps", "shoulders", "chest"])
+    #expect(
+      radar.axes.map(\.muscleGroupIds) == [[9, 12, 13, 24, 26], [14, 22], [10], [8], [3], [4], [1, 23, 25], [2]])
     #expect(radar.excluded == [5, 6, 7, 11, 15, 16, 17, 18, 19, 20, 21, 27])
     #expect(pipeline.charts[2].kind == .sparkline(Sparkline(windowDays: 91, value: .topSetKg)))
     #expect(pipeline.charts[3].kind == .heatmap(Heatmap(period: .week, periods: 4)))
@@ -131,7 +134,10 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
         catalog: catalog, format: .auto,
         defaults: UserSettings(read: ReadSettings(timeZone: TimeZone(identifier: "UTC")!), firstWeekday: .monday),
         warmupSets: .exclude, csv: nil, users: nil),
-      charts: [Chart(name: "volume", kind: .series(Bucket(range: .threeMonths, measures: [.sessions]), fillGaps: nil, smooth: nil))],
+      charts: [
+        Chart(
+          name: "volume", kind: .series(Bucket(range: .threeMonths, measures: [.sessions]), fillGaps: nil, smooth: nil))
+      ],
       compare: nil, output: Pipeline.Output(formats: [.json]))
     #expect(pipeline == expected)
   }
@@ -149,16 +155,22 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     let pipeline = try scratch.load(text).get()
     #expect(
       pipeline.charts.map(\.kind) == [
-        .series(Bucket(range: .oneYear, measures: [.sets]), fillGaps: FillGaps(with: .zero), smooth: Smooth(method: .centeredMean, window: 5)),
+        .series(
+          Bucket(range: .oneYear, measures: [.sets]), fillGaps: FillGaps(with: .zero),
+          smooth: Smooth(method: .centeredMean, window: 5)),
         .sparkline(Sparkline(windowDays: 91, value: .reps)),
       ])
-    #expect(pipeline.compare == Pipeline.Compare(charts: ["volume"], quantiles: [0.25, 0.5, 0.75, 0.9], rankMeasure: nil, rankTop: 10))
+    #expect(
+      pipeline.compare
+        == Pipeline.Compare(charts: ["volume"], quantiles: [0.25, 0.5, 0.75, 0.9], rankMeasure: nil, rankTop: 10))
   }
 
   @Test func missingFileIsOneDiagnostic() {
     let url = URL(fileURLWithPath: "/nonexistent/trendline/p.json")
     #expect(
-      PipelineLoader.load(url).failureDescriptions == ["error: cannot read pipeline file '/nonexistent/trendline/p.json': no such file"])
+      PipelineLoader.load(url).failureDescriptions == [
+        "error: cannot read pipeline file '/nonexistent/trendline/p.json': no such file"
+      ])
   }
 
   // MARK: Broken pipelines
@@ -246,7 +258,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       """
       {"version": 1️⃣2, "source": {"input": "in", "catalog": "CATALOG"}, "charts": {}, "future": true}
       """,
-      ["1️⃣: error: pipeline version 2 is not supported; this trendline reads version 1 at version. Use a newer trendline, or rewrite the file for version 1"]
+      [
+        "1️⃣: error: pipeline version 2 is not supported; this trendline reads version 1 at version. Use a newer trendline, or rewrite the file for version 1"
+      ]
     ),
     (
       "missing version",
@@ -311,7 +325,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]},
        "compare": {"charts": [1️⃣"volum"]}}
       """,
-      ["1️⃣: error: compare names chart 'volum', which this pipeline does not define at compare.charts[0]. Did you mean 'volume'?"]
+      [
+        "1️⃣: error: compare names chart 'volum', which this pipeline does not define at compare.charts[0]. Did you mean 'volume'?"
+      ]
     ),
     (
       "a broken compared chart is reported once",

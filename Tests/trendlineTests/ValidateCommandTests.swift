@@ -21,7 +21,8 @@ import _TrendlineTestSupport
   }
 
   @Test func everyProblemIsPrintedAndTheExitCodeIs2() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-validate-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "trendline-validate-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("broken.json")
