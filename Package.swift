@@ -45,7 +45,10 @@ let package = Package(
       dependencies: ["TrendlineStages", "TrendlineSchema", "TrendlineSupport", "_TrendlineTestSupport"]),
     .testTarget(
       name: "TrendlinePipelineTests",
-      dependencies: ["TrendlinePipeline", "TrendlineSchema", "TrendlineSupport", "_TrendlineTestSupport"]),
+      dependencies: [
+        "TrendlinePipeline", "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages",
+        "_TrendlineTestSupport",
+      ]),
     .testTarget(
       name: "TrendlineRunnerTests",
       dependencies: ["TrendlineRunner", "TrendlinePipeline", "TrendlineSchema", "_TrendlineTestSupport"]),

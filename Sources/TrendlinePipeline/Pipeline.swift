@@ -10,7 +10,7 @@ import TrendlineSupport
 /// Only a ``PipelineLoader`` makes one, after every check has passed, so a `Pipeline` is
 /// always runnable: paths are resolved against the pipeline file, the catalog is loaded, and
 /// every radar covers the catalog.
-public struct Pipeline: Sendable {
+public struct Pipeline: Sendable, Equatable {
   public var version: Int
   public var name: String
   /// The pipeline file, and the SHA-256 of its bytes for the manifest.
@@ -22,7 +22,7 @@ public struct Pipeline: Sendable {
   public var compare: Compare?
   public var output: Output
 
-  public struct Source: Sendable {
+  public struct Source: Sendable, Equatable {
     public var input: URL
     public var catalogFile: URL
     public var catalog: Catalog
@@ -32,6 +32,9 @@ public struct Pipeline: Sendable {
     public var warmupSets: WarmupPolicy
     /// `source.csv`, required with `format: csv`.
     public var csv: MappedCSVLayout?
+    /// `source.users`: a settings table to read instead of `users.csv` in the input folder;
+    /// `nil` means that one, if present. Like `input`, it is read by the runner, not the loader.
+    public var users: URL?
   }
 
   /// `compare` (SPEC 6): which charts to compare across users, and how.
@@ -56,11 +59,11 @@ public struct Pipeline: Sendable {
 }
 
 /// One named chart: a stage chain that ends in one output.
-public struct Chart: Sendable {
+public struct Chart: Sendable, Equatable {
   public var name: String
   public var kind: Kind
 
-  public enum Kind: Sendable {
+  public enum Kind: Sendable, Equatable {
     /// `bucket`, then optionally `fillGaps` and `smooth`, emitted as a series.
     case series(Bucket, fillGaps: FillGaps?, smooth: Smooth?)
     case radar(Radar)

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import _TrendlineTestSupport
+
+/// `trendline validate` end to end: the effective pipeline on stdout with exit 0, every
+/// diagnostic on stderr with exit 2.
+@Suite struct ValidateCommandTests {
+  @Test func overviewPrintsTheEffectivePipeline() throws {
+    let result = try runTrendline(["validate", TestPaths.pipelines.appendingPathComponent("overview.json").path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr == "")
+    #expect(result.stdout.hasPrefix("pipeline 'overview' (version 1)\n"))
+    #expect(result.stdout.contains("SampleData/catalog.json: 27 muscle groups, "))
+    #expect(
+      result.stdout.contains(
+        "    bucket: range 3m, granularity week (auto), measures sessions, durationSeconds, volumeKg\n"))
+    #expect(result.stdout.contains("    smooth: centered-mean, window 5\n"))
+    #expect(result.stdout.contains("      excluded: 5, 6, 7, 11, 15, 16, 17, 18, 19, 20, 21, 27\n"))
+    #expect(result.stdout.contains("  rank: top 10 users by volumeKg\n"))
+    #expect(result.stdout.hasSuffix("output\n  formats: json\n"))
+  }
+
+  @Test func everyProblemIsPrintedAndTheExitCodeIs2() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "trendline-validate-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("broken.json")
+    let catalog = TestPaths.sampleData.appendingPathComponent("catalog.json").path
+    try Data(
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "\(catalog)"},
+       "charts": {"volume": [{"smooth": {"window": 0}}]}}
+      """.utf8
+    ).write(to: file)
+    let result = try runTrendline(["validate", file.path])
+    #expect(result.status == 2)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr == """
+        \(file.path):2:24: error: 'smooth' needs bucketed data at charts.volume[0]. Add a 'bucket' stage before it
+        \(file.path):2:46: error: window must be at least 1, found 0 at charts.volume[0].smooth.window
+
+        """)
+  }
+
+  @Test func missingArgumentIsAUsageError() throws {
+    let result = try runTrendline(["validate"])
+    #expect(result.status == 2)
+    #expect(result.stderr == "error: missing PIPELINE\nSee 'trendline validate --help'.\n")
+  }
+}
