@@ -85,7 +85,7 @@ public enum Runner {
     } catch {
       throw .input(error)
     }
-    let usersFile = loadUsersFile(input)
+    let usersFile = loadUsersFile(pipeline.source.users ?? input.appendingPathComponent(InputLayout.settingsFileName))
 
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do {
@@ -145,10 +145,11 @@ public enum Runner {
     return manifest
   }
 
-  private static func loadUsersFile(_ input: URL) -> UsersFile {
-    let url = input.appendingPathComponent(InputLayout.settingsFileName)
+  /// The settings table: `source.users` if the pipeline names one, else `users.csv` in the
+  /// input folder; none at all means every user gets the pipeline's defaults.
+  private static func loadUsersFile(_ url: URL) -> UsersFile {
     guard let data = FileManager.default.contents(atPath: url.path) else { return UsersFile() }
-    return UsersFile(bytes: [UInt8](data))
+    return UsersFile(bytes: [UInt8](data), file: url.lastPathComponent)
   }
 
   static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {

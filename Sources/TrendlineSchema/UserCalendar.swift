@@ -24,6 +24,12 @@ public struct UserCalendar: Sendable, Equatable {
     self.firstWeekday = firstWeekday
   }
 
+  /// The zone's name as outputs write it. Foundation on Linux names UTC `GMT`; a user who
+  /// configured `UTC` (the pipeline default) gets `UTC` back, the name every decoder knows.
+  public var timeZoneName: String {
+    timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier
+  }
+
   /// A Gregorian calendar in this zone with this week start, for the few calls per user that
   /// work out period boundaries (never one per session).
   public var calendar: Calendar {

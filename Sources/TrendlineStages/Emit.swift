@@ -54,7 +54,7 @@ public struct Emit: Sendable, Equatable {
       average[measure] = series.buckets.isEmpty ? 0 : sum / Double(series.buckets.count)
     }
     return SeriesOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      user: user, chart: chart, timeZone: calendar.timeZoneName,
       asOf: Date(epochSeconds: series.asOf),
       range: series.range, granularity: series.granularity, measures: series.measures,
       domain: domain,

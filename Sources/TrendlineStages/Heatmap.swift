@@ -60,7 +60,7 @@ public struct Heatmap: Sendable, Equatable {
         })
     }
     return HeatmapOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      user: user, chart: chart, timeZone: calendar.timeZoneName,
       asOf: Date(epochSeconds: asOf),
       periods: outputPeriods)
   }

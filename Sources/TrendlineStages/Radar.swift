@@ -87,7 +87,7 @@ public struct Radar: Sendable, Equatable {
     }
     .sorted { ($0.sessions, $1.name) > ($1.sessions, $0.name) }
     return RadarOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      user: user, chart: chart, timeZone: calendar.timeZoneName,
       asOf: Date(epochSeconds: asOf),
       axes: axes.map { RadarOutput.Axis(id: $0.id, label: $0.label) }, periods: outputPeriods,
       unmappedExercises: unmappedExercises)

@@ -78,7 +78,7 @@ public struct Sparkline: Sendable, Equatable {
     let lines = points.map { SparklinesOutput.Line(exercise: $0.key, points: $0.value) }
       .sorted { (lastPoint[$0.exercise]!, $1.exercise) > (lastPoint[$1.exercise]!, $0.exercise) }
     return SparklinesOutput(
-      user: user, chart: chart, timeZone: calendar.timeZone.identifier,
+      user: user, chart: chart, timeZone: calendar.timeZoneName,
       asOf: Date(epochSeconds: asOf),
       value: value, windowDays: windowDays,
       domain: Extent(start: Date(epochSeconds: start), end: Date(epochSeconds: end)), lines: lines)

@@ -110,7 +110,7 @@ enum ValidateCommand {
     case .fixed(let format): lines.append("  format: \(format.rawValue)")
     }
     lines.append(
-      "  defaults: timeZone \(zoneName(defaults.read.timeZone)), weightUnit \(defaults.read.weightUnit.rawValue), "
+      "  defaults: timeZone \(defaults.calendar.timeZoneName), weightUnit \(defaults.read.weightUnit.rawValue), "
         + "distanceUnit \(defaults.read.distanceUnit.rawValue), firstWeekday \(defaults.firstWeekday.rawValue)")
     if let users = source.users {
       lines.append("  users: \(path(users))")
@@ -216,12 +216,6 @@ enum ValidateCommand {
     let path = url.standardizedFileURL.path
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-  }
-
-  /// The zone's name as a pipeline would write it. Foundation on Linux names the UTC zone
-  /// `GMT`; printing that for a file that says `UTC` would look like a different zone.
-  static func zoneName(_ zone: TimeZone) -> String {
-    zone.identifier == "GMT" ? "UTC" : zone.identifier
   }
 
   /// `0.5`, `0.25`, `1`: no trailing `.0`.

@@ -3,8 +3,9 @@ import Foundation
 // The subcommands, in the order `--help` lists them. Adding a command is one line here plus its
 // `<Name>Command.swift` providing a `Subcommand` value.
 let subcommands: [Subcommand] = [
-  ParseCommand.subcommand,
+  RunCommand.subcommand,
   ValidateCommand.subcommand,
+  ParseCommand.subcommand,
 ]
 
 exit(dispatch(Array(CommandLine.arguments.dropFirst()), subcommands: subcommands).rawValue)

@@ -22,7 +22,7 @@ import _TrendlineTestSupport
   try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
   let fixture = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/peers-pandas-c200-seed1-2025-11-29.tar.gz")
   let unpacked = try runProcess("/usr/bin/env", ["tar", "-xzf", fixture.path, "-C", golden.path])
-  try #require(unpacked.status == 0, unpacked.stderr)
+  try #require(unpacked.status == 0, "tar failed: \(unpacked.stderr)")
 
   let out = work.appendingPathComponent("out")
   let run = try runTrendline([

@@ -103,7 +103,7 @@ import _TrendlineTestSupport
     (
       "smooth before bucket",
       #"{"smooth": {"method": "centered-mean", "window": 5}}, {"bucket": {"range": "all", "measures": ["sessions"]}}"#,
-      "add a 'bucket' stage before it"
+      "'smooth' needs bucketed data at charts.volume[0]. Add a 'bucket' stage before it"
     ),
   ])
   func pipelineMistakesExitTwoBeforeReadingInput(name: String, stages: String, message: String) throws {
@@ -192,14 +192,14 @@ import _TrendlineTestSupport
       """
       Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
       2026-11-20 10:00:00,"A",1h,"Squat (Barbell)",1,100,5,0,0,,,
-      2026-11-20 10:00:00,"A",1h,"Squat (Barbell)",2,=HYPERLINK("x"),5,0,0,,,
-      """, to: "in/bob.csv")
+      2026-11-20 10:00:00,"A",1h,"Squat (Barbell)",2,100,-5,0,0,,,
+      """, to: "in/bob/=SUM(A1).csv")
     let file = try scratch.write(Self.pipeline(input: input.path), to: "p.json")
     let lenient = scratch.url.appendingPathComponent("lenient")
     #expect(try runTrendline(["run", file.path, "--output", lenient.path, "--as-of", "2026-11-29", "--quiet"]).status == 0)
     let rejects = try String(contentsOf: lenient.appendingPathComponent("users/bob/rejects.csv"), encoding: .utf8)
-    // The hostile cell is defused for spreadsheets with a leading apostrophe.
-    #expect(rejects.contains("'=HYPERLINK"), "\(rejects)")
+    // The file name would run as a formula in a spreadsheet: its cell gets a leading apostrophe.
+    #expect(rejects == "file,line,column,field,reason\n'=SUM(A1).csv,3,52,Reps,reps '-5' is negative\n")
 
     let strict = scratch.url.appendingPathComponent("strict")
     let result = try runTrendline(["run", file.path, "--output", strict.path, "--as-of", "2026-11-29", "--strict"])
