@@ -85,6 +85,9 @@ public enum Runner {
     } catch {
       throw .input(error)
     }
+    if let named = pipeline.source.users, !FileManager.default.fileExists(atPath: named.path) {
+      throw .input(ExportError(file: named.path, message: "source.users names a settings file that does not exist"))
+    }
     let usersFile = loadUsersFile(pipeline.source.users ?? input.appendingPathComponent(InputLayout.settingsFileName))
 
     // A run that stops part way must not look complete: the marker goes first, and comes back last.

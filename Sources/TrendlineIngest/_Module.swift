@@ -1,2 +1,0 @@
-/// Namespace placeholder until the module gets its first type.
-enum _TrendlineIngestModule {}
