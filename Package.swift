@@ -10,7 +10,7 @@ let package = Package(
       name: "Trendline",
       targets: [
         "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages",
-        "TrendlinePipeline", "TrendlineRunner",
+        "TrendlinePipeline", "TrendlineRender", "TrendlineRunner",
       ]),
     .library(name: "TrendlineSchema", targets: ["TrendlineSchema"]),
     .executable(name: "trendline", targets: ["trendline"]),
@@ -23,10 +23,12 @@ let package = Package(
     .target(
       name: "TrendlinePipeline",
       dependencies: ["TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages"]),
+    .target(name: "TrendlineRender", dependencies: ["TrendlineSchema"]),
     .target(
       name: "TrendlineRunner",
       dependencies: [
         "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages", "TrendlinePipeline",
+        "TrendlineRender",
       ]),
     .executableTarget(
       name: "trendline",
@@ -49,6 +51,8 @@ let package = Package(
         "TrendlinePipeline", "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages",
         "_TrendlineTestSupport",
       ]),
+    .testTarget(
+      name: "TrendlineRenderTests", dependencies: ["TrendlineRender", "TrendlineSchema", "_TrendlineTestSupport"]),
     .testTarget(
       name: "TrendlineRunnerTests",
       dependencies: ["TrendlineRunner", "TrendlinePipeline", "TrendlineSchema", "_TrendlineTestSupport"]),
