@@ -14,7 +14,7 @@ import TrendlineSchema
 /// users with no session in the window are counted with the zeros their chart shows (they
 /// are part of the cohort, and leaving them out would flatter it); users that failed are not
 /// counted, since their numbers are unknown, and the manifest lists them.
-public struct Compare: Sendable, Equatable {
+public struct Compare: Sendable, Equatable, Codable {
   public var quantiles: [Double]
   public var rankMeasure: Measure?
   public var rankTop: Int
