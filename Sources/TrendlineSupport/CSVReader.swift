@@ -54,6 +54,9 @@ public final class CSVReader {
   }
 
   public let bytes: [UInt8]
+  /// The same bytes, held for the reader's life so that reading a field needs no closure
+  /// around `Array.withUnsafeBufferPointer` (which costs more than the field's parse).
+  private let storage: UnsafeMutableBufferPointer<UInt8>
   /// The delimiter in use: given, or sniffed from the first record.
   public let delimiter: UInt8
   /// The fields of the last record returned.
@@ -75,6 +78,8 @@ public final class CSVReader {
   /// - Complexity: O(*h*), where *h* is the length of the first record, for sniffing.
   public init(bytes: [UInt8], delimiter: UInt8? = nil, maximumFieldBytes: Int = 1 << 20) {
     self.bytes = bytes
+    storage = .allocate(capacity: max(bytes.count, 1))
+    _ = storage.initialize(from: bytes)
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     let start = bytes.starts(with: bom) ? 3 : 0
     self.position = start
@@ -82,6 +87,8 @@ public final class CSVReader {
     self.maximumFieldBytes = maximumFieldBytes
     self.delimiter = delimiter ?? CSVReader.sniffDelimiter(bytes, from: start)
   }
+
+  deinit { storage.deallocate() }
 
   /// The candidate delimiter that occurs most often outside quotes in the first record;
   /// a comma when none occurs (a one-column file) or on a tie.
@@ -123,7 +130,8 @@ public final class CSVReader {
       return .blankLine(line: recordLine)
     }
 
-    return bytes.withUnsafeBufferPointer { buffer -> Event in
+    let buffer = UnsafeBufferPointer(storage)
+    do {
       while true {
         // At the start of a field.
         if position < count && buffer[position] == ASCII.quote {
@@ -227,17 +235,12 @@ public final class CSVReader {
     _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
   ) throws(E) -> R {
     let field = fields[index]
-    let result: Result<R, E>
     if !field.hasEscapedQuote {
-      result = bytes.withUnsafeBufferPointer { buffer in
-        Result { () throws(E) -> R in
-          try body(UnsafeBufferPointer(rebasing: buffer[field.start..<field.end]))
-        }
-      }
-    } else {
-      result = unescapedBytes(field).withUnsafeBufferPointer { buffer in
-        Result { () throws(E) -> R in try body(buffer) }
-      }
+      return try body(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end]))
+    }
+    let unescaped = unescapedBytes(field)
+    let result: Result<R, E> = unescaped.withUnsafeBufferPointer { buffer in
+      Result { () throws(E) -> R in try body(buffer) }
     }
     return try result.get()
   }
@@ -248,7 +251,7 @@ public final class CSVReader {
   public func string(_ index: Int) -> String {
     let field = fields[index]
     if !field.hasEscapedQuote {
-      return String(decoding: bytes[field.start..<field.end], as: UTF8.self)
+      return String(decoding: UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end]), as: UTF8.self)
     }
     return String(decoding: unescapedBytes(field), as: UTF8.self)
   }
