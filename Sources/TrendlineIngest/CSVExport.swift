@@ -185,10 +185,12 @@ struct DuplicateSetFilter {
 /// name on each of its sets), so each text column keeps its last bytes and `String`: a
 /// repeated value costs a byte comparison, not a decode and a Unicode normalization.
 final class FieldDecoder {
-  private var lastBytes: [Int: [UInt8]] = [:]
-  private var lastText: [Int: String] = [:]
+  /// Per column: the last bytes seen and their text (indexed by column, grown on demand).
+  private var lastBytes: [[UInt8]?] = []
+  private var lastText: [String] = []
   private var lastTimestampBytes: [UInt8] = []
   private var lastTimestamp: Int64 = 0
+  private var lastKey: (start: Int64, name: String, key: String)?
   let resolver: ZoneResolver
   /// Numbers are written with a decimal comma (`62,5`), as in a mapped CSV that says so.
   let decimalComma: Bool
@@ -199,23 +201,40 @@ final class FieldDecoder {
   }
 
   /// Field `index` as trimmed NFC text.
+  ///
+  /// - Complexity: O(*m*) for a field of *m* bytes; a repeat of the column's last value
+  ///   allocates nothing.
   func text(_ reader: CSVReader, _ index: Int) -> String {
-    reader.withFieldBytes(index) { bytes in
-      if let last = lastBytes[index], last.elementsEqual(bytes) { return lastText[index]! }
-      let text = normalizedName(String(decoding: bytes, as: UTF8.self))
-      lastBytes[index] = Array(bytes)
-      lastText[index] = text
-      return text
+    while lastBytes.count <= index {
+      lastBytes.append(nil)
+      lastText.append("")
     }
+    let bytes = reader.field(index)
+    if let last = lastBytes[index], last.elementsEqual(bytes) { return lastText[index] }
+    let text = normalizedName(String(decoding: bytes, as: UTF8.self))
+    lastBytes[index] = Array(bytes)
+    lastText[index] = text
+    return text
+  }
+
+  /// The session key of a row, built once per session rather than once per row.
+  func sessionKey(start: Int64, name: String) -> String {
+    if let last = lastKey, last.start == start, last.name == name { return last.key }
+    let key = TrendlineIngest.sessionKey(start: start, name: name)
+    lastKey = (start, name, key)
+    return key
   }
 
   /// Field `index` as a number; empty is `empty` (SPEC 9.5: an empty weight is 0 kg).
   func number(_ reader: CSVReader, _ index: Int, empty: Double = 0) throws(FieldProblem) -> Double
   {
-    let value = reader.withFieldBytes(index) { bytes in
-      guard decimalComma, bytes.contains(ASCII.comma) else { return NumberParser.decimal(bytes) }
+    let bytes = reader.field(index)
+    let value: NumberParser.Value
+    if decimalComma && bytes.contains(ASCII.comma) {
       let swapped = bytes.map { $0 == ASCII.comma ? ASCII.dot : $0 }
-      return swapped.withUnsafeBufferPointer { NumberParser.decimal($0) }
+      value = swapped.withUnsafeBufferPointer { NumberParser.decimal($0) }
+    } else {
+      value = NumberParser.decimal(bytes)
     }
     switch value {
     case .number(let number): return number
@@ -227,7 +246,7 @@ final class FieldDecoder {
 
   /// Field `index` as a duration in seconds, or nil when empty.
   func duration(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64? {
-    switch reader.withFieldBytes(index, { NumberParser.duration($0) }) {
+    switch NumberParser.duration(reader.field(index)) {
     case .number(let seconds):
       guard seconds >= 0 else {
         throw FieldProblem(index: index, reason: "duration '\(reader.string(index))' is negative")
@@ -248,22 +267,21 @@ final class FieldDecoder {
   /// Field `index` as an instant: a stated offset is used as it is, a local time is read in
   /// the user's zone. Before 1970 is impossible for a workout log (SPEC 3).
   func instant(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {
-    try reader.withFieldBytes(index) { (bytes) throws(FieldProblem) -> Int64 in
-      if lastTimestampBytes.elementsEqual(bytes) && !bytes.isEmpty { return lastTimestamp }
-      guard let parsed = TimestampParser.parse(bytes) else {
-        throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
-      }
-      let value = try checkedInstant(parsed, reader, index)
-      lastTimestampBytes = Array(bytes)
-      lastTimestamp = value
-      return value
+    let bytes = reader.field(index)
+    if lastTimestampBytes.elementsEqual(bytes) && !bytes.isEmpty { return lastTimestamp }
+    guard let parsed = TimestampParser.parse(bytes) else {
+      throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
     }
+    let value = try checkedInstant(parsed, reader, index)
+    lastTimestampBytes = Array(bytes)
+    lastTimestamp = value
+    return value
   }
 
   /// Field `index` as a local wall time (seconds since 1970 on the wall clock), for end times
   /// that must be placed after a start.
   func localTime(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> ParsedTimestamp {
-    guard let parsed = reader.withFieldBytes(index, { TimestampParser.parse($0) }) else {
+    guard let parsed = TimestampParser.parse(reader.field(index)) else {
       throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
     }
     return parsed

@@ -161,13 +161,14 @@ public final class CSVReader {
             }
             position += 1
           }
-          let end = position
+          var end = position
           position += 1  // the closing quote
           if end - start > maximumFieldBytes {
             return malformed(
               recordLine, recordLineStart, line: quoteLine, column: quoteColumn,
               "field is longer than \(maximumFieldBytes) bytes")
           }
+          if escaped { end = unescapeInPlace(start, end) }
           fields.append(
             Field(
               start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn))
@@ -227,49 +228,42 @@ public final class CSVReader {
   /// The number of fields in the last record.
   public var fieldCount: Int { fields.count }
 
-  /// Calls `body` with the bytes of field `index`, unescaped.
+  /// The bytes of field `index`, unescaped, valid until the reader is released.
   ///
-  /// - Complexity: O(1) for a field without a doubled quote, else O(*m*) for its length *m*.
+  /// A doubled quote was already replaced by one when the record was read (in the reader's
+  /// own copy of the file), so every field is a plain slice: no allocation, no closure, and
+  /// no generic call for a caller in another module to pay for.
+  ///
+  /// - Complexity: O(1).
   @inline(__always)
-  public func withFieldBytes<R, E: Error>(
-    _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
-  ) throws(E) -> R {
+  public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     let field = fields[index]
-    if !field.hasEscapedQuote {
-      return try body(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end]))
-    }
-    let unescaped = unescapedBytes(field)
-    let result: Result<R, E> = unescaped.withUnsafeBufferPointer { buffer in
-      Result { () throws(E) -> R in try body(buffer) }
-    }
-    return try result.get()
+    return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end])
   }
 
   /// The text of field `index`, unescaped; invalid UTF-8 becomes U+FFFD.
   ///
   /// - Complexity: O(*m*), where *m* is the field's length.
   public func string(_ index: Int) -> String {
-    let field = fields[index]
-    if !field.hasEscapedQuote {
-      return String(decoding: UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end]), as: UTF8.self)
-    }
-    return String(decoding: unescapedBytes(field), as: UTF8.self)
+    String(decoding: field(index), as: UTF8.self)
   }
 
   /// True when field `index` has no bytes.
   public func isEmpty(_ index: Int) -> Bool { fields[index].start == fields[index].end }
 
-  private func unescapedBytes(_ field: Field) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(field.end - field.start)
-    var index = field.start
-    while index < field.end {
-      let byte = bytes[index]
-      out.append(byte)
-      // A doubled quote stands for one quote.
-      index += byte == ASCII.quote ? 2 : 1
+  /// Replaces each doubled quote in `storage[start..<end]` by one quote, moving the rest
+  /// left, and returns the field's new end. Only the reader's copy changes; `bytes` keeps the
+  /// file as written, which is what recovery after a malformed record scans.
+  private func unescapeInPlace(_ start: Int, _ end: Int) -> Int {
+    var read = start
+    var write = start
+    while read < end {
+      let byte = storage[read]
+      storage[write] = byte
+      write += 1
+      read += byte == ASCII.quote ? 2 : 1
     }
-    return out
+    return write
   }
 
   private func isLineBreak(at offset: Int) -> Bool {
@@ -293,6 +287,9 @@ public final class CSVReader {
   private func malformed(
     _ recordLine: Int, _ recordLineStart: Int, line badLine: Int, column: Int, _ message: String
   ) -> Event {
+    // Fields of this record may have been unescaped in place; the lines about to be read
+    // again must hold the file's bytes.
+    for offset in recordLineStart..<min(position + 1, bytes.count) { storage[offset] = bytes[offset] }
     var cursor = recordLineStart
     while cursor < bytes.count && bytes[cursor] != ASCII.newline { cursor += 1 }
     position = min(cursor + 1, bytes.count)
