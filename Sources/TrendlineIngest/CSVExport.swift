@@ -157,8 +157,7 @@ func readCSVExport(
 /// enough: Hevy numbers sets per exercise block, so an exercise done twice in one workout
 /// repeats indices with different sets, and dropping those would lose real work.
 struct DuplicateSetFilter {
-  private struct Key: Hashable {
-    var session: String
+  private struct Key: Equatable {
     var exercise: String
     var index: Int
     var type: SetType
@@ -167,15 +166,27 @@ struct DuplicateSetFilter {
     var distanceMeters: Double
     var seconds: Double
   }
-  private var seen = Set<Key>()
+  /// The keys of the session being read; a session's rows come together in every export, so
+  /// a short list searched from the end beats hashing two strings per row.
+  private var session = ""
+  private var keys: [Key] = []
+  /// Sessions already left, in case a file returns to one.
+  private var earlier: [String: [Key]] = [:]
 
   mutating func isDuplicate(_ set: ExportSet) -> Bool {
     guard let index = set.setIndex else { return false }
+    if set.sessionKey != session {
+      if !keys.isEmpty { earlier[session] = keys }
+      session = set.sessionKey
+      keys = earlier.removeValue(forKey: session) ?? []
+    }
     let key = Key(
-      session: set.sessionKey, exercise: set.exercise, index: index, type: set.type,
-      weightKg: set.weightKg, reps: set.reps, distanceMeters: set.distanceMeters,
-      seconds: set.seconds)
-    return !seen.insert(key).inserted
+      exercise: set.exercise, index: index, type: set.type, weightKg: set.weightKg, reps: set.reps,
+      distanceMeters: set.distanceMeters, seconds: set.seconds)
+    // Compare the number first: most keys differ there, and it is the cheap test.
+    if keys.contains(where: { $0.index == key.index && $0 == key }) { return true }
+    keys.append(key)
+    return false
   }
 }
 
@@ -210,8 +221,8 @@ final class FieldDecoder {
       lastText.append("")
     }
     let bytes = reader.field(index)
-    if let last = lastBytes[index], last.elementsEqual(bytes) { return lastText[index] }
-    let text = normalizedName(String(decoding: bytes, as: UTF8.self))
+    if let last = lastBytes[index], equal(last, bytes) { return lastText[index] }
+    let text = normalizedName(bytes)
     lastBytes[index] = Array(bytes)
     lastText[index] = text
     return text
@@ -268,7 +279,7 @@ final class FieldDecoder {
   /// the user's zone. Before 1970 is impossible for a workout log (SPEC 3).
   func instant(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {
     let bytes = reader.field(index)
-    if lastTimestampBytes.elementsEqual(bytes) && !bytes.isEmpty { return lastTimestamp }
+    if !bytes.isEmpty && equal(lastTimestampBytes, bytes) { return lastTimestamp }
     guard let parsed = TimestampParser.parse(bytes) else {
       throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
     }
@@ -302,6 +313,31 @@ final class FieldDecoder {
     }
     return value
   }
+}
+
+/// Byte-wise equality by `memcmp`.
+@inline(__always)
+func equal(_ array: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard array.count == bytes.count else { return false }
+  guard let base = bytes.baseAddress else { return true }
+  return array.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+}
+
+/// `normalizedName` of UTF-8 bytes: ASCII text (nearly every name) is trimmed and made into a
+/// `String` directly, without Foundation's trimming, which costs more than the rest of a row.
+func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  var start = 0
+  var end = bytes.count
+  var ascii = true
+  for byte in bytes where byte >= 0x80 {
+    ascii = false
+    break
+  }
+  guard ascii else { return normalizedName(String(decoding: bytes, as: UTF8.self)) }
+  func isSpace(_ byte: UInt8) -> Bool { byte == ASCII.space || (byte >= 0x09 && byte <= 0x0D) }
+  while start < end && isSpace(bytes[start]) { start += 1 }
+  while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+  return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
 }
 
 /// Trimmed, Unicode NFC: the one spelling of a name that comparisons and outputs use, so

@@ -67,9 +67,9 @@ public enum SHA256 {
   private static func compress(
     _ block: UnsafePointer<UInt8>, _ h: UnsafeMutablePointer<UInt32>, _ w: UnsafeMutablePointer<UInt32>
   ) {
+    let raw = UnsafeRawPointer(block)
     for i in 0..<16 {
-      let j = i &* 4
-      w[i] = UInt32(block[j]) << 24 | UInt32(block[j &+ 1]) << 16 | UInt32(block[j &+ 2]) << 8 | UInt32(block[j &+ 3])
+      w[i] = UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
     }
     for i in 16..<64 {
       let a = w[i &- 15]
