@@ -62,7 +62,7 @@ public struct HeatmapSVGRenderer: Sendable {
         content: PeriodName.short(start, granularity))
       b.element(
         "text", [("x", f(x)), ("y", f(Self.top - 6)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "9")],
-        content: period.partial ? "so far" : (granularity == .month ? String(start.year) : LocalDate.weekdayNames[start.weekday]))
+        content: period.partial ? "so far" : (granularity == .month ? String(start.year) : ""))
     }
     for (row, group) in groups.enumerated() {
       let y = Self.top + Double(row) * Self.cell.height
@@ -89,16 +89,21 @@ public struct HeatmapSVGRenderer: Sendable {
     // Legend: five steps of the scale with the session counts they stand for.
     let legendY = gridBottom + 22
     b.element("text", [("x", "16"), ("y", f(legendY + 11))], content: "Sessions")
+    // Whole session counts only: a legend step of "0.3 sessions" is a value no cell can hold.
+    var steps: [Int] = []
     for step in 0...4 {
-      let fraction = Double(step) / 4
-      let x = 80 + Double(step) * 56
+      let count = Int((Double(largest) * Double(step) / 4).rounded())
+      if !steps.contains(count) { steps.append(count) }
+    }
+    for (index, count) in steps.enumerated() {
+      let x = 80 + Double(index) * 56
       b.element(
         "rect",
-        [("x", f(x)), ("y", f(legendY)), ("width", "52"), ("height", "14"), ("fill", Self.colour(fraction)),
-         ("stroke", Palette.grid)])
+        [("x", f(x)), ("y", f(legendY)), ("width", "52"), ("height", "14"),
+         ("fill", Self.colour(largest > 0 ? Double(count) / Double(largest) : 0)), ("stroke", Palette.grid)])
       b.element(
         "text", [("x", f(x + 26)), ("y", f(legendY + 28)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "10")],
-        content: SVGNumber.format(Double(largest) * fraction, decimals: 1))
+        content: String(count))
     }
     b.close("svg")
     b.newline()

@@ -14,6 +14,7 @@ public struct RadarSVGRenderer: Sendable {
   public static let size = 460.0
   public static let center = (x: 230.0, y: 215.0)
   public static let radius = 140.0
+  static let legendTop = 410.0
 
   public init(_ output: RadarOutput, idPrefix: String? = nil) {
     self.output = output
@@ -46,7 +47,7 @@ public struct RadarSVGRenderer: Sendable {
     let n = output.axes.count
     let largest = output.periods.flatMap(\.counts).max() ?? 0
     let legendRows = output.periods.count
-    let height = Self.size + Double(legendRows) * 18 + (output.unmappedExercises.isEmpty ? 0 : 18)
+    let height = Self.legendTop + Double(legendRows) * 18 + (output.unmappedExercises.isEmpty ? 0 : 18)
     var b = SVGBuilder()
     let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .month
     let names = output.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
@@ -119,15 +120,13 @@ public struct RadarSVGRenderer: Sendable {
       var y = p.y + d.dy * gap + 4
       if d.dy < -0.2 && anchor == "middle" { y -= 2 }
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
-      let latest = output.periods.last.map { i < $0.counts.count ? " \($0.counts[i])" : "" } ?? ""
+      // Counts per period are in the legend and the data table; a count beside each label
+      // would name only one of the polygons and invite misreading.
       b.element("text", [("x", f(x)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: axis.label)
-      b.element(
-        "text", [("x", f(x)), ("y", f(y + 12)), ("text-anchor", anchor), ("fill", Palette.muted), ("font-size", "10")],
-        content: latest.isEmpty ? "" : "\(latest.dropFirst()) sessions")
     }
     // Legend.
     for (index, name) in names.enumerated() {
-      let y = Self.size - 14 + Double(index) * 18
+      let y = Self.legendTop + Double(index) * 18
       let colour = Self.colour(index: index, count: names.count)
       var attributes: [(String, String)] = [
         ("x1", "16"), ("x2", "40"), ("y1", f(y - 4)), ("y2", f(y - 4)), ("stroke", colour), ("stroke-width", "3"),

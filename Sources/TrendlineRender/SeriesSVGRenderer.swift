@@ -32,7 +32,7 @@ public struct SeriesSVGRenderer: Sendable {
   static let width = 720.0
   static let left = 64.0
   static let right = 72.0
-  static let header = 44.0
+  static let header = 62.0
   static let panelTitle = 24.0
   static let plotHeight = 130.0
   static let axisHeight = 30.0
@@ -43,15 +43,25 @@ public struct SeriesSVGRenderer: Sendable {
     self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
   }
 
+  /// Room at the plot's leading edge for band labels, left of the time axis: labels drawn over
+  /// the first bars would hide them. The bands' shading runs under the labels, so they still
+  /// read as inside the plot. Every panel gets it, so all panels keep one x axis.
+  var gutter: Double {
+    guard let bands else { return 0 }
+    let widest = bands.levels.map { Double($0.label.count) * 6.2 }.max() ?? 0
+    return min(widest + 10, 120)
+  }
+
   /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
   public var layout: Layout {
-    let plotWidth = Self.width - Self.left - Self.right
-    let x = output.domain.map { TimeScale(domain: $0, range: Self.left...(Self.left + plotWidth)) }
+    let plotLeft = Self.left + gutter
+    let plotWidth = Self.width - plotLeft - Self.right
+    let x = output.domain.map { TimeScale(domain: $0, range: plotLeft...(plotLeft + plotWidth)) }
     var panels: [Panel] = []
     var top = Self.header
     for measure in output.measures {
       top += Self.panelTitle
-      let plot = PlotRect(x: Self.left, y: top, width: plotWidth, height: Self.plotHeight)
+      let plot = PlotRect(x: plotLeft, y: top, width: plotWidth, height: Self.plotHeight)
       var largest = 0.0
       for bucket in output.buckets {
         largest = max(largest, bucket.values[measure] ?? 0, bucket.trend?[measure] ?? 0)
@@ -134,57 +144,71 @@ public struct SeriesSVGRenderer: Sendable {
 
   // MARK: Parts
 
+  /// On its own row under the subtitle, left to right: a long user id or zone name in the
+  /// subtitle can never run into it.
   func legend(_ b: inout SVGBuilder, right: Double) {
-    // Right-aligned, drawn from the right edge leftwards so the widths never collide.
-    var x = right
+    var x = Self.left
+    let y = 52.0
     func item(_ label: String, swatch: (inout SVGBuilder, Double) -> Void) {
-      let width = TimeAxis.labelWidth(label) - 12
-      b.element("text", [("x", f(x)), ("y", "34"), ("text-anchor", "end"), ("fill", Palette.muted)], content: label)
-      x -= width + 6
-      swatch(&b, x - 14)
-      x -= 26
+      swatch(&b, x)
+      b.element("text", [("x", f(x + 20)), ("y", f(y + 4)), ("fill", Palette.muted)], content: label)
+      x += 20 + TimeAxis.labelWidth(label) + 4
     }
-    item("average") { b, x0 in
-      b.element(
-        "line",
-        [("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", "30"), ("y2", "30"), ("stroke", Palette.muted), ("stroke-dasharray", "2 3")])
+    item("per \(output.granularity.rawValue)") { b, x0 in
+      b.element("rect", [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
+    }
+    if output.buckets.contains(where: \.partial) {
+      item("so far") { b, x0 in
+        b.element(
+          "rect",
+          [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", "url(#\(idPrefix)-hatch)")])
+      }
     }
     if output.buckets.contains(where: { $0.trend != nil }) {
       item("trend") { b, x0 in
         b.element(
           "line",
           [
-            ("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", "30"), ("y2", "30"), ("stroke", Palette.trend),
+            ("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.trend),
             ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"),
           ])
       }
     }
-    if output.buckets.contains(where: \.partial) {
-      item("so far") { b, x0 in
-        b.element("rect", [("x", f(x0 + 3)), ("y", "25"), ("width", "10"), ("height", "10"), ("fill", "url(#\(idPrefix)-hatch)")])
-      }
+    item("average") { b, x0 in
+      b.element(
+        "line",
+        [
+          ("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.ink),
+          ("stroke-dasharray", "2 3"),
+        ])
     }
-    item("per \(output.granularity.rawValue)") { b, x0 in
-      b.element("rect", [("x", f(x0 + 3)), ("y", "25"), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
+    if let bands {
+      item("bands: \(MeasureDisplay.short(bands.measure)) levels") { b, x0 in
+        b.element(
+          "rect",
+          [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.band), ("stroke", "#AFB8C1")])
+      }
     }
   }
 
   func panelFrame(_ b: inout SVGBuilder, _ panel: Panel, ticks: [Double]) {
     let plot = panel.plot
     b.element(
-      "text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")], content: MeasureDisplay.title(panel.measure))
+      "text", [("x", f(plot.x - gutter)), ("y", f(plot.y - 8)), ("font-weight", "600")],
+      content: MeasureDisplay.title(panel.measure))
+    let lead = plot.x - gutter
     for value in panel.y.ticks() {
       let y = panel.y.y(value)
       b.element(
         "line",
-        [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.grid), ("stroke-width", "1")])
+        [("x1", f(lead)), ("x2", f(plot.maxX)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.grid), ("stroke-width", "1")])
       b.element(
-        "text", [("x", f(plot.x - 6)), ("y", f(y + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
+        "text", [("x", f(lead - 6)), ("y", f(y + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
         content: SVGNumber.compact(value))
     }
     b.element(
       "line",
-      [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)), ("stroke", Palette.muted)])
+      [("x1", f(lead)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)), ("stroke", Palette.muted)])
     b.newline()
   }
 
@@ -199,12 +223,16 @@ public struct SeriesSVGRenderer: Sendable {
       let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
       let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
       if index % 2 == 1 {
-        b.element("rect", [("x", f(plot.x)), ("y", f(y1)), ("width", f(plot.width)), ("height", f(y0 - y1)), ("fill", Palette.band)])
+        b.element(
+          "rect",
+          [("x", f(plot.x - gutter)), ("y", f(y1)), ("width", f(plot.width + gutter)), ("height", f(y0 - y1)),
+           ("fill", Palette.band)])
       }
       if from > panel.y.domain.lowerBound {
         b.element(
           "line",
-          [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(y0)), ("y2", f(y0)), ("stroke", "#AFB8C1"), ("stroke-dasharray", "1 3")])
+          [("x1", f(plot.x - gutter)), ("x2", f(plot.maxX)), ("y1", f(y0)), ("y2", f(y0)), ("stroke", "#AFB8C1"),
+           ("stroke-dasharray", "1 3")])
       }
     }
     b.close("g")
@@ -222,7 +250,7 @@ public struct SeriesSVGRenderer: Sendable {
       let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
       let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
       let y = y0 - y1 >= 14 ? (y0 + y1) / 2 + 4 : y0 - 3
-      SVGFrame.haloText(&b, level.label, x: panel.plot.x + 4, y: y, size: 10, weight: "600", fill: Palette.muted)
+      SVGFrame.haloText(&b, level.label, x: panel.plot.x - gutter + 4, y: y, size: 10, weight: "600", fill: Palette.muted)
     }
   }
 
