@@ -17,7 +17,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
   static let width = 720.0
   static let left = 64.0
   static let right = 40.0
-  static let header = 60.0
+  static let header = 76.0
   static let plotHeight = 130.0
   static let panelGap = 56.0
   static let rankRow = 20.0
