@@ -23,6 +23,8 @@ public struct Manifest: Codable, Sendable, Equatable {
   public var users: [UserRecord]
   /// Input entries that are not users (an unsafe name, an empty folder), by escaped name.
   public var skippedEntries: [SkippedEntry]
+  /// For a manifest written by `trendline merge`: how many shards it combines.
+  public var mergedShards: Int? = nil
 
   public struct PipelineRecord: Codable, Sendable, Equatable {
     public var name: String

@@ -16,6 +16,8 @@ public struct RunOptions: Sendable {
   /// The as-of as typed, for the manifest (`today` when not given).
   public var asOfText: String
   public var jobs: Int
+  /// The part of the users this process takes; nil for all of them.
+  public var shard: Shard?
   /// With `--strict`, any rejected row fails its user.
   public var strict: Bool
   /// The current instant; `today` resolves against it.
@@ -24,7 +26,7 @@ public struct RunOptions: Sendable {
 
   public init(
     input: URL? = nil, output: URL, asOf: AsOf = .today, asOfText: String = "today",
-    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard? = nil, strict: Bool = false,
     now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String
   ) {
     self.input = input
@@ -32,6 +34,7 @@ public struct RunOptions: Sendable {
     self.asOf = asOf
     self.asOfText = asOfText
     self.jobs = jobs
+    self.shard = shard
     self.strict = strict
     self.now = now
     self.toolVersion = toolVersion
@@ -66,9 +69,14 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
 /// Users are processed concurrently by `jobs` workers; each worker reads one user's exports,
 /// normalizes them, builds the sessions once, runs every chart, writes the user's files and
 /// drops everything before taking the next user, so memory is bounded by the users in
-/// flight, never by the corpus. A user that fails is recorded in the manifest and the others
-/// go on; the exit code is decided once, at the end. `manifest.json` and then `_SUCCESS` are
+/// flight, never by the corpus (plus one value per user and bucket for the cohort charts).
+/// A user that fails is recorded in the manifest and the others go on; the exit code is
+/// decided once, at the end. The cohort files, `manifest.json` and then `_SUCCESS` are
 /// written last.
+///
+/// With a shard, only the users whose id hashes to it are run, and the cohort values and
+/// manifest go to `shards/<I>-of-<N>/` (with its own `_SUCCESS`) for `trendline merge`;
+/// re-running one shard replaces that folder and its users' files, nothing else.
 public enum Runner {
   /// Runs `pipeline` and returns the manifest it wrote.
   ///
@@ -100,8 +108,11 @@ public enum Runner {
       throw .output(AtomicFile.WriteError(path: options.output.path, reason: error.localizedDescription))
     }
 
-    let users = discovered.users
+    let users = options.shard.map { shard in discovered.users.filter { shard.contains($0.id) } } ?? discovered.users
     events(.started(users: users.count))
+    let empty = CohortGatherer(pipeline: pipeline)
+    let cohort = Mutex(empty)
+    let compares: @Sendable (String) -> Bool = { empty.compares($0) }
     let context = UserJob.Context(
       pipeline: pipeline, options: options, usersFile: usersFile, readOptions: pipeline.readOptions)
     let records = Mutex<[Manifest.UserRecord?]>(Array(repeating: nil, count: users.count))
@@ -115,12 +126,18 @@ public enum Runner {
         let index = next.add(1, ordering: .relaxed).oldValue
         guard index < users.count else { return }
         if writeFailure.withLock({ $0 != nil }) { return }
-        let record: Manifest.UserRecord
+        let result: UserJob.Result
         do throws(AtomicFile.WriteError) {
-          record = try UserJob.run(users[index], context: context)
+          result = try UserJob.run(users[index], context: context, compares: compares)
         } catch {
           writeFailure.withLock { $0 = $0 ?? error }
           return
+        }
+        let record = result.record
+        if !result.compared.isEmpty {
+          cohort.withLock { gatherer in
+            for (chart, output) in result.compared { gatherer.add(output, chart: chart) }
+          }
         }
         records.withLock { $0[index] = record }
         let finished = done.add(1, ordering: .relaxed).newValue
@@ -130,22 +147,43 @@ public enum Runner {
     if let failure = writeFailure.withLock({ $0 }) { throw .output(failure) }
 
     let userRecords = records.withLock { $0.compactMap { $0 } }
+    let pipelineRecord = Manifest.PipelineRecord(
+      name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash)
     let manifest = Manifest(
-      toolVersion: options.toolVersion,
-      pipeline: .init(name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash),
-      asOf: options.asOfText, shard: nil, startedAt: timestamp(startedAt), finishedAt: timestamp(Date()),
-      totals: totals(userRecords), users: userRecords,
+      toolVersion: options.toolVersion, pipeline: pipelineRecord, asOf: options.asOfText,
+      shard: options.shard.map { .init(index: $0.index, count: $0.count) }, startedAt: timestamp(startedAt),
+      finishedAt: timestamp(Date()), totals: totals(userRecords), users: userRecords,
       skippedEntries: discovered.problems.map { .init(entry: $0.entry, message: $0.message) })
+    let gathered = cohort.withLock { $0 }
     do {
-      try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json"))
-      try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS"))
+      if let shard = options.shard {
+        let folder = options.output.appendingPathComponent("shards").appendingPathComponent(shard.description)
+        try AtomicFile.remove(folder.appendingPathComponent("_SUCCESS"))
+        let partial = CohortPartial(
+          pipeline: pipelineRecord, asOf: options.asOfText, shard: .init(index: shard.index, count: shard.count),
+          compare: gathered.compare, series: gathered.series, radar: gathered.radar)
+        try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json"))
+        try AtomicFile.write(try manifest.encoded(), to: folder.appendingPathComponent("manifest.json"))
+        try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS"))
+      } else {
+        try writeCohort(gathered, asOf: options.asOfText, to: options.output)
+        try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json"))
+        try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS"))
+      }
     } catch let error as AtomicFile.WriteError {
       throw .output(error)
     } catch {
-      preconditionFailure("a manifest of plain values always encodes: \(error)")
+      preconditionFailure("outputs of plain values always encode: \(error)")
     }
     events(.finished(manifest))
     return manifest
+  }
+
+  /// Writes `cohort/<chart>.json` for every compared chart.
+  static func writeCohort(_ gathered: CohortGatherer, asOf: String, to output: URL) throws {
+    for (name, data) in try gathered.outputs(asOf: asOf) {
+      try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json"))
+    }
   }
 
   /// The settings table: `source.users` if the pipeline names one, else `users.csv` in the

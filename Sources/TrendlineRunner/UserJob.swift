@@ -14,11 +14,20 @@ enum UserJob {
     var readOptions: UserReader.Options
   }
 
-  /// Processes `user` and returns its manifest record.
+  /// What one user produced: the manifest record, and the outputs of the charts the
+  /// pipeline compares across users (every other output is written and dropped).
+  struct Result {
+    var record: Manifest.UserRecord
+    var compared: [(chart: String, output: ChartOutput)] = []
+  }
+
+  /// Processes `user` and returns its manifest record and compared outputs.
   ///
   /// A problem with the user's data fails the user (recorded, not thrown); only a failure to
   /// write output is thrown, because it would fail every user after it too.
-  static func run(_ user: UserInput, context: Context) throws(AtomicFile.WriteError) -> Manifest.UserRecord {
+  static func run(_ user: UserInput, context: Context, compares: (String) -> Bool) throws(AtomicFile.WriteError)
+    -> Result
+  {
     let clock = ContinuousClock.now
     // The id was checked by InputLayout; it is the only input-derived part of any path.
     let folder = context.options.output.appendingPathComponent("users").appendingPathComponent(user.id)
@@ -45,7 +54,7 @@ enum UserJob {
       // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so
       // the folder never shows charts the manifest calls failed.
       try AtomicFile.remove(folder)
-      return finish(failed(record, error.description), since: clock)
+      return Result(record: finish(failed(record, error.description), since: clock))
     }
     for file in record.files {
       record.rowsRead += file.rowsRead
@@ -72,11 +81,13 @@ enum UserJob {
         try AtomicFile.remove(folder.appendingPathComponent(chart.name + ".json"))
       }
       let first = ingest.rejects[0]
-      return finish(
-        failed(record, "--strict: \(ingest.rejects.count) rejected row(s), the first \(first); see rejects.csv"),
-        since: clock)
+      return Result(
+        record: finish(
+          failed(record, "--strict: \(ingest.rejects.count) rejected row(s), the first \(first); see rejects.csv"),
+          since: clock))
     }
 
+    var compared: [(chart: String, output: ChartOutput)] = []
     for chart in context.pipeline.charts {
       let output = chart.run(
         ingest.sessions, user: user.id, calendar: calendar, asOf: asOf, catalog: context.pipeline.source.catalog)
@@ -87,8 +98,9 @@ enum UserJob {
         preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
       }
       try AtomicFile.write(data, to: folder.appendingPathComponent(chart.name + ".json"))
+      if compares(chart.name) { compared.append((chart.name, output)) }
     }
-    return finish(record, since: clock)
+    return Result(record: finish(record, since: clock), compared: compared)
   }
 
   private static func failed(_ record: Manifest.UserRecord, _ message: String) -> Manifest.UserRecord {

@@ -15,7 +15,7 @@ enum RunCommand {
     OVERVIEW: \(abstract)
 
     USAGE: trendline run PIPELINE [--input DIR] [--output DIR] [--as-of WHEN] [--jobs N]
-                                  [--strict] [--quiet] [--log json]
+                                  [--shard I/N | --shards N] [--strict] [--quiet] [--log json]
 
     ARGUMENTS:
       PIPELINE          The pipeline file (JSON, see Guides/PipelineFile.md).
@@ -26,6 +26,11 @@ enum RunCommand {
       --as-of WHEN      An RFC 3339 instant, or YYYY-MM-DD meaning the end of that local
                         day for each user (default: the end of today in each user's zone).
       --jobs N          Users processed at once (default: the number of processors).
+      --shard I/N       Run only shard I (0-based) of N: the users whose id hashes to I.
+                        Writes their files and shards/I-of-N/ for 'trendline merge'.
+      --shards N        Split into N shards and take the index from the scheduler:
+                        JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm;
+                        SLURM_ARRAY_TASK_COUNT may give N instead), AWS_BATCH_JOB_ARRAY_INDEX.
       --strict          Fail a user that has any rejected row.
       --quiet           Print nothing but errors.
       --log json        Print one JSON object per event on stderr instead of progress.
@@ -51,6 +56,8 @@ enum RunCommand {
     var output = "out"
     var asOf: String?
     var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var shard: Shard?
+    var shards: Int?
     var strict = false
     var quiet = false
     var logJSON = false
@@ -82,6 +89,16 @@ enum RunCommand {
         let text = try value(argument)
         guard let jobs = Int(text), jobs >= 1 else { throw UsageError("--jobs takes a whole number ≥ 1, not '\(text)'") }
         options.jobs = jobs
+      case "--shard":
+        let text = try value(argument)
+        guard let shard = Shard(parsing: text) else {
+          throw UsageError("--shard takes I/N with 0 ≤ I < N, such as 2/7, not '\(text)'")
+        }
+        options.shard = shard
+      case "--shards":
+        let text = try value(argument)
+        guard let count = Int(text), count >= 1 else { throw UsageError("--shards takes a whole number ≥ 1, not '\(text)'") }
+        options.shards = count
       case "--strict": options.strict = true
       case "--quiet": options.quiet = true
       case "--log":
@@ -90,7 +107,9 @@ enum RunCommand {
         options.logJSON = true
       default:
         if argument.hasPrefix("-") {
-          let known = ["--input", "--output", "--as-of", "--jobs", "--strict", "--quiet", "--log", "--help"]
+          let known = [
+            "--input", "--output", "--as-of", "--jobs", "--shard", "--shards", "--strict", "--quiet", "--log", "--help",
+          ]
           var message = "unknown option '\(argument)'"
           if let near = nearMiss(argument, in: known) { message += ". Did you mean '\(near)'?" }
           throw UsageError(message)
@@ -101,7 +120,28 @@ enum RunCommand {
     }
     guard let pipeline else { throw UsageError("missing PIPELINE") }
     options.pipeline = pipeline
+    if options.shard != nil && options.shards != nil { throw UsageError("give --shard I/N or --shards N, not both") }
     return options
+  }
+
+  /// The shard to run: `--shard`, or `--shards` (or Slurm's task count) with the index from
+  /// the scheduler's environment; nil for an unsharded run.
+  static func resolveShard(_ options: Options, environment: [String: String]) throws(UsageError) -> Shard? {
+    if let shard = options.shard { return shard }
+    let environmentIndex = Shard.indexFromEnvironment(environment)
+    var count = options.shards
+    if count == nil, environmentIndex?.source == "SLURM_ARRAY_TASK_ID" {
+      count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) }
+    }
+    guard let count else { return nil }
+    guard let (index, source) = environmentIndex else {
+      throw UsageError(
+        "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; none is set (or give --shard I/N)")
+    }
+    guard (0..<count).contains(index) else {
+      throw UsageError("\(source) gives shard index \(index), outside 0..<\(count)")
+    }
+    return Shard(index: index, count: count)
   }
 
   static func run(_ arguments: [String]) -> ExitCode {
@@ -115,6 +155,12 @@ enum RunCommand {
     } catch {
       return usageFailure(error, help: "trendline run --help")
     }
+    let shard: Shard?
+    do {
+      shard = try resolveShard(options, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      return usageFailure(error, help: "trendline run --help")
+    }
     guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
 
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -122,7 +168,7 @@ enum RunCommand {
       input: options.input.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       output: URL(fileURLWithPath: options.output, relativeTo: cwd).standardizedFileURL,
       asOf: options.asOf.flatMap(AsOf.init(parsing:)) ?? .today, asOfText: options.asOf ?? "today",
-      jobs: options.jobs, strict: options.strict, toolVersion: toolVersion)
+      jobs: options.jobs, shard: shard, strict: options.strict, toolVersion: toolVersion)
     let reporter = RunReporter(quiet: options.quiet, json: options.logJSON)
     let manifest: Manifest
     do throws(RunFailure) {

@@ -5,6 +5,7 @@ import Foundation
 let subcommands: [Subcommand] = [
   RunCommand.subcommand,
   ValidateCommand.subcommand,
+  MergeCommand.subcommand,
   ParseCommand.subcommand,
 ]
 

@@ -1,0 +1,241 @@
+import Foundation
+import TrendlineSchema
+
+/// Compares users (SPEC 6 `compare`, SPEC 7 cohort schemas): gathers what each user's series
+/// and radar charts hold, then reduces it to per-bucket statistics, shared value axes and a
+/// ranking.
+///
+/// Gathering and reducing are separate so the same reduction runs whether all users were in
+/// one process or spread over shards: a shard writes its gathered values as a partial file,
+/// `trendline merge` adds the partials up, and the reduction sorts every list of values
+/// before it sums or ranks them, so the result is byte-identical however users were split.
+///
+/// A cohort counts every user whose run succeeded and whose pipeline produced the chart:
+/// users with no session in the window are counted with the zeros their chart shows (they
+/// are part of the cohort, and leaving them out would flatter it); users that failed are not
+/// counted, since their numbers are unknown, and the manifest lists them.
+public struct Compare: Sendable, Equatable, Codable {
+  public var quantiles: [Double]
+  public var rankMeasure: Measure?
+  public var rankTop: Int
+
+  public init(quantiles: [Double] = [0.25, 0.5, 0.75, 0.9], rankMeasure: Measure? = nil, rankTop: Int = 10) {
+    self.quantiles = quantiles
+    self.rankMeasure = rankMeasure
+    self.rankTop = rankTop
+  }
+
+  // MARK: Gathering
+
+  /// What a set of users contributes to one series chart's cohort.
+  public struct SeriesPart: Codable, Sendable, Equatable {
+    public var range: BucketRange
+    public var granularity: Granularity
+    public var measures: [Measure]
+    public var users: Int
+    /// Local start date → measure → one value per user with that bucket.
+    public var buckets: [String: [Measure: [Double]]]
+    /// The best users by the rank measure, at most `rankTop` of them.
+    public var ranking: [CohortSeriesOutput.Ranking.Entry]
+
+    public init(
+      range: BucketRange, granularity: Granularity, measures: [Measure], users: Int = 0,
+      buckets: [String: [Measure: [Double]]] = [:], ranking: [CohortSeriesOutput.Ranking.Entry] = []
+    ) {
+      self.range = range
+      self.granularity = granularity
+      self.measures = measures
+      self.users = users
+      self.buckets = buckets
+      self.ranking = ranking
+    }
+  }
+
+  /// What a set of users contributes to one radar chart's cohort.
+  public struct RadarPart: Codable, Sendable, Equatable {
+    public var period: Granularity
+    public var axes: [RadarOutput.Axis]
+    public var users: Int
+    /// Per axis, one latest-period count per user.
+    public var counts: [[Double]]
+
+    public init(period: Granularity, axes: [RadarOutput.Axis], users: Int = 0, counts: [[Double]]? = nil) {
+      self.period = period
+      self.axes = axes
+      self.users = users
+      self.counts = counts ?? Array(repeating: [], count: axes.count)
+    }
+  }
+
+  /// Adds one user's series chart to `part` (nil for the first user).
+  ///
+  /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
+  public func add(_ series: SeriesOutput, to part: SeriesPart?) -> SeriesPart {
+    var part = part ?? SeriesPart(range: series.range, granularity: series.granularity, measures: series.measures)
+    part.users += 1
+    let zone = TimeZone(identifier: series.timeZone) ?? TimeZone(identifier: "UTC")!
+    var total = 0.0
+    for bucket in series.buckets {
+      let key = Compare.dateKey(bucket.start, zone: zone, granularity: series.granularity)
+      for measure in series.measures {
+        let value = bucket.values[measure] ?? 0
+        part.buckets[key, default: [:]][measure, default: []].append(value)
+        if measure == rankMeasure { total += value }
+      }
+    }
+    if let rankMeasure, series.measures.contains(rankMeasure) {
+      part.ranking = top(part.ranking + [.init(user: series.user, value: total)])
+    }
+    return part
+  }
+
+  /// Adds one user's radar chart to `part`: the counts of its latest period, the one holding
+  /// as-of.
+  ///
+  /// - Complexity: O(*a*), where *a* is the number of axes.
+  public func add(_ radar: RadarOutput, period: Granularity, to part: RadarPart?) -> RadarPart {
+    var part = part ?? RadarPart(period: period, axes: radar.axes)
+    part.users += 1
+    let latest = radar.periods.last?.counts ?? []
+    for axis in part.axes.indices {
+      part.counts[axis].append(axis < latest.count ? Double(latest[axis]) : 0)
+    }
+    return part
+  }
+
+  /// Two gathered parts of the same chart as one (shards, or workers).
+  ///
+  /// - Complexity: O(*v*), where *v* is the number of values in `other`.
+  public func merge(_ part: SeriesPart, _ other: SeriesPart) -> SeriesPart {
+    var merged = part
+    merged.users += other.users
+    for (key, measures) in other.buckets {
+      for (measure, values) in measures { merged.buckets[key, default: [:]][measure, default: []] += values }
+    }
+    merged.ranking = top(part.ranking + other.ranking)
+    return merged
+  }
+
+  /// - Complexity: O(*v*), where *v* is the number of values in `other`.
+  public func merge(_ part: RadarPart, _ other: RadarPart) -> RadarPart {
+    var merged = part
+    merged.users += other.users
+    for axis in merged.counts.indices where axis < other.counts.count { merged.counts[axis] += other.counts[axis] }
+    return merged
+  }
+
+  /// The best `rankTop` entries: highest value first, ties by user id so the order never
+  /// depends on which user was seen first.
+  private func top(_ entries: [CohortSeriesOutput.Ranking.Entry]) -> [CohortSeriesOutput.Ranking.Entry] {
+    Array(
+      entries.sorted { $0.value != $1.value ? $0.value > $1.value : $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
+        .prefix(rankTop))
+  }
+
+  // MARK: Reducing
+
+  /// The cohort series of one chart.
+  ///
+  /// - Complexity: O(*v* log *v*), where *v* is the number of gathered values.
+  public func reduce(_ part: SeriesPart, chart: String, asOf: String) -> CohortSeriesOutput {
+    var largest: [Measure: Double] = [:]
+    let buckets = part.buckets.keys.sorted().map { date -> CohortSeriesOutput.Bucket in
+      let measures = part.buckets[date]!
+      var values: [Measure: CohortStats] = [:]
+      var n = 0
+      for measure in part.measures {
+        let sorted = (measures[measure] ?? []).sorted()
+        n = max(n, sorted.count)
+        values[measure] = stats(sorted)
+        largest[measure] = max(largest[measure] ?? 0, sorted.last ?? 0)
+      }
+      return .init(date: date, n: n, values: values)
+    }
+    var yDomain: [Measure: AxisDomain] = [:]
+    for measure in part.measures {
+      yDomain[measure] = AxisDomain(min: 0, max: Compare.niceMaximum(largest[measure] ?? 0))
+    }
+    var ranking: CohortSeriesOutput.Ranking?
+    if let rankMeasure, part.measures.contains(rankMeasure) {
+      ranking = .init(measure: rankMeasure, top: rankTop, users: part.ranking)
+    }
+    return CohortSeriesOutput(
+      chart: chart, asOf: asOf, range: part.range, granularity: part.granularity, measures: part.measures,
+      users: part.users, buckets: buckets, yDomain: yDomain, ranking: ranking)
+  }
+
+  /// The cohort radar of one chart.
+  ///
+  /// - Complexity: O(*v* log *v*), where *v* is the number of gathered counts.
+  public func reduce(_ part: RadarPart, chart: String, asOf: String) -> CohortRadarOutput {
+    let axes = part.axes.enumerated().map { index, axis in
+      CohortRadarOutput.Axis(id: axis.id, label: axis.label, counts: stats(part.counts[index].sorted()))
+    }
+    return CohortRadarOutput(chart: chart, asOf: asOf, period: part.period, users: part.users, axes: axes)
+  }
+
+  /// Mean, min, max and the pipeline's quantiles of ascending `sorted` values; all zero for
+  /// none, so an empty cohort still decodes.
+  ///
+  /// The mean sums the sorted values, so it does not depend on the order users were seen in.
+  ///
+  /// - Complexity: O(*n* + *q*).
+  public func stats(_ sorted: [Double]) -> CohortStats {
+    let named = quantiles.map { q in
+      CohortStats.Quantile(name: CohortStats.quantileName(q), value: Compare.quantile(sorted, q))
+    }
+    guard let first = sorted.first, let last = sorted.last else {
+      return CohortStats(mean: 0, min: 0, max: 0, quantiles: named)
+    }
+    return CohortStats(mean: sorted.reduce(0, +) / Double(sorted.count), min: first, max: last, quantiles: named)
+  }
+
+  /// Quantile `q` of ascending `sorted` values by linear interpolation between closest ranks
+  /// (numpy's default): at h = (n − 1) × q, x[⌊h⌋] + (h − ⌊h⌋) × (x[⌊h⌋ + 1] − x[⌊h⌋]). 0 for none.
+  ///
+  /// - Complexity: O(1).
+  public static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let h = Double(sorted.count - 1) * q
+    let low = Int(h.rounded(.down))
+    let high = min(low + 1, sorted.count - 1)
+    let t = h - Double(low)
+    let difference = sorted[high] - sorted[low]
+    // numpy's own interpolation: from the nearer end, so results match it to the last bit.
+    return t >= 0.5 ? sorted[high] - difference * (1 - t) : sorted[low] + difference * t
+  }
+
+  /// The smallest of 1, 2, 2.5, 5 × 10ⁿ at or above `value` (1 for 0): an axis maximum a
+  /// reader can divide by eye.
+  ///
+  /// - Complexity: O(1).
+  public static func niceMaximum(_ value: Double) -> Double {
+    guard value > 0, value.isFinite else { return 1 }
+    var scale = 1.0
+    while scale * 10 <= value { scale *= 10 }
+    while scale > value { scale /= 10 }
+    for step in [1.0, 2, 2.5, 5, 10] where step * scale >= value { return step * scale }
+    return 10 * scale
+  }
+
+  /// A bucket's row in the cohort: its local start date, weeks moved to the nearest Monday
+  /// (days −3…+3) so users whose weeks start on different days share rows.
+  ///
+  /// - Complexity: O(1).
+  public static func dateKey(_ start: Date, zone: TimeZone, granularity: Granularity) -> String {
+    let instant = start.epochSeconds
+    let local = instant + Int64(zone.secondsFromGMT(for: start))
+    var days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    if granularity == .week {
+      // 1970-01-01 was a Thursday: (days + 3) mod 7 is 0 on Mondays.
+      let weekday = ((days + 3) % 7 + 7) % 7
+      days += weekday <= 3 ? -weekday : 7 - weekday
+    }
+    let (year, month, day) = RFC3339.civilDate(fromDays: days)
+    func pad(_ value: Int64, _ width: Int) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TrendlineRunner
+
+/// `trendline merge --output DIR PARTIAL_DIR...`: combines the shards of a sharded run.
+enum MergeCommand {
+  static let subcommand = Subcommand(name: name, abstract: abstract, help: help, run: run)
+
+  static let name = "merge"
+  static let abstract = "Combine the shards of a sharded run into cohort outputs and one manifest."
+  static let help = """
+    OVERVIEW: \(abstract)
+
+    USAGE: trendline merge --output DIR PARTIAL_DIR...
+
+    ARGUMENTS:
+      PARTIAL_DIR       A shard folder (OUT/shards/I-of-N) or a run's output folder holding
+                        shards/. Only shards that finished (their _SUCCESS exists) count.
+
+    OPTIONS:
+      --output DIR      Where to write cohort/<chart>.json, manifest.json and _SUCCESS.
+      -h, --help        Show this help.
+
+    The partials must come from one pipeline file, one --as-of and one shard count, and
+    every shard 0..N-1 must be there exactly once; otherwise nothing is written and the
+    message names the shard at fault.
+
+    EXIT CODES:
+      0   merged; every user succeeded
+      1   merged; some users failed (manifest.json says which and why)
+      2   bad arguments, or partials that do not belong together or are incomplete
+      74  an output file could not be written
+
+    """
+
+  static func run(_ arguments: [String]) -> ExitCode {
+    var output: String?
+    var inputs: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-h", "--help":
+        printOutput(help)
+        return .success
+      case "--output":
+        guard let value = remaining.popFirst() else {
+          return usageFailure(UsageError("missing value for '--output'"), help: "trendline merge --help")
+        }
+        output = value
+      default:
+        if argument.hasPrefix("-") {
+          return usageFailure(UsageError("unknown option '\(argument)'"), help: "trendline merge --help")
+        }
+        inputs.append(argument)
+      }
+    }
+    guard let output else { return usageFailure(UsageError("missing --output DIR"), help: "trendline merge --help") }
+    guard !inputs.isEmpty else {
+      return usageFailure(UsageError("missing PARTIAL_DIR"), help: "trendline merge --help")
+    }
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    func url(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
+    do throws(Merger.Failure) {
+      let manifest = try Merger.merge(inputs: inputs.map(url), output: url(output), toolVersion: toolVersion)
+      for user in manifest.users where user.status == .failed {
+        printError("error: user '\(user.user)' failed: \(user.message ?? "")\n")
+      }
+      let totals = manifest.totals
+      printOutput("merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, \(totals.usersFailed) failed\n")
+      return totals.usersFailed > 0 || !manifest.skippedEntries.isEmpty ? .someFailed : .success
+    } catch {
+      printError("error: \(error)\n")
+      if case .output = error { return .ioError }
+      return .usage
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TrendlineSchema
+import TrendlineStages
+
+/// A weekly series with one bucket per (start, sessions, volume) triple.
+private func series(_ user: String, zone: String, _ buckets: [(String, Double, Double)]) -> SeriesOutput {
+  let extent = Extent(start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 0))
+  return SeriesOutput(
+    user: user, chart: "volume", timeZone: zone, asOf: date("2025-11-29T23:59:59Z"), range: .threeMonths,
+    granularity: .week, measures: [.sessions, .volumeKg], domain: extent,
+    buckets: buckets.map { start, sessions, volume in
+      .init(
+        start: date(start), end: date(start), partial: false, values: [.sessions: sessions, .volumeKg: volume],
+        bar: extent)
+    },
+    average: [:])
+}
+
+/// Values 10, 1, 4, 2, 3 sorted are [1, 2, 3, 4, 10]; with h = (n − 1) × q = 4q:
+/// p25 → h = 1 → 2; p50 → h = 2 → 3; p75 → h = 3 → 4; p90 → h = 3.6 → 4 + 0.6 × (10 − 4) = 7.6.
+/// Mean 20 / 5 = 4. In binary floating point 7.6 comes out as 7.6000000000000005, exactly as
+/// `numpy.quantile([1, 2, 3, 4, 10], 0.9)` prints it.
+@Test func quantilesAndMeanOnAHandWorkedExample() {
+  let compare = Compare()
+  let stats = compare.stats([10, 1, 4, 2, 3].sorted())
+  #expect(stats.mean == 4)
+  #expect(stats.min == 1)
+  #expect(stats.max == 10)
+  #expect(stats.quantiles.map(\.name) == ["p25", "p50", "p75", "p90"])
+  #expect(stats.quantiles.map(\.value) == [2, 3, 4, 7.6000000000000005])
+  // Two values [1, 3]: p25 → h = 0.25 → 1.5; p90 → h = 0.9 → 2.8.
+  #expect(Compare.quantile([1, 3], 0.25) == 1.5)
+  #expect(Compare.quantile([1, 3], 0.9) == 2.8)
+}
+
+/// A user in Oslo and one in New York whose weeks start on Monday 24 November land in one
+/// row, although their weeks start six hours apart; a Sunday-first user's week of
+/// 23 November joins the same row (the Monday nearest its start).
+@Test func usersInDifferentZonesShareALocalDateBucket() {
+  let compare = Compare(rankMeasure: .volumeKg, rankTop: 2)
+  var part = compare.add(series("oslo", zone: "Europe/Oslo", [("2025-11-24T00:00:00+01:00", 2, 100)]), to: nil)
+  part = compare.add(series("ny", zone: "America/New_York", [("2025-11-24T00:00:00-05:00", 4, 300)]), to: part)
+  part = compare.add(series("sunday", zone: "America/New_York", [("2025-11-23T00:00:00-05:00", 3, 200)]), to: part)
+  let cohort = compare.reduce(part, chart: "volume", asOf: "2025-11-29")
+  #expect(cohort.users == 3)
+  #expect(cohort.buckets.map(\.date) == ["2025-11-24"])
+  #expect(cohort.buckets[0].n == 3)
+  #expect(cohort.buckets[0].values[.sessions]?.mean == 3)  // (2 + 3 + 4) / 3
+  #expect(cohort.buckets[0].values[.volumeKg]?.quantile("p50") == 200)
+  // The largest volume is 300: the shared axis runs to 500, the next of 1, 2, 2.5, 5 × 10ⁿ.
+  #expect(cohort.yDomain[.volumeKg] == AxisDomain(min: 0, max: 500))
+  #expect(cohort.yDomain[.sessions] == AxisDomain(min: 0, max: 5))
+  #expect(cohort.ranking?.users.map(\.user) == ["ny", "sunday"])
+}
+
+/// A one-user cohort: every statistic is that user's value.
+@Test func oneUserCohort() {
+  let compare = Compare()
+  let part = compare.add(series("solo", zone: "UTC", [("2025-11-24T00:00:00Z", 3, 120)]), to: nil)
+  let stats = compare.reduce(part, chart: "volume", asOf: "2025-11-29").buckets[0].values[.volumeKg]!
+  #expect(stats == CohortStats(mean: 120, min: 120, max: 120, quantiles: [
+    .init(name: "p25", value: 120), .init(name: "p50", value: 120), .init(name: "p75", value: 120),
+    .init(name: "p90", value: 120),
+  ]))
+}
+
+/// An empty cohort (no user succeeded) still decodes: no rows, an axis of 0…1.
+@Test func emptyCohort() {
+  let compare = Compare(rankMeasure: .volumeKg)
+  let empty = Compare.SeriesPart(
+    range: .threeMonths, granularity: .week, measures: [.volumeKg], users: 0, buckets: [:], ranking: [])
+  let cohort = compare.reduce(empty, chart: "volume", asOf: "2025-11-29")
+  #expect(cohort.users == 0)
+  #expect(cohort.buckets == [])
+  #expect(cohort.yDomain[.volumeKg] == AxisDomain(min: 0, max: 1))
+  #expect(cohort.ranking?.users == [])
+  #expect(compare.stats([]) == CohortStats(mean: 0, min: 0, max: 0, quantiles: [
+    .init(name: "p25", value: 0), .init(name: "p50", value: 0), .init(name: "p75", value: 0), .init(name: "p90", value: 0),
+  ]))
+}
+
+/// Split the same users into two parts in either order: merging gives the same cohort.
+@Test func mergingPartsDoesNotDependOnOrder() {
+  let compare = Compare(rankMeasure: .sessions, rankTop: 1)
+  let a = compare.add(series("a", zone: "UTC", [("2025-11-24T00:00:00Z", 0.1, 1)]), to: nil)
+  let b = compare.add(series("b", zone: "UTC", [("2025-11-24T00:00:00Z", 0.2, 2)]), to: nil)
+  let c = compare.add(series("c", zone: "UTC", [("2025-11-24T00:00:00Z", 0.7, 3)]), to: nil)
+  let one = compare.reduce(compare.merge(compare.merge(a, b), c), chart: "v", asOf: "x")
+  let other = compare.reduce(compare.merge(c, compare.merge(b, a)), chart: "v", asOf: "x")
+  #expect(one == other)
+  #expect(one.ranking?.users.map(\.user) == ["c"])
+}
+
+@Test(arguments: [(0.0, 1.0), (7, 10), (13, 20), (21, 25), (250, 250), (251, 500), (0.3, 0.5), (1, 1)])
+func niceMaximum(value: Double, expected: Double) {
+  #expect(Compare.niceMaximum(value) == expected)
+}
