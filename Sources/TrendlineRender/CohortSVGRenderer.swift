@@ -242,6 +242,7 @@ public struct CohortRadarSVGRenderer: Sendable {
   public func render() -> String {
     let n = output.axes.count
     let size = RadarSVGRenderer.size
+    let legend = RadarSVGRenderer.legendTop
     var b = SVGBuilder()
     func q(_ axis: CohortRadarOutput.Axis, _ name: String) -> Double? { axis.counts.quantile(name) }
     let largest = output.axes.map { max(q($0, "p75") ?? 0, q($0, "p50") ?? $0.counts.mean) }.max() ?? 0
@@ -249,7 +250,7 @@ public struct CohortRadarSVGRenderer: Sendable {
     let desc = "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of (\(output.asOf)): "
       + output.axes.map { "\($0.label) median " + SVGNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(separator: ", ") + "."
     SVGFrame.open(
-      &b, width: size, height: size + 40, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)", desc: desc,
+      &b, width: size, height: RadarSVGRenderer.legendTop + 24, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)", desc: desc,
       kind: "cohort-radar")
     b.element("text", [("x", "16"), ("y", "22"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
     b.element(
@@ -302,11 +303,11 @@ public struct CohortRadarSVGRenderer: Sendable {
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
       b.element("text", [("x", f(p.x + d.dx * 10)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: axis.label)
     }
-    b.element("line", [("x1", "16"), ("x2", "40"), ("y1", f(size + 6)), ("y2", f(size + 6)), ("stroke", Palette.bar), ("stroke-width", "3")])
-    b.element("text", [("x", "48"), ("y", f(size + 10))], content: "median")
+    b.element("line", [("x1", "16"), ("x2", "40"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.bar), ("stroke-width", "3")])
+    b.element("text", [("x", "48"), ("y", f(legend))], content: "median")
     b.element(
-      "line", [("x1", "120"), ("x2", "144"), ("y1", f(size + 6)), ("y2", f(size + 6)), ("stroke", Palette.muted), ("stroke-dasharray", "4 3")])
-    b.element("text", [("x", "152"), ("y", f(size + 10))], content: "25th and 75th percentile")
+      "line", [("x1", "120"), ("x2", "144"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.muted), ("stroke-dasharray", "4 3")])
+    b.element("text", [("x", "152"), ("y", f(legend))], content: "25th and 75th percentile")
     b.close("svg")
     b.newline()
     return b.text

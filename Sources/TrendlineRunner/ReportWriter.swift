@@ -3,6 +3,7 @@ import TrendlineIngest
 import TrendlinePipeline
 import TrendlineRender
 import TrendlineSchema
+import TrendlineStages
 
 /// Writes the drawn outputs a pipeline's `output.formats` asks for: `<chart>.svg` beside each
 /// chart's JSON (`svg`), and the HTML report under `report/` (`html`).
@@ -57,13 +58,28 @@ enum ReportWriter {
     output.appendingPathComponent("report").appendingPathComponent("users").appendingPathComponent(user + ".html")
   }
 
-  /// `report/index.html`: the cohort charts and every user with their status.
-  static func writeIndex(
-    pipeline: Pipeline, asOf: String, cohort: [ChartDocument], users: [Manifest.UserRecord], output: URL
+  /// `cohort/<chart>.svg` (with `svg`) and `report/index.html` (with `html`) of a run or a
+  /// merge: the cohort charts series first, then radars, each by name, the order the cohort
+  /// JSON files are written in, so a merged report is byte-identical to a single run's.
+  static func writeCohortReport(
+    _ gathered: CohortGatherer, pipeline: String, formats: [Pipeline.Output.Format], asOf: String,
+    users: [Manifest.UserRecord], output: URL
   ) throws(AtomicFile.WriteError) {
-    guard pipeline.output.formats.contains(.html) else { return }
+    guard formats.contains(.svg) || formats.contains(.html) else { return }
+    var documents: [ChartDocument] = []
+    for name in gathered.series.keys.sorted() {
+      documents.append(.cohortSeries(gathered.compare.reduce(gathered.series[name]!, chart: name, asOf: asOf)))
+    }
+    for name in gathered.radar.keys.sorted() {
+      documents.append(.cohortRadar(gathered.compare.reduce(gathered.radar[name]!, chart: name, asOf: asOf)))
+    }
+    let folder = output.appendingPathComponent("cohort")
+    for document in documents {
+      try writeSVG(document, named: document.name, in: folder, formats: formats)
+    }
+    guard formats.contains(.html) else { return }
     let index = HTMLReport.Index(
-      pipeline: pipeline.name, asOf: asOf, charts: cohort,
+      pipeline: pipeline, asOf: asOf, charts: documents,
       users: users.map {
         HTMLReport.UserEntry(
           user: $0.user, ok: $0.status == .ok, message: $0.message, sessions: $0.sessions, rowsRejected: $0.rowsRejected)

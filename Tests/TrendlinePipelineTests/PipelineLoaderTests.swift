@@ -98,7 +98,15 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
         == Pipeline.Compare(
           charts: ["training-volume", "muscle-balance"], quantiles: [0.25, 0.5, 0.75, 0.9], rankMeasure: .volumeKg,
           rankTop: 10))
-    #expect(pipeline.output.formats == [.json])
+    #expect(pipeline.output.formats == [.json, .svg, .html])
+    #expect(
+      pipeline.charts[0].bands
+        == ValueBands(
+          measure: .sessions,
+          levels: [
+            .init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular"),
+            .init(from: 5, label: "Heavy"),
+          ]))
   }
 
   @Test func mappedCSVPipelineCarriesItsLayout() throws {
