@@ -225,6 +225,7 @@ public enum HTMLReport {
     caption{text-align:left;color:#57606A;padding-bottom:4px}
     th,td{border-bottom:1px solid #D8DEE4;padding:3px 6px;text-align:right;vertical-align:top}
     th[scope=row],td:first-child,thead th:first-child{text-align:left}
+    th[scope=row]{white-space:nowrap}
     thead th{border-bottom:2px solid #AFB8C1}
 
     """
