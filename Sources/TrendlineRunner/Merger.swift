@@ -132,6 +132,10 @@ public enum Merger {
     do {
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS"))
       try Runner.writeCohort(gatherer!, asOf: reference.asOf, to: output)
+      try ReportWriter.writeCohortReport(
+        gatherer!, pipeline: reference.pipeline.name,
+        formats: (reference.formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
+        users: users, output: output)
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json"))
       try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS"))
     } catch {
