@@ -58,12 +58,19 @@ enum ReportWriter {
     output.appendingPathComponent("report").appendingPathComponent("users").appendingPathComponent(user + ".html")
   }
 
+  /// The index's line for a user: all the report keeps of a manifest record.
+  static func indexEntry(_ record: Manifest.UserRecord) -> HTMLReport.UserEntry {
+    HTMLReport.UserEntry(
+      user: record.user, ok: record.status == .ok, message: record.message, sessions: record.sessions,
+      rowsRejected: record.rowsRejected)
+  }
+
   /// `cohort/<chart>.svg` (with `svg`) and `report/index.html` (with `html`) of a run or a
   /// merge: the cohort charts series first, then radars, each by name, the order the cohort
   /// JSON files are written in, so a merged report is byte-identical to a single run's.
   static func writeCohortReport(
     _ gathered: CohortGatherer, pipeline: String, formats: [Pipeline.Output.Format], asOf: String,
-    users: [Manifest.UserRecord], output: URL
+    users: [HTMLReport.UserEntry], output: URL
   ) throws(AtomicFile.WriteError) {
     guard formats.contains(.svg) || formats.contains(.html) else { return }
     var documents: [ChartDocument] = []
@@ -78,12 +85,7 @@ enum ReportWriter {
       try writeSVG(document, named: document.name, in: folder, formats: formats)
     }
     guard formats.contains(.html) else { return }
-    let index = HTMLReport.Index(
-      pipeline: pipeline, asOf: asOf, charts: documents,
-      users: users.map {
-        HTMLReport.UserEntry(
-          user: $0.user, ok: $0.status == .ok, message: $0.message, sessions: $0.sessions, rowsRejected: $0.rowsRejected)
-      })
+    let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users)
     try AtomicFile.write(
       Data(HTMLReport.index(index).utf8), to: output.appendingPathComponent("report").appendingPathComponent("index.html"))
   }

@@ -170,7 +170,7 @@ public enum Runner {
         try writeCohort(gathered, asOf: options.asOfText, to: options.output)
         try ReportWriter.writeCohortReport(
           gathered, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: options.asOfText,
-          users: userRecords, output: options.output)
+          users: userRecords.map(ReportWriter.indexEntry), output: options.output)
         try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json"))
         try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS"))
       }
