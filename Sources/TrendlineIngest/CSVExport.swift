@@ -157,8 +157,7 @@ func readCSVExport(
 /// enough: Hevy numbers sets per exercise block, so an exercise done twice in one workout
 /// repeats indices with different sets, and dropping those would lose real work.
 struct DuplicateSetFilter {
-  private struct Key: Hashable {
-    var session: String
+  private struct Key: Equatable {
     var exercise: String
     var index: Int
     var type: SetType
@@ -167,15 +166,27 @@ struct DuplicateSetFilter {
     var distanceMeters: Double
     var seconds: Double
   }
-  private var seen = Set<Key>()
+  /// The keys of the session being read; a session's rows come together in every export, so
+  /// a short list searched from the end beats hashing two strings per row.
+  private var session = ""
+  private var keys: [Key] = []
+  /// Sessions already left, in case a file returns to one.
+  private var earlier: [String: [Key]] = [:]
 
   mutating func isDuplicate(_ set: ExportSet) -> Bool {
     guard let index = set.setIndex else { return false }
+    if set.sessionKey != session {
+      if !keys.isEmpty { earlier[session] = keys }
+      session = set.sessionKey
+      keys = earlier.removeValue(forKey: session) ?? []
+    }
     let key = Key(
-      session: set.sessionKey, exercise: set.exercise, index: index, type: set.type,
-      weightKg: set.weightKg, reps: set.reps, distanceMeters: set.distanceMeters,
-      seconds: set.seconds)
-    return !seen.insert(key).inserted
+      exercise: set.exercise, index: index, type: set.type, weightKg: set.weightKg, reps: set.reps,
+      distanceMeters: set.distanceMeters, seconds: set.seconds)
+    // Compare the number first: most keys differ there, and it is the cheap test.
+    if keys.contains(where: { $0.index == key.index && $0 == key }) { return true }
+    keys.append(key)
+    return false
   }
 }
 
@@ -185,10 +196,12 @@ struct DuplicateSetFilter {
 /// name on each of its sets), so each text column keeps its last bytes and `String`: a
 /// repeated value costs a byte comparison, not a decode and a Unicode normalization.
 final class FieldDecoder {
-  private var lastBytes: [Int: [UInt8]] = [:]
-  private var lastText: [Int: String] = [:]
+  /// Per column: the last bytes seen and their text (indexed by column, grown on demand).
+  private var lastBytes: [[UInt8]?] = []
+  private var lastText: [String] = []
   private var lastTimestampBytes: [UInt8] = []
   private var lastTimestamp: Int64 = 0
+  private var lastKey: (start: Int64, name: String, key: String)?
   let resolver: ZoneResolver
   /// Numbers are written with a decimal comma (`62,5`), as in a mapped CSV that says so.
   let decimalComma: Bool
@@ -199,23 +212,40 @@ final class FieldDecoder {
   }
 
   /// Field `index` as trimmed NFC text.
+  ///
+  /// - Complexity: O(*m*) for a field of *m* bytes; a repeat of the column's last value
+  ///   allocates nothing.
   func text(_ reader: CSVReader, _ index: Int) -> String {
-    reader.withFieldBytes(index) { bytes in
-      if let last = lastBytes[index], last.elementsEqual(bytes) { return lastText[index]! }
-      let text = normalizedName(String(decoding: bytes, as: UTF8.self))
-      lastBytes[index] = Array(bytes)
-      lastText[index] = text
-      return text
+    while lastBytes.count <= index {
+      lastBytes.append(nil)
+      lastText.append("")
     }
+    let bytes = reader.field(index)
+    if let last = lastBytes[index], equal(last, bytes) { return lastText[index] }
+    let text = normalizedName(bytes)
+    lastBytes[index] = Array(bytes)
+    lastText[index] = text
+    return text
+  }
+
+  /// The session key of a row, built once per session rather than once per row.
+  func sessionKey(start: Int64, name: String) -> String {
+    if let last = lastKey, last.start == start, last.name == name { return last.key }
+    let key = TrendlineIngest.sessionKey(start: start, name: name)
+    lastKey = (start, name, key)
+    return key
   }
 
   /// Field `index` as a number; empty is `empty` (SPEC 9.5: an empty weight is 0 kg).
   func number(_ reader: CSVReader, _ index: Int, empty: Double = 0) throws(FieldProblem) -> Double
   {
-    let value = reader.withFieldBytes(index) { bytes in
-      guard decimalComma, bytes.contains(ASCII.comma) else { return NumberParser.decimal(bytes) }
+    let bytes = reader.field(index)
+    let value: NumberParser.Value
+    if decimalComma && bytes.contains(ASCII.comma) {
       let swapped = bytes.map { $0 == ASCII.comma ? ASCII.dot : $0 }
-      return swapped.withUnsafeBufferPointer { NumberParser.decimal($0) }
+      value = swapped.withUnsafeBufferPointer { NumberParser.decimal($0) }
+    } else {
+      value = NumberParser.decimal(bytes)
     }
     switch value {
     case .number(let number): return number
@@ -227,7 +257,7 @@ final class FieldDecoder {
 
   /// Field `index` as a duration in seconds, or nil when empty.
   func duration(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64? {
-    switch reader.withFieldBytes(index, { NumberParser.duration($0) }) {
+    switch NumberParser.duration(reader.field(index)) {
     case .number(let seconds):
       guard seconds >= 0 else {
         throw FieldProblem(index: index, reason: "duration '\(reader.string(index))' is negative")
@@ -248,22 +278,21 @@ final class FieldDecoder {
   /// Field `index` as an instant: a stated offset is used as it is, a local time is read in
   /// the user's zone. Before 1970 is impossible for a workout log (SPEC 3).
   func instant(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {
-    try reader.withFieldBytes(index) { (bytes) throws(FieldProblem) -> Int64 in
-      if lastTimestampBytes.elementsEqual(bytes) && !bytes.isEmpty { return lastTimestamp }
-      guard let parsed = TimestampParser.parse(bytes) else {
-        throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
-      }
-      let value = try checkedInstant(parsed, reader, index)
-      lastTimestampBytes = Array(bytes)
-      lastTimestamp = value
-      return value
+    let bytes = reader.field(index)
+    if !bytes.isEmpty && equal(lastTimestampBytes, bytes) { return lastTimestamp }
+    guard let parsed = TimestampParser.parse(bytes) else {
+      throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
     }
+    let value = try checkedInstant(parsed, reader, index)
+    lastTimestampBytes = Array(bytes)
+    lastTimestamp = value
+    return value
   }
 
   /// Field `index` as a local wall time (seconds since 1970 on the wall clock), for end times
   /// that must be placed after a start.
   func localTime(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> ParsedTimestamp {
-    guard let parsed = reader.withFieldBytes(index, { TimestampParser.parse($0) }) else {
+    guard let parsed = TimestampParser.parse(reader.field(index)) else {
       throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
     }
     return parsed
@@ -284,6 +313,31 @@ final class FieldDecoder {
     }
     return value
   }
+}
+
+/// Byte-wise equality by `memcmp`.
+@inline(__always)
+func equal(_ array: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  guard array.count == bytes.count else { return false }
+  guard let base = bytes.baseAddress else { return true }
+  return array.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+}
+
+/// `normalizedName` of UTF-8 bytes: ASCII text (nearly every name) is trimmed and made into a
+/// `String` directly, without Foundation's trimming, which costs more than the rest of a row.
+func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  var start = 0
+  var end = bytes.count
+  var ascii = true
+  for byte in bytes where byte >= 0x80 {
+    ascii = false
+    break
+  }
+  guard ascii else { return normalizedName(String(decoding: bytes, as: UTF8.self)) }
+  func isSpace(_ byte: UInt8) -> Bool { byte == ASCII.space || (byte >= 0x09 && byte <= 0x0D) }
+  while start < end && isSpace(bytes[start]) { start += 1 }
+  while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+  return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
 }
 
 /// Trimmed, Unicode NFC: the one spelling of a name that comparisons and outputs use, so

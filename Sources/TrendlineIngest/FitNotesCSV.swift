@@ -126,7 +126,7 @@ enum FitNotesCSV {
       }
       return .set(
         ExportSet(
-          line: line, sessionKey: sessionKey(start: start, name: ""), sessionName: "",
+          line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
           start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil,
           type: .normal, weightKg: weightKg, reps: repCount, distanceMeters: meters,
           seconds: seconds))

@@ -78,7 +78,7 @@ enum FitbodCSV {
       }
       return .set(
         ExportSet(
-          line: line, sessionKey: sessionKey(start: start, name: ""), sessionName: "",
+          line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
           start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type,
           weightKg: weightKg, reps: repCount, distanceMeters: meters, seconds: secondCount))
     }

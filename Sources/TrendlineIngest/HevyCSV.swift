@@ -114,7 +114,7 @@ enum HevyCSV {
       }
       return .set(
         ExportSet(
-          line: line, sessionKey: sessionKey(start: start, name: name), sessionName: name,
+          line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
           start: start, durationSeconds: durationSeconds, exercise: exerciseName, setIndex: index,
           type: type, weightKg: weightKg, reps: repCount, distanceMeters: meters,
           seconds: secondCount))
@@ -125,13 +125,9 @@ enum HevyCSV {
     private func duration(_ reader: CSVReader, _ column: Int, start: Int64) throws(FieldProblem)
       -> Int64
     {
-      let cached = reader.withFieldBytes(column) { bytes -> Int64? in
-        guard let last = lastEnd, last.start == start, last.bytes.elementsEqual(bytes) else {
-          return nil
-        }
+      if let last = lastEnd, last.start == start, last.bytes.elementsEqual(reader.field(column)) {
         return last.duration
       }
-      if let cached { return cached }
       let parsed = try fields.localTime(reader, column)
       let end: Int64
       if let offset = parsed.offsetSeconds {
@@ -147,7 +143,7 @@ enum HevyCSV {
         throw FieldProblem(
           index: column, reason: "end_time '\(reader.string(column))' is more than 24 hours after start_time")
       }
-      lastEnd = (reader.withFieldBytes(column) { Array($0) }, start, length)
+      lastEnd = (Array(reader.field(column)), start, length)
       return length
     }
   }

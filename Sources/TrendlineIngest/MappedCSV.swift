@@ -128,7 +128,7 @@ enum MappedCSV {
 
     private func timestamp(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {
       guard let pattern else { return try fields.instant(reader, index) }
-      guard let parsed = reader.withFieldBytes(index, { pattern.parse($0) }) else {
+      guard let parsed = pattern.parse(reader.field(index)) else {
         throw FieldProblem(
           index: index,
           reason: "'\(reader.string(index))' does not match the date format '\(pattern.text)'")
@@ -195,7 +195,7 @@ enum MappedCSV {
       }
       return .set(
         ExportSet(
-          line: line, sessionKey: sessionKey(start: startInstant, name: name), sessionName: name,
+          line: line, sessionKey: fields.sessionKey(start: startInstant, name: name), sessionName: name,
           start: startInstant, durationSeconds: durationSeconds, exercise: exerciseName,
           setIndex: index, type: type, weightKg: weightKg, reps: repCount,
           distanceMeters: meters, seconds: secondCount))

@@ -93,10 +93,12 @@ public enum Normalize {
       if latest[a] != latest[b] { return latest[a] > latest[b] }
       return files[b].file.utf8.lexicographicallyPrecedes(files[a].file.utf8)
     }
+    // Sets of one session follow each other in every export, so the work below is done once
+    // per run of equal keys (a pointer comparison for the shared key strings), not per set.
     var owner: [String: Int] = [:]
     for fileIndex in ranked {
-      for set in files[fileIndex].sets where owner[set.sessionKey] == nil {
-        owner[set.sessionKey] = fileIndex
+      forEachSessionRun(files[fileIndex].sets) { key, _ in
+        if owner[key] == nil { owner[key] = fileIndex }
       }
     }
 
@@ -106,13 +108,13 @@ public enum Normalize {
     for (fileIndex, file) in files.enumerated() {
       var accepted = 0
       var duplicates = file.duplicateRows
-      for set in file.sets {
-        if owner[set.sessionKey] == fileIndex {
-          accepted += 1
-          if bySession[set.sessionKey] == nil { sessionOrder.append(set.sessionKey) }
-          bySession[set.sessionKey, default: []].append(set)
+      forEachSessionRun(file.sets) { key, run in
+        if owner[key] == fileIndex {
+          accepted += run.count
+          if bySession[key] == nil { sessionOrder.append(key) }
+          bySession[key, default: []].append(contentsOf: run)
         } else {
-          duplicates += 1
+          duplicates += run.count
         }
       }
       accounting.append(
@@ -132,15 +134,19 @@ public enum Normalize {
       let first = sets[0]
       var counted: [TrainedSet] = []
       var unmappedHere = Set<String>()
+      var last: (exercise: String, resolved: (display: String, ids: [Int]?))?
       for set in sets where warmupSets == .include || set.type != .warmup {
         let resolved: (display: String, ids: [Int]?)
-        if let known = names[set.exercise] {
+        if let last, last.exercise == set.exercise {
+          resolved = last.resolved
+        } else if let known = names[set.exercise] {
           resolved = known
         } else {
           let entry = lookup.find(set.exercise)
           resolved = (entry?.name ?? set.exercise, entry?.muscleGroupIds)
           names[set.exercise] = resolved
         }
+        last = (set.exercise, resolved)
         let ids = set.muscleGroupIds ?? resolved.ids ?? []
         let isUnmapped = set.muscleGroupIds == nil && resolved.ids == nil
         if isUnmapped { unmappedHere.insert(resolved.display) }
@@ -162,5 +168,17 @@ public enum Normalize {
     return UserIngest(
       sessions: sessions, files: accounting, rejects: files.flatMap(\.rejects),
       unmappedExercises: unmapped)
+  }
+
+  /// Calls `body` with each run of consecutive sets that share a session key.
+  private static func forEachSessionRun(_ sets: [ExportSet], _ body: (String, ArraySlice<ExportSet>) -> Void) {
+    var start = 0
+    while start < sets.count {
+      let key = sets[start].sessionKey
+      var end = start + 1
+      while end < sets.count && sets[end].sessionKey == key { end += 1 }
+      body(key, sets[start..<end])
+      start = end
+    }
   }
 }

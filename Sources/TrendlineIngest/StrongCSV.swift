@@ -21,6 +21,36 @@ enum StrongCSV {
     }
   }
 
+  /// What a `Set Order` cell says.
+  enum SetOrder: Equatable {
+    case number(Int), warmup, dropset, failure, note, restTimer, invalid
+  }
+
+  /// Reads a `Set Order` cell (surrounding spaces allowed) without making a `String`.
+  static func setOrder(_ bytes: UnsafeBufferPointer<UInt8>) -> SetOrder {
+    var start = 0
+    var end = bytes.count
+    while start < end && bytes[start] == ASCII.space { start += 1 }
+    while end > start && bytes[end - 1] == ASCII.space { end -= 1 }
+    let count = end - start
+    guard count > 0 else { return .invalid }
+    if count == 1 {
+      switch bytes[start] {
+      case UInt8(ascii: "W"): return .warmup
+      case UInt8(ascii: "D"): return .dropset
+      case UInt8(ascii: "F"): return .failure
+      default: break
+      }
+    }
+    if count <= 9, (start..<end).allSatisfy({ bytes[$0] >= ASCII.zero && bytes[$0] <= ASCII.nine }) {
+      return .number((start..<end).reduce(0) { $0 * 10 + Int(bytes[$1] - ASCII.zero) })
+    }
+    let cell = UnsafeBufferPointer(rebasing: bytes[start..<end])
+    if cell.elementsEqual("Note".utf8) { return .note }
+    if cell.elementsEqual("Rest Timer".utf8) { return .restTimer }
+    return .invalid
+  }
+
   final class Parser: CSVRowParser {
     let date: Int
     let workoutName: Int
@@ -72,23 +102,21 @@ enum StrongCSV {
     }
 
     func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
-      // Set Order first: pseudo-rows carry no set values at all.
-      let order = reader.string(setOrder).trimmingCharacters(in: .whitespaces)
+      // Set Order first: pseudo-rows carry no set values at all. Read from the bytes, since
+      // every row has one and a String per row would cost more than the rest of the field.
       var type = SetType.normal
       var index: Int?
-      switch order {
-      case "W": type = .warmup
-      case "D": type = .dropset
-      case "F": type = .failure
-      case "Note": return .ignored("Strong note row")
-      case "Rest Timer": return .ignored("Strong rest timer row")
-      default:
-        guard let number = Int(order), number >= 0 else {
-          throw FieldProblem(
-            index: setOrder,
-            reason: "'\(order)' is not a set number, W, D, F, Note or Rest Timer")
-        }
-        index = number
+      switch StrongCSV.setOrder(reader.field(setOrder)) {
+      case .number(let number): index = number
+      case .warmup: type = .warmup
+      case .dropset: type = .dropset
+      case .failure: type = .failure
+      case .note: return .ignored("Strong note row")
+      case .restTimer: return .ignored("Strong rest timer row")
+      case .invalid:
+        throw FieldProblem(
+          index: setOrder,
+          reason: "'\(reader.string(setOrder))' is not a set number, W, D, F, Note or Rest Timer")
       }
 
       let start = try fields.instant(reader, date)
@@ -137,7 +165,7 @@ enum StrongCSV {
 
       return .set(
         ExportSet(
-          line: line, sessionKey: sessionKey(start: start, name: name), sessionName: name,
+          line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
           start: start, durationSeconds: durationSeconds, exercise: exerciseName,
           setIndex: index, type: type, weightKg: weightKg, reps: repCount,
           distanceMeters: meters, seconds: secondCount))

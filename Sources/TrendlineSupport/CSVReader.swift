@@ -115,191 +115,189 @@ public final class CSVReader {
 
   /// Reads the next record into ``fields``.
   ///
+  /// The scanning state lives in locals for the length of a record and is stored back once:
+  /// touching the reader's stored properties byte by byte would pay a dynamic exclusivity
+  /// check each time, which cost more than the scanning itself.
+  ///
   /// - Complexity: O(*r*), where *r* is the length of the record.
   public func next() -> Event {
+    var fields = self.fields
+    self.fields = []  // so the local copy stays unique and appends do not copy
     fields.removeAll(keepingCapacity: true)
+    var position = self.position
+    var line = self.line
+    var lineStart = self.lineStart
+    defer {
+      self.fields = fields
+      self.position = position
+      self.line = line
+      self.lineStart = lineStart
+    }
+    let buffer = UnsafeBufferPointer(storage)
     let count = bytes.count
+    let delimiter = self.delimiter
+    let maximumFieldBytes = self.maximumFieldBytes
     guard position < count else { return .end }
     let recordLine = line
     let recordLineStart = lineStart
 
+    func isLineBreak(_ offset: Int) -> Bool {
+      let byte = buffer[offset]
+      if byte == ASCII.newline { return true }
+      return byte == ASCII.carriageReturn && offset + 1 < count && buffer[offset + 1] == ASCII.newline
+    }
+    func consumeLineBreak() {
+      if position < count && buffer[position] == ASCII.carriageReturn { position += 1 }
+      if position < count && buffer[position] == ASCII.newline { position += 1 }
+      line += 1
+      lineStart = position
+    }
+    /// Reports a malformed record and moves to the line after the one the record began on.
+    ///
+    /// Resuming there, not after the bad byte, keeps a stray quote from swallowing the rows
+    /// that follow it: they are read again as records of their own.
+    func malformed(line badLine: Int, column: Int, _ message: String) -> Event {
+      // Fields of this record may have been unescaped in place; the lines about to be read
+      // again must hold the file's bytes.
+      for offset in recordLineStart..<min(position + 1, count) { storage[offset] = bytes[offset] }
+      var cursor = recordLineStart
+      while cursor < count && bytes[cursor] != ASCII.newline { cursor += 1 }
+      position = min(cursor + 1, count)
+      line = recordLine + 1
+      lineStart = position
+      fields.removeAll(keepingCapacity: true)
+      return .malformed(Malformation(recordLine: recordLine, line: badLine, column: column, message: message))
+    }
+
     // An empty line is not a record of one empty field: exports put blank lines between
     // rows (Fitbod), and counting them as rows with missing columns would reject them.
-    if bytes[position] == ASCII.newline || bytes[position] == ASCII.carriageReturn {
+    if buffer[position] == ASCII.newline || buffer[position] == ASCII.carriageReturn {
       consumeLineBreak()
       return .blankLine(line: recordLine)
     }
 
-    let buffer = UnsafeBufferPointer(storage)
-    do {
-      while true {
-        // At the start of a field.
-        if position < count && buffer[position] == ASCII.quote {
-          let quoteLine = line
-          let quoteColumn = position - lineStart + 1
-          position += 1
-          let start = position
-          var escaped = false
-          while true {
-            guard position < count else {
-              return malformed(
-                recordLine, recordLineStart, line: quoteLine, column: quoteColumn,
-                "quoted field is never closed")
-            }
-            let byte = buffer[position]
-            if byte == ASCII.quote {
-              if position + 1 < count && buffer[position + 1] == ASCII.quote {
-                escaped = true
-                position += 2
-                continue
-              }
-              break
-            }
-            if byte == ASCII.newline {
-              line += 1
-              lineStart = position + 1
-            }
-            position += 1
-          }
-          let end = position
-          position += 1  // the closing quote
-          if end - start > maximumFieldBytes {
-            return malformed(
-              recordLine, recordLineStart, line: quoteLine, column: quoteColumn,
-              "field is longer than \(maximumFieldBytes) bytes")
-          }
-          fields.append(
-            Field(
-              start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn))
-          if position >= count { return .record(line: recordLine) }
-          let byte = buffer[position]
-          if byte == delimiter {
-            position += 1
-            continue
-          }
-          if byte == ASCII.newline || byte == ASCII.carriageReturn {
-            if byte == ASCII.carriageReturn && !isLineBreak(at: position) {
-              return malformed(
-                recordLine, recordLineStart, line: line, column: position - lineStart + 1,
-                "carriage return after a closing quote is not followed by a line feed")
-            }
-            consumeLineBreak()
-            return .record(line: recordLine)
-          }
-          return malformed(
-            recordLine, recordLineStart, line: line, column: position - lineStart + 1,
-            "unexpected \(describe(byte)) after a closing quote; quote the whole field and double any quote inside it")
-        }
-
-        // An unquoted field runs to the delimiter or the end of the line.
+    while true {
+      // At the start of a field.
+      if position < count && buffer[position] == ASCII.quote {
+        let quoteLine = line
+        let quoteColumn = position - lineStart + 1
+        position += 1
         let start = position
-        while position < count {
+        var escaped = false
+        while true {
+          guard position < count else {
+            return malformed(line: quoteLine, column: quoteColumn, "quoted field is never closed")
+          }
           let byte = buffer[position]
-          if byte == delimiter || byte == ASCII.newline { break }
-          if byte == ASCII.carriageReturn && isLineBreak(at: position) { break }
           if byte == ASCII.quote {
-            return malformed(
-              recordLine, recordLineStart, line: line, column: position - lineStart + 1,
-              "quote inside an unquoted field; quote the whole field and double the quote")
+            if position + 1 < count && buffer[position + 1] == ASCII.quote {
+              escaped = true
+              position += 2
+              continue
+            }
+            break
+          }
+          if byte == ASCII.newline {
+            line += 1
+            lineStart = position + 1
           }
           position += 1
         }
-        if position - start > maximumFieldBytes {
-          return malformed(
-            recordLine, recordLineStart, line: line, column: start - lineStart + 1,
-            "field is longer than \(maximumFieldBytes) bytes")
+        var end = position
+        position += 1  // the closing quote
+        if end - start > maximumFieldBytes {
+          return malformed(line: quoteLine, column: quoteColumn, "field is longer than \(maximumFieldBytes) bytes")
         }
+        if escaped { end = unescapeInPlace(start, end) }
         fields.append(
-          Field(
-            start: start, end: position, hasEscapedQuote: false, line: line,
-            column: start - lineStart + 1))
+          Field(start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn))
         if position >= count { return .record(line: recordLine) }
-        if buffer[position] == delimiter {
+        let byte = buffer[position]
+        if byte == delimiter {
           position += 1
           continue
         }
-        consumeLineBreak()
-        return .record(line: recordLine)
+        if byte == ASCII.newline || byte == ASCII.carriageReturn {
+          if byte == ASCII.carriageReturn && !isLineBreak(position) {
+            return malformed(
+              line: line, column: position - lineStart + 1,
+              "carriage return after a closing quote is not followed by a line feed")
+          }
+          consumeLineBreak()
+          return .record(line: recordLine)
+        }
+        return malformed(
+          line: line, column: position - lineStart + 1,
+          "unexpected \(describe(byte)) after a closing quote; quote the whole field and double any quote inside it")
       }
+
+      // An unquoted field runs to the delimiter or the end of the line.
+      let start = position
+      while position < count {
+        let byte = buffer[position]
+        if byte == delimiter || byte == ASCII.newline { break }
+        if byte == ASCII.carriageReturn && isLineBreak(position) { break }
+        if byte == ASCII.quote {
+          return malformed(
+            line: line, column: position - lineStart + 1,
+            "quote inside an unquoted field; quote the whole field and double the quote")
+        }
+        position += 1
+      }
+      if position - start > maximumFieldBytes {
+        return malformed(line: line, column: start - lineStart + 1, "field is longer than \(maximumFieldBytes) bytes")
+      }
+      fields.append(
+        Field(start: start, end: position, hasEscapedQuote: false, line: line, column: start - lineStart + 1))
+      if position >= count { return .record(line: recordLine) }
+      if buffer[position] == delimiter {
+        position += 1
+        continue
+      }
+      consumeLineBreak()
+      return .record(line: recordLine)
     }
   }
 
   /// The number of fields in the last record.
   public var fieldCount: Int { fields.count }
 
-  /// Calls `body` with the bytes of field `index`, unescaped.
+  /// The bytes of field `index`, unescaped, valid until the reader is released.
   ///
-  /// - Complexity: O(1) for a field without a doubled quote, else O(*m*) for its length *m*.
+  /// A doubled quote was already replaced by one when the record was read (in the reader's
+  /// own copy of the file), so every field is a plain slice: no allocation, no closure, and
+  /// no generic call for a caller in another module to pay for.
+  ///
+  /// - Complexity: O(1).
   @inline(__always)
-  public func withFieldBytes<R, E: Error>(
-    _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
-  ) throws(E) -> R {
+  public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     let field = fields[index]
-    if !field.hasEscapedQuote {
-      return try body(UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end]))
-    }
-    let unescaped = unescapedBytes(field)
-    let result: Result<R, E> = unescaped.withUnsafeBufferPointer { buffer in
-      Result { () throws(E) -> R in try body(buffer) }
-    }
-    return try result.get()
+    return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end])
   }
 
   /// The text of field `index`, unescaped; invalid UTF-8 becomes U+FFFD.
   ///
   /// - Complexity: O(*m*), where *m* is the field's length.
   public func string(_ index: Int) -> String {
-    let field = fields[index]
-    if !field.hasEscapedQuote {
-      return String(decoding: UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end]), as: UTF8.self)
-    }
-    return String(decoding: unescapedBytes(field), as: UTF8.self)
+    String(decoding: field(index), as: UTF8.self)
   }
 
   /// True when field `index` has no bytes.
   public func isEmpty(_ index: Int) -> Bool { fields[index].start == fields[index].end }
 
-  private func unescapedBytes(_ field: Field) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(field.end - field.start)
-    var index = field.start
-    while index < field.end {
-      let byte = bytes[index]
-      out.append(byte)
-      // A doubled quote stands for one quote.
-      index += byte == ASCII.quote ? 2 : 1
+  /// Replaces each doubled quote in `storage[start..<end]` by one quote, moving the rest
+  /// left, and returns the field's new end. Only the reader's copy changes; `bytes` keeps the
+  /// file as written, which is what recovery after a malformed record scans.
+  private func unescapeInPlace(_ start: Int, _ end: Int) -> Int {
+    var read = start
+    var write = start
+    while read < end {
+      let byte = storage[read]
+      storage[write] = byte
+      write += 1
+      read += byte == ASCII.quote ? 2 : 1
     }
-    return out
-  }
-
-  private func isLineBreak(at offset: Int) -> Bool {
-    let byte = bytes[offset]
-    if byte == ASCII.newline { return true }
-    return byte == ASCII.carriageReturn && offset + 1 < bytes.count
-      && bytes[offset + 1] == ASCII.newline
-  }
-
-  private func consumeLineBreak() {
-    if position < bytes.count && bytes[position] == ASCII.carriageReturn { position += 1 }
-    if position < bytes.count && bytes[position] == ASCII.newline { position += 1 }
-    line += 1
-    lineStart = position
-  }
-
-  /// Reports a malformed record and moves to the line after the one the record began on.
-  ///
-  /// Resuming there, not after the bad byte, keeps a stray quote from swallowing the rows
-  /// that follow it: they are read again as records of their own.
-  private func malformed(
-    _ recordLine: Int, _ recordLineStart: Int, line badLine: Int, column: Int, _ message: String
-  ) -> Event {
-    var cursor = recordLineStart
-    while cursor < bytes.count && bytes[cursor] != ASCII.newline { cursor += 1 }
-    position = min(cursor + 1, bytes.count)
-    line = recordLine + 1
-    lineStart = position
-    return .malformed(
-      Malformation(recordLine: recordLine, line: badLine, column: column, message: message))
+    return write
   }
 
   private func describe(_ byte: UInt8) -> String {

@@ -18,55 +18,93 @@ public enum SHA256 {
 
   /// The digest of `bytes` as 64 lower-case hex digits.
   ///
+  /// Whole 64-byte blocks are compressed straight from the input; only the last one or two
+  /// blocks, which carry the padding, are copied.
+  ///
   /// - Complexity: O(*n*), where *n* is the number of bytes.
   public static func hex(_ bytes: [UInt8]) -> String {
-    var h: [UInt32] = [
+    var state: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
       0x5be0_cd19,
     ]
-    var message = bytes
-    let bitLength = UInt64(bytes.count) * 8
-    message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-    var w = [UInt32](repeating: 0, count: 64)
-    message.withUnsafeBufferPointer { buffer in
-      for chunk in stride(from: 0, to: buffer.count, by: 64) {
-        for i in 0..<16 {
-          let j = chunk + i * 4
-          w[i] = UInt32(buffer[j]) << 24 | UInt32(buffer[j + 1]) << 16 | UInt32(buffer[j + 2]) << 8 | UInt32(buffer[j + 3])
+    let schedule = UnsafeMutablePointer<UInt32>.allocate(capacity: 64)
+    defer { schedule.deallocate() }
+    let whole = bytes.count / 64 * 64
+    state.withUnsafeMutableBufferPointer { h in
+      bytes.withUnsafeBufferPointer { input in
+        var offset = 0
+        while offset < whole {
+          compress(input.baseAddress! + offset, h.baseAddress!, schedule)
+          offset += 64
         }
-        for i in 16..<64 {
-          let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-          let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-          w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+      }
+      var tail = Array(bytes[whole...])
+      let bitLength = UInt64(bytes.count) &* 8
+      tail.append(0x80)
+      while tail.count % 64 != 56 { tail.append(0) }
+      for shift in stride(from: 56, through: 0, by: -8) {
+        tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+      }
+      tail.withUnsafeBufferPointer { block in
+        var offset = 0
+        while offset < block.count {
+          compress(block.baseAddress! + offset, h.baseAddress!, schedule)
+          offset += 64
         }
-        var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-        for i in 0..<64 {
-          let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-          let choose = (e & f) ^ (~e & g)
-          let t1 = hh &+ s1 &+ choose &+ k[i] &+ w[i]
-          let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-          let majority = (a & b) ^ (a & c) ^ (b & c)
-          let t2 = s0 &+ majority
-          (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        h[0] = h[0] &+ a
-        h[1] = h[1] &+ b
-        h[2] = h[2] &+ c
-        h[3] = h[3] &+ d
-        h[4] = h[4] &+ e
-        h[5] = h[5] &+ f
-        h[6] = h[6] &+ g
-        h[7] = h[7] &+ hh
       }
     }
-    let digits: [Character] = Array("0123456789abcdef")
-    var out = ""
-    for word in h {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
+    for word in state {
       for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int((word >> UInt32(shift)) & 0xF)]) }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// One 64-byte block into the state `h`.
+  @inline(__always)
+  private static func compress(
+    _ block: UnsafePointer<UInt8>, _ h: UnsafeMutablePointer<UInt32>, _ w: UnsafeMutablePointer<UInt32>
+  ) {
+    let raw = UnsafeRawPointer(block)
+    for i in 0..<16 {
+      w[i] = UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+    }
+    for i in 16..<64 {
+      let a = w[i &- 15]
+      let b = w[i &- 2]
+      let s0 = rotate(a, 7) ^ rotate(a, 18) ^ (a >> 3)
+      let s1 = rotate(b, 17) ^ rotate(b, 19) ^ (b >> 10)
+      w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+    }
+    var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
+    k.withUnsafeBufferPointer { k in
+      for i in 0..<64 {
+        let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+        let choose = (e & f) ^ (~e & g)
+        let t1 = hh &+ s1 &+ choose &+ k[i] &+ w[i]
+        let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+        let majority = (a & b) ^ (a & c) ^ (b & c)
+        let t2 = s0 &+ majority
+        hh = g
+        g = f
+        f = e
+        e = d &+ t1
+        d = c
+        c = b
+        b = a
+        a = t1 &+ t2
+      }
+    }
+    h[0] = h[0] &+ a
+    h[1] = h[1] &+ b
+    h[2] = h[2] &+ c
+    h[3] = h[3] &+ d
+    h[4] = h[4] &+ e
+    h[5] = h[5] &+ f
+    h[6] = h[6] &+ g
+    h[7] = h[7] &+ hh
   }
 
   @inline(__always)
