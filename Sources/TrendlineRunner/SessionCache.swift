@@ -66,6 +66,8 @@ public final class SessionCache: Sendable {
   public let verify: Bool
   /// The run-wide part of every key (format version, tool, build, source settings, catalog).
   let runKey: String
+  /// How recent a file's times may be for its stat to be trusted next run (see `isRacy`).
+  let racyWindow: Int64
   private let filesHashed = Atomic<Int>(0)
 
   /// Files read and hashed so far to check entries (a file trusted by its stat is not counted).
@@ -78,9 +80,16 @@ public final class SessionCache: Sendable {
   ///     produces goes into the key.
   ///   - toolVersion: the version the manifest records.
   ///   - verify: hash every input on every run (`--cache-verify`).
-  public init(folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool = false) {
+  public convenience init(folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool = false) {
+    // 2 s: the coarsest timestamp granularity in common use (FAT; ext3 and HFS+ have 1 s).
+    self.init(folder: folder, source: source, toolVersion: toolVersion, verify: verify, racyWindowNanoseconds: 2_000_000_000)
+  }
+
+  /// With another racy window; tests use 0 to trust files they have just written.
+  init(folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool, racyWindowNanoseconds: Int64) {
     self.folder = folder
     self.verify = verify
+    racyWindow = racyWindowNanoseconds
     runKey = SessionCache.runKey(source: source, toolVersion: toolVersion)
   }
 
@@ -176,8 +185,7 @@ public final class SessionCache: Sendable {
   /// coarse timestamps (git's "racily clean" entries). Such a file is hashed again next run.
   private func isRacy(_ stat: FileStat?, at statTime: Int64) -> Bool {
     guard let stat else { return true }
-    // 2 s: the coarsest timestamp granularity in common use (FAT; ext3 and HFS+ have 1 s).
-    return max(stat.modified, stat.changed) > statTime - 2_000_000_000
+    return max(stat.modified, stat.changed) > statTime - racyWindow
   }
 
   /// The key of one user's entry: the run-wide key and the user's resolved settings, hashed.
