@@ -23,8 +23,20 @@ public struct Manifest: Codable, Sendable, Equatable {
   public var users: [UserRecord]
   /// Input entries that are not users (an unsafe name, an empty folder), by escaped name.
   public var skippedEntries: [SkippedEntry]
-  /// For a manifest written by `trendline merge`: how many shards it combines.
-  public var mergedShards: Int? = nil
+  /// For a manifest written by `trendline merge`: the shards it combines, each with its own
+  /// manifest (every user's record) and totals. A merged manifest's `users` then lists only
+  /// the users that failed, so merging never holds every user's record at once.
+  public var shards: [ShardSummary]? = nil
+
+  public struct ShardSummary: Codable, Sendable, Equatable {
+    public var shard: ShardRecord
+    /// The shard's manifest, relative to the merged output folder when it is inside it.
+    public var manifest: String
+    public var totals: Totals
+  }
+
+  /// How many shards a merged manifest combines, nil for a run's own manifest.
+  public var mergedShards: Int? { shards?.count }
 
   public struct PipelineRecord: Codable, Sendable, Equatable {
     public var name: String
@@ -48,6 +60,19 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var rowsIgnored: Int
     public var rowsRepaired: Int
     public var sessions: Int
+
+    mutating func add(_ other: Totals) {
+      users += other.users
+      usersOK += other.usersOK
+      usersFailed += other.usersFailed
+      rowsRead += other.rowsRead
+      rowsAccepted += other.rowsAccepted
+      rowsRejected += other.rowsRejected
+      rowsDuplicate += other.rowsDuplicate
+      rowsIgnored += other.rowsIgnored
+      rowsRepaired += other.rowsRepaired
+      sessions += other.sessions
+    }
   }
 
   public struct UserRecord: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlinePipeline
+import TrendlineRender
 import TrendlineSchema
 import TrendlineStages
 
@@ -98,27 +99,48 @@ public enum Merger {
     let missing = (0..<count).filter { seen[$0] == nil }
     guard missing.isEmpty else { throw .missingShards(missing.map { "\($0)-of-\(count)" }, count: count) }
 
-    // Second pass: values and manifests, one shard at a time.
+    // Second pass: values and manifests, one shard at a time. Only the failed users' records
+    // and each shard's totals are kept, so memory follows the cohort's values, not the users.
     var gatherer: CohortGatherer?
-    var users: [Manifest.UserRecord] = []
+    var failed: [Manifest.UserRecord] = []
+    // The report's index lists every user, but only its one line per user is kept.
+    var entries: [HTMLReport.UserEntry] = []
+    var summaries: [Manifest.ShardSummary] = []
     var skipped: [Manifest.SkippedEntry] = []
+    var totals = Runner.totals([])
     for folder in folders {
       let partial = try read(CohortPartial.self, folder.appendingPathComponent("cohort-partial.json"))
       if gatherer == nil { gatherer = CohortGatherer(compare: partial.compare) }
       gatherer!.merge(partial)
-      let manifest = try read(Manifest.self, folder.appendingPathComponent("manifest.json"))
-      users += manifest.users
+      let manifestURL = folder.appendingPathComponent("manifest.json")
+      let manifest = try read(Manifest.self, manifestURL)
+      failed += manifest.users.filter { $0.status == .failed }
+      if (reference.formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
       skipped = manifest.skippedEntries  // every shard lists the same skipped entries
+      totals.add(manifest.totals)
+      let outputPath = output.standardizedFileURL.path + "/"
+      let path = manifestURL.standardizedFileURL.path
+      summaries.append(
+        .init(
+          shard: partial.shard, manifest: path.hasPrefix(outputPath) ? String(path.dropFirst(outputPath.count)) : path,
+          totals: manifest.totals))
     }
-    users.sort { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
+    failed.sort { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
+    entries.sort { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
+    summaries.sort { $0.shard.index < $1.shard.index }
 
-    let merged = Manifest(
+    var merged = Manifest(
       toolVersion: toolVersion, pipeline: reference.pipeline, asOf: reference.asOf, shard: nil,
-      startedAt: Runner.timestamp(startedAt), finishedAt: Runner.timestamp(Date()), totals: Runner.totals(users),
-      users: users, skippedEntries: skipped, mergedShards: count)
+      startedAt: Runner.timestamp(startedAt), finishedAt: Runner.timestamp(Date()), totals: totals,
+      users: failed, skippedEntries: skipped)
+    merged.shards = summaries
     do {
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS"))
       try Runner.writeCohort(gatherer!, asOf: reference.asOf, to: output)
+      try ReportWriter.writeCohortReport(
+        gatherer!, pipeline: reference.pipeline.name,
+        formats: (reference.formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
+        users: entries, output: output)
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json"))
       try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS"))
     } catch {
