@@ -73,7 +73,9 @@ struct Entry {
   func encoded() -> [UInt8] {
     precondition(key.count == 32, "a cache key is a SHA-256 digest")
     precondition(inputs.count == stats.count && inputs.count == racy.count, "one stat per input")
-    precondition(Entry.setTypes.count <= 4, "a set's type has two bits in the format; a fifth type needs version 2")
+    precondition(
+      Entry.setTypes.count <= 4,
+      "a set's type has two bits in the format; a fifth type needs version 2")
     var out = CacheWriter()
     out.bytes = Array(repeating: 0, count: Entry.headerSize)
     out.string(user)
@@ -110,7 +112,8 @@ struct Entry {
       out.string(file.file)
       out.string(file.format)
       for value in [
-        file.rowsRead, file.rowsAccepted, file.rowsRejected, file.rowsDuplicate, file.rowsIgnored, file.rowsRepaired,
+        file.rowsRead, file.rowsAccepted, file.rowsRejected, file.rowsDuplicate, file.rowsIgnored,
+        file.rowsRepaired,
       ] {
         out.int(value)
       }
@@ -230,7 +233,8 @@ extension Entry {
         inputs.append(input)
         stats.append(
           FileStat(
-            size: Int64(try reader.int()), modified: Int64(try reader.int()), changed: Int64(try reader.int()),
+            size: Int64(try reader.int()), modified: Int64(try reader.int()),
+            changed: Int64(try reader.int()),
             inode: try reader.varint()))
         let flags = try reader.byte()
         guard flags <= 1 else { throw .malformed("unknown input flags \(flags)") }
@@ -270,7 +274,8 @@ extension Entry {
     for _ in 0..<rejectCount {
       ingest.rejects.append(
         RowReject(
-          file: try reader.string(), line: try reader.int(), column: try reader.int(), field: try reader.string(),
+          file: try reader.string(), line: try reader.int(), column: try reader.int(),
+          field: try reader.string(),
           reason: try reader.string()))
     }
     let unmappedCount = try reader.count()
@@ -296,7 +301,9 @@ extension Entry {
     func indexed<T>(_ table: [T], _ what: String) throws(CacheFault) -> T {
       // An index is bounded by its table, not by the bytes left (`count()` checks those).
       let index = try reader.varint()
-      guard index < UInt64(table.count) else { throw .malformed("\(what) \(index) of \(table.count)") }
+      guard index < UInt64(table.count) else {
+        throw .malformed("\(what) \(index) of \(table.count)")
+      }
       return table[Int(index)]
     }
 
@@ -322,7 +329,8 @@ extension Entry {
             type: Entry.setTypes[Int(kind & 3)], weightKg: numbers.0, reps: numbers.1,
             distanceMeters: numbers.2, seconds: numbers.3))
       }
-      ingest.sessions.append(Session(key: key, start: start, durationSeconds: duration, name: name, sets: sets))
+      ingest.sessions.append(
+        Session(key: key, start: start, durationSeconds: duration, name: name, sets: sets))
     }
     guard reader.offset == bytes.count else { throw .malformed("bytes after the last session") }
     return ingest
@@ -336,10 +344,13 @@ extension Entry {
 private enum Blank {
   static let lookup = ExerciseLookup(catalog: Catalog(muscleGroups: [], exercises: []))
   static let ingest = Normalize.merge([], lookup: lookup)
-  static let accounting = Normalize.merge([FileIngest(file: "", format: .strongCSV)], lookup: lookup).files[0]
+  static let accounting = Normalize.merge(
+    [FileIngest(file: "", format: .strongCSV)], lookup: lookup
+  ).files[0]
   static let input: InputFile = {
     do {
-      return try JSONDecoder().decode(InputFile.self, from: Data(#"{"name": "", "bytes": 0, "sha256": ""}"#.utf8))
+      return try JSONDecoder().decode(
+        InputFile.self, from: Data(#"{"name": "", "bytes": 0, "sha256": ""}"#.utf8))
     } catch {
       preconditionFailure("InputFile decodes from its own keys: \(error)")
     }
@@ -355,11 +366,15 @@ struct CacheWriter {
   mutating func raw(_ values: [UInt8]) { bytes.append(contentsOf: values) }
 
   mutating func fixed32(_ value: UInt32) {
-    for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    for shift in stride(from: 0, to: 32, by: 8) {
+      bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+    }
   }
 
   mutating func fixed64(_ value: UInt64) {
-    for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    for shift in stride(from: 0, to: 64, by: 8) {
+      bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+    }
   }
 
   /// LEB128: seven bits a byte, low bits first, the high bit set on every byte but the last.
@@ -468,7 +483,9 @@ struct CacheReader {
   /// A count or index; never more than the bytes left, since every element takes one or more.
   mutating func count() throws(CacheFault) -> Int {
     let value = try varint()
-    guard value <= UInt64(bytes.count - offset) else { throw .malformed("a count of \(value) with \(bytes.count - offset) bytes left") }
+    guard value <= UInt64(bytes.count - offset) else {
+      throw .malformed("a count of \(value) with \(bytes.count - offset) bytes left")
+    }
     return Int(value)
   }
 
@@ -492,7 +509,10 @@ struct CacheReader {
 
   mutating func numbers() throws(CacheFault) -> (Double, Double, Double, Double) {
     let tags = try byte()
-    return (try number(tags & 3), try number(tags >> 2 & 3), try number(tags >> 4 & 3), try number(tags >> 6 & 3))
+    return (
+      try number(tags & 3), try number(tags >> 2 & 3), try number(tags >> 4 & 3),
+      try number(tags >> 6 & 3)
+    )
   }
 
   private mutating func number(_ tag: UInt8) throws(CacheFault) -> Double {

@@ -80,13 +80,20 @@ public final class SessionCache: Sendable {
   ///     produces goes into the key.
   ///   - toolVersion: the version the manifest records.
   ///   - verify: hash every input on every run (`--cache-verify`).
-  public convenience init(folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool = false) {
+  public convenience init(
+    folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool = false
+  ) {
     // 2 s: the coarsest timestamp granularity in common use (FAT; ext3 and HFS+ have 1 s).
-    self.init(folder: folder, source: source, toolVersion: toolVersion, verify: verify, racyWindowNanoseconds: 2_000_000_000)
+    self.init(
+      folder: folder, source: source, toolVersion: toolVersion, verify: verify,
+      racyWindowNanoseconds: 2_000_000_000)
   }
 
   /// With another racy window; tests use 0 to trust files they have just written.
-  init(folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool, racyWindowNanoseconds: Int64) {
+  init(
+    folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool,
+    racyWindowNanoseconds: Int64
+  ) {
     self.folder = folder
     self.verify = verify
     racyWindow = racyWindowNanoseconds
@@ -112,7 +119,8 @@ public final class SessionCache: Sendable {
     let key = self.key(for: settings)
     func result(_ status: Status, _ reason: String) -> Lookup {
       Lookup(
-        status: status, cached: nil, reason: reason, user: user.id, key: key, stats: stats, statTime: statTime,
+        status: status, cached: nil, reason: reason, user: user.id, key: key, stats: stats,
+        statTime: statTime,
         needsWrite: true)
     }
 
@@ -129,7 +137,9 @@ public final class SessionCache: Sendable {
     guard head.user == user.id else {
       return result(.rebuilt, CacheFault.otherUser(head.user).description)
     }
-    guard head.key == key else { return result(.miss, "the settings, catalog, tool or build changed") }
+    guard head.key == key else {
+      return result(.miss, "the settings, catalog, tool or build changed")
+    }
     guard head.inputs.map(\.name) == user.files.map(\.lastPathComponent) else {
       return result(.miss, "the user's files changed")
     }
@@ -147,7 +157,8 @@ public final class SessionCache: Sendable {
       guard fileBytes.count == stored.bytes, SHA256.hex(fileBytes) == stored.sha256 else {
         return result(.miss, "\(stored.name) changed")
       }
-      if stats[index] != head.stats[index] || head.racy[index] || isRacy(stats[index], at: statTime) {
+      if stats[index] != head.stats[index] || head.racy[index] || isRacy(stats[index], at: statTime)
+      {
         refreshed = true
       }
     }
@@ -159,7 +170,8 @@ public final class SessionCache: Sendable {
       return result(.rebuilt, error.description)
     }
     return Lookup(
-      status: .hit, cached: (ingest, head.inputs), reason: nil, user: user.id, key: key, stats: stats,
+      status: .hit, cached: (ingest, head.inputs), reason: nil, user: user.id, key: key,
+      stats: stats,
       statTime: statTime, needsWrite: refreshed)
   }
 
@@ -169,7 +181,9 @@ public final class SessionCache: Sendable {
   /// - Throws: ``AtomicFile/WriteError`` when the cache folder cannot be written; like any
   ///   other output, that stops the run.
   /// - Complexity: O(*s*), where *s* is the number of sets.
-  public func store(_ lookup: Lookup, read: (ingest: UserIngest, inputs: [InputFile])) throws(AtomicFile.WriteError) {
+  public func store(_ lookup: Lookup, read: (ingest: UserIngest, inputs: [InputFile]))
+    throws(AtomicFile.WriteError)
+  {
     // A file list that changed between the lookup and the read would pair stats with the wrong
     // files; such an entry is not written at all, and the next run reads the exports again.
     guard lookup.needsWrite, read.inputs.count == lookup.stats.count else { return }
@@ -191,7 +205,8 @@ public final class SessionCache: Sendable {
   /// The key of one user's entry: the run-wide key and the user's resolved settings, hashed.
   func key(for settings: UserSettings) -> [UInt8] {
     let text =
-      runKey + "timeZone \(settings.read.timeZone.identifier)\nweightUnit \(settings.read.weightUnit.rawValue)\n"
+      runKey
+      + "timeZone \(settings.read.timeZone.identifier)\nweightUnit \(settings.read.weightUnit.rawValue)\n"
       + "distanceUnit \(settings.read.distanceUnit.rawValue)\nfirstWeekday \(settings.firstWeekday.rawValue)\n"
     return Hex.bytes(SHA256.hex(Array(text.utf8)))
   }

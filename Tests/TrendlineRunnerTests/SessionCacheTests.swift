@@ -29,10 +29,13 @@ import _TrendlineTestSupport
 
       """
 
-    init(catalog: String = TestPaths.sampleData.appendingPathComponent("catalog.json").path) throws {
-      root = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-cache-\(UUID().uuidString)")
+    init(catalog: String = TestPaths.sampleData.appendingPathComponent("catalog.json").path) throws
+    {
+      root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "trendline-cache-\(UUID().uuidString)")
       export = root.appendingPathComponent("in/ada/strong.csv")
-      try FileManager.default.createDirectory(at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(
+        at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
       try Data(Fixture.strong.utf8).write(to: export)
       try Fixture.age(export)
       let file = root.appendingPathComponent("p.json")
@@ -50,25 +53,33 @@ import _TrendlineTestSupport
     deinit { try? FileManager.default.removeItem(at: root) }
 
     var user: UserInput {
-      UserInput(id: "ada", files: (try? FileManager.default.contentsOfDirectory(atPath: export.deletingLastPathComponent().path))!
-        .sorted().map { export.deletingLastPathComponent().appendingPathComponent($0) })
+      UserInput(
+        id: "ada",
+        files: (try? FileManager.default.contentsOfDirectory(
+          atPath: export.deletingLastPathComponent().path))!
+          .sorted().map { export.deletingLastPathComponent().appendingPathComponent($0) })
     }
 
     /// A cache whose stats are trusted at once: these files were written a moment ago, and a
     /// real cache would hash them again for two seconds (`isRacy`).
     func cache(verify: Bool = false) -> SessionCache {
       SessionCache(
-        folder: root.appendingPathComponent("cache"), source: pipeline.source, toolVersion: "test", verify: verify,
+        folder: root.appendingPathComponent("cache"), source: pipeline.source, toolVersion: "test",
+        verify: verify,
         racyWindowNanoseconds: 0)
     }
 
-    func read(_ settings: UserSettings = UserSettings()) throws -> (ingest: UserIngest, inputs: [InputFile]) {
+    func read(_ settings: UserSettings = UserSettings()) throws -> (
+      ingest: UserIngest, inputs: [InputFile]
+    ) {
       try UserReader.read(user, settings: settings.read, options: pipeline.readOptions)
     }
 
     /// Looks up, reads on a miss, stores: what `UserJob` does.
     @discardableResult
-    func run(_ cache: SessionCache, settings: UserSettings = UserSettings()) throws -> SessionCache.Lookup {
+    func run(_ cache: SessionCache, settings: UserSettings = UserSettings()) throws
+      -> SessionCache.Lookup
+    {
       let lookup = cache.lookup(user, settings: settings)
       try cache.store(lookup, read: try lookup.cached ?? read(settings))
       return lookup
@@ -76,7 +87,8 @@ import _TrendlineTestSupport
 
     /// Moves a file's modification time an hour back, as an export written yesterday has.
     static func age(_ url: URL) throws {
-      try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: url.path)
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: url.path)
     }
   }
 
@@ -151,7 +163,8 @@ import _TrendlineTestSupport
     let fixture = try Fixture()
     let cache = fixture.cache()
     try fixture.run(cache)
-    try Data(Fixture.strong.replacingOccurrences(of: "100,5", with: "105,5").utf8).write(to: fixture.export)
+    try Data(Fixture.strong.replacingOccurrences(of: "100,5", with: "105,5").utf8).write(
+      to: fixture.export)
     let changed = try fixture.run(cache)
     #expect(changed.status == .miss)
     #expect(changed.reason == "strong.csv changed")
@@ -166,13 +179,16 @@ import _TrendlineTestSupport
     let fixture = try Fixture()
     let cache = fixture.cache()
     try fixture.run(cache)
-    let modified = try FileManager.default.attributesOfItem(atPath: fixture.export.path)[.modificationDate] as! Date
+    let modified =
+      try FileManager.default.attributesOfItem(atPath: fixture.export.path)[.modificationDate]
+      as! Date
     let edited = Fixture.strong.replacingOccurrences(of: "100,5", with: "101,5")
     #expect(edited.utf8.count == Fixture.strong.utf8.count)
     // The change time has nanoseconds; make sure the edit cannot land in the same one.
     Thread.sleep(forTimeInterval: 0.01)
     try Data(edited.utf8).write(to: fixture.export)
-    try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: fixture.export.path)
+    try FileManager.default.setAttributes(
+      [.modificationDate: modified], ofItemAtPath: fixture.export.path)
     let lookup = cache.lookup(fixture.user, settings: UserSettings())
     #expect(lookup.status == .miss)
     #expect(lookup.reason == "strong.csv changed")
@@ -211,16 +227,19 @@ import _TrendlineTestSupport
     let fixture = try Fixture()
     try fixture.run(fixture.cache())
     let catalog = fixture.root.appendingPathComponent("catalog.json")
-    var text = try String(contentsOf: TestPaths.sampleData.appendingPathComponent("catalog.json"), encoding: .utf8)
+    var text = try String(
+      contentsOf: TestPaths.sampleData.appendingPathComponent("catalog.json"), encoding: .utf8)
     text = text.replacingOccurrences(of: "\"Chest\"", with: "\"Pecs\"")
     try Data(text.utf8).write(to: catalog)
     let other = try Fixture(catalog: catalog.path)
     let cache = SessionCache(
-      folder: fixture.root.appendingPathComponent("cache"), source: other.pipeline.source, toolVersion: "test", verify: false,
+      folder: fixture.root.appendingPathComponent("cache"), source: other.pipeline.source,
+      toolVersion: "test", verify: false,
       racyWindowNanoseconds: 0)
     #expect(cache.lookup(fixture.user, settings: UserSettings()).status == .miss)
     let newer = SessionCache(
-      folder: fixture.root.appendingPathComponent("cache"), source: fixture.pipeline.source, toolVersion: "test-2", verify: false,
+      folder: fixture.root.appendingPathComponent("cache"), source: fixture.pipeline.source,
+      toolVersion: "test-2", verify: false,
       racyWindowNanoseconds: 0)
     #expect(newer.lookup(fixture.user, settings: UserSettings()).status == .miss)
   }
@@ -230,14 +249,16 @@ import _TrendlineTestSupport
     let fixture = try Fixture()
     try Data(Fixture.strong.utf8).write(to: fixture.export)  // now, not an hour ago
     let cache = SessionCache(
-      folder: fixture.root.appendingPathComponent("cache"), source: fixture.pipeline.source, toolVersion: "test")
+      folder: fixture.root.appendingPathComponent("cache"), source: fixture.pipeline.source,
+      toolVersion: "test")
     try fixture.run(cache)
     #expect(cache.lookup(fixture.user, settings: UserSettings()).status == .hit)
     #expect(cache.inputsHashed == 1)
   }
 
   enum Damage: String, CaseIterable, Sendable {
-    case flippedPayloadByte, flippedHeaderChecksum, truncatedPayload, truncatedHeader, empty, garbage
+    case flippedPayloadByte, flippedHeaderChecksum, truncatedPayload, truncatedHeader, empty,
+      garbage
     case otherVersion, reservedBits, appendedBytes, otherUser
   }
 
@@ -274,10 +295,14 @@ import _TrendlineTestSupport
       // A valid entry of user bob, copied over ada's.
       let bob = fixture.root.appendingPathComponent("in/bob")
       try FileManager.default.createDirectory(at: bob, withIntermediateDirectories: true)
-      try FileManager.default.copyItem(at: fixture.export, to: bob.appendingPathComponent("strong.csv"))
+      try FileManager.default.copyItem(
+        at: fixture.export, to: bob.appendingPathComponent("strong.csv"))
       let bobUser = UserInput(id: "bob", files: [bob.appendingPathComponent("strong.csv")])
       let lookup = cache.lookup(bobUser, settings: UserSettings())
-      try cache.store(lookup, read: try UserReader.read(bobUser, settings: ReadSettings(), options: fixture.pipeline.readOptions))
+      try cache.store(
+        lookup,
+        read: try UserReader.read(
+          bobUser, settings: ReadSettings(), options: fixture.pipeline.readOptions))
       bytes = [UInt8](try Data(contentsOf: cache.url(for: "bob")))
     }
     try Data(bytes).write(to: url)
@@ -294,7 +319,8 @@ import _TrendlineTestSupport
   @Test(arguments: [
     (0.0, 0, 1), (5.0, 1, 2), (-3.0, 1, 2), (62.5, 2, 4), (0.1, 2, 3), (-0.0, 3, 9),
     (149.99999999999997 * 0.45359237, 3, 9), (9_007_199_254_740_992.0, 3, 9), (1e300, 3, 9),
-    (Double.infinity, 3, 9), (-Double.infinity, 3, 9), (Double.nan, 3, 9), (Double.leastNonzeroMagnitude, 3, 9),
+    (Double.infinity, 3, 9), (-Double.infinity, 3, 9), (Double.nan, 3, 9),
+    (Double.leastNonzeroMagnitude, 3, 9),
   ])
   func numbersRoundTripExactly(value: Double, tag: UInt8, bytes: Int) throws {
     var writer = CacheWriter()
@@ -317,7 +343,10 @@ import _TrendlineTestSupport
     writer.int64(1)
     writer.varint(UInt64.max)
     #expect(
-      writer.bytes == [0x00, 0x7F, 0x80, 0x01, 0x01, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+      writer.bytes == [
+        0x00, 0x7F, 0x80, 0x01, 0x01, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0x01,
+      ])
     var reader = CacheReader(bytes: writer.bytes, offset: 0)
     #expect(try reader.varint() == 0)
     #expect(try reader.varint() == 127)
@@ -331,7 +360,9 @@ import _TrendlineTestSupport
 
   /// FNV-1a 64 against the published test vectors.
   @Test func checksumIsFNV1a64() {
-    func hash(_ text: String) -> UInt64 { Array(text.utf8).withUnsafeBufferPointer { FNV1a64.hash($0[...]) } }
+    func hash(_ text: String) -> UInt64 {
+      Array(text.utf8).withUnsafeBufferPointer { FNV1a64.hash($0[...]) }
+    }
     #expect(hash("") == 0xcbf2_9ce4_8422_2325)
     #expect(hash("a") == 0xaf63_dc4c_8601_ec8c)
     #expect(hash("foobar") == 0x8594_4171_f739_67e8)

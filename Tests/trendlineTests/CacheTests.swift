@@ -10,14 +10,19 @@ import _TrendlineTestSupport
   /// SampleData's exports copied into a scratch folder, so tests may change them.
   static func input(_ scratch: RunCommandTests.Scratch) throws -> URL {
     let input = scratch.url.appendingPathComponent("in")
-    try FileManager.default.copyItem(at: TestPaths.sampleData.appendingPathComponent("exports"), to: input)
+    try FileManager.default.copyItem(
+      at: TestPaths.sampleData.appendingPathComponent("exports"), to: input)
     return input
   }
 
   /// Runs the overview pipeline and returns the manifest's users: id → record.
   @discardableResult
-  static func run(input: URL, output: URL, asOf: String, cache: URL?, extra: [String] = []) throws -> [String: [String: Any]] {
-    var arguments = ["run", overview, "--input", input.path, "--output", output.path, "--as-of", asOf, "--quiet"]
+  static func run(input: URL, output: URL, asOf: String, cache: URL?, extra: [String] = []) throws
+    -> [String: [String: Any]]
+  {
+    var arguments = [
+      "run", overview, "--input", input.path, "--output", output.path, "--as-of", asOf, "--quiet",
+    ]
     if let cache { arguments += ["--cache", cache.path] }
     let result = try runTrendline(arguments + extra)
     #expect(result.status == 0, "\(result.stderr)")
@@ -37,7 +42,8 @@ import _TrendlineTestSupport
       user["cache"] = nil
       return user
     }
-    let data = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .prettyPrinted])
+    let data = try JSONSerialization.data(
+      withJSONObject: manifest, options: [.sortedKeys, .prettyPrinted])
     return String(decoding: data, as: UTF8.self)
   }
 
@@ -53,7 +59,8 @@ import _TrendlineTestSupport
     let input = try Self.input(scratch)
     let cache = scratch.url.appendingPathComponent("cache")
     let night1 = try Self.run(
-      input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-28", cache: cache)
+      input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-28",
+      cache: cache)
     #expect(Set(Self.cacheStatuses(night1).values) == ["miss"])
     #expect(night1.count == 12)
 
@@ -78,13 +85,15 @@ import _TrendlineTestSupport
     let input = try Self.input(scratch)
     let cache = scratch.url.appendingPathComponent("cache")
     let night1 = try Self.run(
-      input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-29", cache: cache)
+      input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-29",
+      cache: cache)
 
     // kenji gets one more workout, as a new export would have it (the file has no final newline).
     let kenji = input.appendingPathComponent("kenji.csv")
     let handle = try FileHandle(forWritingTo: kenji)
     handle.seekToEndOfFile()
-    handle.write(Data("\n2026-11-20 18:00:00,\"Extra\",45m,\"Squat (Barbell)\",1,100.0,5.0,0,0.0,".utf8))
+    handle.write(
+      Data("\n2026-11-20 18:00:00,\"Extra\",45m,\"Squat (Barbell)\",1,100.0,5.0,0,0.0,".utf8))
     handle.closeFile()
 
     let warm = scratch.url.appendingPathComponent("warm")
@@ -106,7 +115,9 @@ import _TrendlineTestSupport
     let scratch = try RunCommandTests.Scratch()
     let input = try Self.input(scratch)
     let cache = scratch.url.appendingPathComponent("cache")
-    try Self.run(input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-29", cache: cache)
+    try Self.run(
+      input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-29",
+      cache: cache)
 
     // One byte flipped, one file cut short, one replaced by garbage, one of another version.
     func damage(_ user: String, _ change: (inout [UInt8]) -> Void) throws {
@@ -122,11 +133,16 @@ import _TrendlineTestSupport
     // Another user's valid entry under uma's name.
     try FileManager.default.removeItem(at: cache.appendingPathComponent("uma.tlcache"))
     try FileManager.default.copyItem(
-      at: cache.appendingPathComponent("lena.tlcache"), to: cache.appendingPathComponent("uma.tlcache"))
+      at: cache.appendingPathComponent("lena.tlcache"),
+      to: cache.appendingPathComponent("uma.tlcache"))
 
     let warm = scratch.url.appendingPathComponent("warm")
-    let statuses = Self.cacheStatuses(try Self.run(input: input, output: warm, asOf: "2026-11-29", cache: cache))
-    #expect(statuses.filter { $0.value == "rebuilt" }.keys.sorted() == ["kenji", "mason", "sam", "tom", "uma"])
+    let statuses = Self.cacheStatuses(
+      try Self.run(input: input, output: warm, asOf: "2026-11-29", cache: cache))
+    #expect(
+      statuses.filter { $0.value == "rebuilt" }.keys.sorted() == [
+        "kenji", "mason", "sam", "tom", "uma",
+      ])
     #expect(statuses.filter { $0.value == "hit" }.count == 7)
 
     let cold = scratch.url.appendingPathComponent("cold")
@@ -134,7 +150,8 @@ import _TrendlineTestSupport
     #expect(try RunCommandTests.tree(warm) == RunCommandTests.tree(cold))
 
     let again = try Self.run(
-      input: input, output: scratch.url.appendingPathComponent("again"), asOf: "2026-11-29", cache: cache)
+      input: input, output: scratch.url.appendingPathComponent("again"), asOf: "2026-11-29",
+      cache: cache)
     #expect(Set(Self.cacheStatuses(again).values) == ["hit"])
   }
 
@@ -143,9 +160,12 @@ import _TrendlineTestSupport
     let scratch = try RunCommandTests.Scratch()
     let input = try Self.input(scratch)
     let cache = scratch.url.appendingPathComponent("cache")
-    try Self.run(input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-29", cache: cache)
+    try Self.run(
+      input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-29",
+      cache: cache)
     let verified = try Self.run(
-      input: input, output: scratch.url.appendingPathComponent("night2"), asOf: "2026-11-29", cache: cache,
+      input: input, output: scratch.url.appendingPathComponent("night2"), asOf: "2026-11-29",
+      cache: cache,
       extra: ["--cache-verify"])
     #expect(Set(Self.cacheStatuses(verified).values) == ["hit"])
 
