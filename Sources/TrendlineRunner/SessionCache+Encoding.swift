@@ -84,7 +84,7 @@ struct Entry {
     for (index, input) in inputs.enumerated() {
       out.string(input.name)
       out.int(input.bytes)
-      out.raw(Hex.bytes(input.sha256))
+      out.string(input.contentHash)
       let stat = stats[index]
       out.int(Int(stat.size))
       out.int(Int(stat.modified))
@@ -225,12 +225,8 @@ extension Entry {
       for _ in 0..<count {
         let name = try reader.string()
         let size = try reader.int()
-        let hash = Hex.string(try reader.raw(32))
-        var input = Blank.input
-        input.name = name
-        input.bytes = size
-        input.sha256 = hash
-        inputs.append(input)
+        let hash = try reader.string()
+        inputs.append(InputFile(name: name, bytes: size, contentHash: hash))
         stats.append(
           FileStat(
             size: Int64(try reader.int()), modified: Int64(try reader.int()),
@@ -249,13 +245,11 @@ extension Entry {
   /// - Complexity: O(*e*), where *e* is the entry's size.
   static func ingest(decoding bytes: [UInt8], from offset: Int) throws(CacheFault) -> UserIngest {
     var reader = CacheReader(bytes: bytes, offset: offset)
-    var ingest = Blank.ingest
+    var ingest = UserIngest()
 
     let fileCount = try reader.count()
     for _ in 0..<fileCount {
-      var file = Blank.accounting
-      file.file = try reader.string()
-      file.format = try reader.string()
+      var file = FileAccounting(file: try reader.string(), format: try reader.string())
       file.rowsRead = try reader.int()
       file.rowsAccepted = try reader.int()
       file.rowsRejected = try reader.int()
@@ -337,25 +331,6 @@ extension Entry {
   }
 }
 
-/// Empty values to fill in: `UserIngest`, `FileAccounting` and `InputFile` have no public
-/// initializer (TrendlineIngest builds them only in `Normalize.merge` and `UserReader.read`), so a
-/// decoded value starts from what merging nothing gives (or from decoding an empty record), and
-/// the decoder assigns every field.
-private enum Blank {
-  static let lookup = ExerciseLookup(catalog: Catalog(muscleGroups: [], exercises: []))
-  static let ingest = Normalize.merge([], lookup: lookup)
-  static let accounting = Normalize.merge(
-    [FileIngest(file: "", format: .strongCSV)], lookup: lookup
-  ).files[0]
-  static let input: InputFile = {
-    do {
-      return try JSONDecoder().decode(
-        InputFile.self, from: Data(#"{"name": "", "bytes": 0, "sha256": ""}"#.utf8))
-    } catch {
-      preconditionFailure("InputFile decodes from its own keys: \(error)")
-    }
-  }()
-}
 
 /// Appends little-endian values to a byte array.
 struct CacheWriter {

@@ -154,7 +154,7 @@ public final class SessionCache: Sendable {
       }
       filesHashed.add(1, ordering: .relaxed)
       let fileBytes = [UInt8](data)
-      guard fileBytes.count == stored.bytes, SHA256.hex(fileBytes) == stored.sha256 else {
+      guard fileBytes.count == stored.bytes, ContentHash.of(fileBytes) == stored.contentHash else {
         return result(.miss, "\(stored.name) changed")
       }
       if stats[index] != head.stats[index] || head.racy[index] || isRacy(stats[index], at: statTime)
