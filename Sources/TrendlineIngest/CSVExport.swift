@@ -297,10 +297,17 @@ final class FieldDecoder {
     return Int(value)
   }
 
+  private static let normalBytes = Array("normal".utf8)
+  private static let warmupBytes = Array("warmup".utf8)
+
   /// Field `index` as a set type in the words apps use (`normal`, `warmup`/`warm-up`/`w`,
   /// `dropset`/`drop set`/`d`, `failure`/`f`), any case; empty is normal.
   func setType(_ reader: CSVReader, _ index: Int?) throws(FieldProblem) -> SetType {
     guard let index, !reader.isEmpty(index) else { return .normal }
+    // The common spellings straight from the bytes: this runs on every row of a Hevy export.
+    let bytes = reader.field(index)
+    if equal(Self.normalBytes, bytes) { return .normal }
+    if equal(Self.warmupBytes, bytes) { return .warmup }
     switch reader.string(index).trimmingCharacters(in: .whitespaces).lowercased() {
     case "normal", "n": return .normal
     case "warmup", "warm_up", "warm-up", "warm up", "w": return .warmup

@@ -164,20 +164,21 @@ private struct TreeEncoder: Encoder {
 private func encodeValue<T: Encodable>(
   _ value: T, into box: NodeBox, timeZone: TimeZone, codingPath: [any CodingKey]
 ) throws {
-  switch value {
-  case let date as Date:
-    box.set(.string, RFC3339.format(seconds: date.epochSeconds, timeZone: timeZone))
-  case let number as Double:
-    box.set(.number, try OutputEncoder.number(number, codingPath: codingPath))
-  case let number as Int:
-    box.set(.number, String(number))
-  case let number as Int64:
-    box.set(.number, String(number))
-  case let text as String:
-    box.set(.string, text)
-  case let flag as Bool:
-    box.set(.bool, flag ? "true" : "false")
-  default:
+  // Exact type comparisons, not `as?` casts: a dynamic cast per value cost more than writing
+  // the value. The bit casts are between identical types.
+  if T.self == Double.self {
+    box.set(.number, try OutputEncoder.number(unsafeBitCast(value, to: Double.self), codingPath: codingPath))
+  } else if T.self == Date.self {
+    box.set(.string, RFC3339.format(seconds: unsafeBitCast(value, to: Date.self).epochSeconds, timeZone: timeZone))
+  } else if T.self == Int.self {
+    box.set(.number, String(unsafeBitCast(value, to: Int.self)))
+  } else if T.self == String.self {
+    box.set(.string, unsafeBitCast(value, to: String.self))
+  } else if T.self == Bool.self {
+    box.set(.bool, unsafeBitCast(value, to: Bool.self) ? "true" : "false")
+  } else if T.self == Int64.self {
+    box.set(.number, String(unsafeBitCast(value, to: Int64.self)))
+  } else {
     try value.encode(to: TreeEncoder(box: box, timeZone: timeZone, codingPath: codingPath))
   }
 }
