@@ -133,6 +133,9 @@ private final class NodeBox {
   }
 }
 
+/// The containers keep `codingPath` empty: building a path per value (an array per key) cost
+/// more than encoding the value, and the only error this encoder raises (a number JSON
+/// cannot hold) names the value itself.
 private struct TreeEncoder: Encoder {
   let box: NodeBox
   let timeZone: TimeZone
@@ -197,17 +200,17 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encodeNil(forKey key: Key) throws { append(key).set(.null) }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try encodeValue(value, into: append(key), timeZone: timeZone, codingPath: codingPath + [key])
+    try encodeValue(value, into: append(key), timeZone: timeZone, codingPath: codingPath)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
-    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath + [key]).container(keyedBy: keyType)
+    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath + [key]).unkeyedContainer()
+    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -215,7 +218,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath + [key])
+    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath)
   }
 }
 
