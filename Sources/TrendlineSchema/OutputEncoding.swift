@@ -23,7 +23,7 @@ public enum OutputEncoder {
   ///   number of keys of its dictionaries.
   public static func encode<T: Encodable>(_ value: T, timeZone: TimeZone) throws -> Data {
     let root = NodeBox()
-    try value.encode(to: TreeEncoder(box: root, timeZone: timeZone, codingPath: []))
+    try value.encode(to: TreeEncoder(box: root, timeZone: RFC3339.Formatter(timeZone: timeZone), codingPath: []))
     var out: [UInt8] = []
     out.reserveCapacity(4096)
     write(root, indent: 0, into: &out)
@@ -138,7 +138,7 @@ private final class NodeBox {
 /// cannot hold) names the value itself.
 private struct TreeEncoder: Encoder {
   let box: NodeBox
-  let timeZone: TimeZone
+  let timeZone: RFC3339.Formatter
   var codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -165,14 +165,14 @@ private struct TreeEncoder: Encoder {
 /// Encodes one value into `box`: the primitives directly, `Date` as RFC 3339 in the zone,
 /// anything else through its own `encode(to:)`.
 private func encodeValue<T: Encodable>(
-  _ value: T, into box: NodeBox, timeZone: TimeZone, codingPath: [any CodingKey]
+  _ value: T, into box: NodeBox, timeZone: RFC3339.Formatter, codingPath: [any CodingKey]
 ) throws {
   // Exact type comparisons, not `as?` casts: a dynamic cast per value cost more than writing
   // the value. The bit casts are between identical types.
   if T.self == Double.self {
     box.set(.number, try OutputEncoder.number(unsafeBitCast(value, to: Double.self), codingPath: codingPath))
   } else if T.self == Date.self {
-    box.set(.string, RFC3339.format(seconds: unsafeBitCast(value, to: Date.self).epochSeconds, timeZone: timeZone))
+    box.set(.string, timeZone.string(unsafeBitCast(value, to: Date.self).epochSeconds))
   } else if T.self == Int.self {
     box.set(.number, String(unsafeBitCast(value, to: Int.self)))
   } else if T.self == String.self {
@@ -188,7 +188,7 @@ private func encodeValue<T: Encodable>(
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let box: NodeBox
-  let timeZone: TimeZone
+  let timeZone: RFC3339.Formatter
   var codingPath: [any CodingKey]
 
   private func append(_ key: Key) -> NodeBox {
@@ -224,7 +224,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
   let box: NodeBox
-  let timeZone: TimeZone
+  let timeZone: RFC3339.Formatter
   var codingPath: [any CodingKey]
 
   var count: Int { box.items.count }
@@ -258,7 +258,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
 private struct SingleContainer: SingleValueEncodingContainer {
   let box: NodeBox
-  let timeZone: TimeZone
+  let timeZone: RFC3339.Formatter
   var codingPath: [any CodingKey]
 
   mutating func encodeNil() throws { box.set(.null) }
