@@ -23,7 +23,7 @@ public enum OutputEncoder {
   ///   number of keys of its dictionaries.
   public static func encode<T: Encodable>(_ value: T, timeZone: TimeZone) throws -> Data {
     let root = NodeBox()
-    try value.encode(to: TreeEncoder(box: root, timeZone: RFC3339.Formatter(timeZone: timeZone), codingPath: []))
+    try value.encode(to: TreeEncoder(box: root, context: EncodingContext(timeZone: timeZone), codingPath: []))
     var out: [UInt8] = []
     out.reserveCapacity(4096)
     write(root, indent: 0, into: &out)
@@ -133,12 +133,30 @@ private final class NodeBox {
   }
 }
 
+/// What one `encode` call shares across its containers: the zone's instant formatter and
+/// which key types are a dictionary's.
+private final class EncodingContext {
+  let instants: RFC3339.Formatter
+  private var dictionaryKeys: [ObjectIdentifier: Bool] = [:]
+
+  init(timeZone: TimeZone) { instants = RFC3339.Formatter(timeZone: timeZone) }
+
+  /// Dictionaries encode through the standard library's private key type; the type's name is
+  /// looked at once per type, not once per container.
+  func isDictionaryKey<Key: CodingKey>(_ type: Key.Type) -> Bool {
+    if let known = dictionaryKeys[ObjectIdentifier(type)] { return known }
+    let answer = String(describing: type).hasPrefix("_DictionaryCodingKey")
+    dictionaryKeys[ObjectIdentifier(type)] = answer
+    return answer
+  }
+}
+
 /// The containers keep `codingPath` empty: building a path per value (an array per key) cost
 /// more than encoding the value, and the only error this encoder raises (a number JSON
 /// cannot hold) names the value itself.
 private struct TreeEncoder: Encoder {
   let box: NodeBox
-  let timeZone: RFC3339.Formatter
+  let context: EncodingContext
   var codingPath: [any CodingKey]
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -147,32 +165,32 @@ private struct TreeEncoder: Encoder {
     // are sorted when written, every other object keeps its declared order.
     if box.kind != .object {
       box.set(.object)
-      box.sorted = String(describing: Key.self).hasPrefix("_DictionaryCodingKey")
+      box.sorted = context.isDictionaryKey(Key.self)
     }
-    return KeyedEncodingContainer(KeyedContainer<Key>(box: box, timeZone: timeZone, codingPath: codingPath))
+    return KeyedEncodingContainer(KeyedContainer<Key>(box: box, context: context, codingPath: codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     if box.kind != .array { box.set(.array) }
-    return UnkeyedContainer(box: box, timeZone: timeZone, codingPath: codingPath)
+    return UnkeyedContainer(box: box, context: context, codingPath: codingPath)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    SingleContainer(box: box, timeZone: timeZone, codingPath: codingPath)
+    SingleContainer(box: box, context: context, codingPath: codingPath)
   }
 }
 
 /// Encodes one value into `box`: the primitives directly, `Date` as RFC 3339 in the zone,
 /// anything else through its own `encode(to:)`.
 private func encodeValue<T: Encodable>(
-  _ value: T, into box: NodeBox, timeZone: RFC3339.Formatter, codingPath: [any CodingKey]
+  _ value: T, into box: NodeBox, context: EncodingContext, codingPath: [any CodingKey]
 ) throws {
   // Exact type comparisons, not `as?` casts: a dynamic cast per value cost more than writing
   // the value. The bit casts are between identical types.
   if T.self == Double.self {
     box.set(.number, try OutputEncoder.number(unsafeBitCast(value, to: Double.self), codingPath: codingPath))
   } else if T.self == Date.self {
-    box.set(.string, timeZone.string(unsafeBitCast(value, to: Date.self).epochSeconds))
+    box.set(.string, context.instants.string(unsafeBitCast(value, to: Date.self).epochSeconds))
   } else if T.self == Int.self {
     box.set(.number, String(unsafeBitCast(value, to: Int.self)))
   } else if T.self == String.self {
@@ -182,13 +200,13 @@ private func encodeValue<T: Encodable>(
   } else if T.self == Int64.self {
     box.set(.number, String(unsafeBitCast(value, to: Int64.self)))
   } else {
-    try value.encode(to: TreeEncoder(box: box, timeZone: timeZone, codingPath: codingPath))
+    try value.encode(to: TreeEncoder(box: box, context: context, codingPath: codingPath))
   }
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let box: NodeBox
-  let timeZone: RFC3339.Formatter
+  let context: EncodingContext
   var codingPath: [any CodingKey]
 
   private func append(_ key: Key) -> NodeBox {
@@ -200,31 +218,31 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encodeNil(forKey key: Key) throws { append(key).set(.null) }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    try encodeValue(value, into: append(key), timeZone: timeZone, codingPath: codingPath)
+    try encodeValue(value, into: append(key), context: context, codingPath: codingPath)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
-    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath).container(keyedBy: keyType)
+    TreeEncoder(box: append(key), context: context, codingPath: codingPath).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath).unkeyedContainer()
+    TreeEncoder(box: append(key), context: context, codingPath: codingPath).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    TreeEncoder(box: append(Key(stringValue: "super")!), timeZone: timeZone, codingPath: codingPath)
+    TreeEncoder(box: append(Key(stringValue: "super")!), context: context, codingPath: codingPath)
   }
 
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    TreeEncoder(box: append(key), timeZone: timeZone, codingPath: codingPath)
+    TreeEncoder(box: append(key), context: context, codingPath: codingPath)
   }
 }
 
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
   let box: NodeBox
-  let timeZone: RFC3339.Formatter
+  let context: EncodingContext
   var codingPath: [any CodingKey]
 
   var count: Int { box.items.count }
@@ -238,32 +256,32 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encodeNil() throws { append().set(.null) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try encodeValue(value, into: append(), timeZone: timeZone, codingPath: codingPath)
+    try encodeValue(value, into: append(), context: context, codingPath: codingPath)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
     -> KeyedEncodingContainer<NestedKey>
   {
-    TreeEncoder(box: append(), timeZone: timeZone, codingPath: codingPath).container(keyedBy: keyType)
+    TreeEncoder(box: append(), context: context, codingPath: codingPath).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    TreeEncoder(box: append(), timeZone: timeZone, codingPath: codingPath).unkeyedContainer()
+    TreeEncoder(box: append(), context: context, codingPath: codingPath).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    TreeEncoder(box: append(), timeZone: timeZone, codingPath: codingPath)
+    TreeEncoder(box: append(), context: context, codingPath: codingPath)
   }
 }
 
 private struct SingleContainer: SingleValueEncodingContainer {
   let box: NodeBox
-  let timeZone: RFC3339.Formatter
+  let context: EncodingContext
   var codingPath: [any CodingKey]
 
   mutating func encodeNil() throws { box.set(.null) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    try encodeValue(value, into: box, timeZone: timeZone, codingPath: codingPath)
+    try encodeValue(value, into: box, context: context, codingPath: codingPath)
   }
 }
