@@ -85,8 +85,8 @@ run_trendline() {  # NAME CORPUS OUT [options...]
 
 # The floor: the same bytes read once and dropped. The first pass fills the page cache, so
 # every run below starts from the same warm cache.
-find "$big" "$small" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
-measure cat "$big" bash -c "find '$big' -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null"
+find -L "$big" "$small" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
+measure cat "$big" bash -c "find -L '$big' -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null"
 
 run_trendline trendline-jobs1 "$big" "$work/out-jobs1" --jobs 1
 run_trendline trendline "$big" "$work/out-trendline"
