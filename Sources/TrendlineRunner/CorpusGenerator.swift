@@ -87,6 +87,10 @@ public struct CorpusGenerator: Sendable {
   private func makeSessions(_ random: inout SplitMix64, pounds: Bool) -> [GeneratedSession] {
     var day = RFC3339.days(fromCivil: Int64(endDate.year), month: Int64(endDate.month), day: Int64(endDate.day))
     var sessions: [GeneratedSession] = []
+    // No session before 2000: a long history steps back a day at a time instead, several
+    // sessions a day, so every row stays a valid one.
+    let floor = RFC3339.days(fromCivil: 2000, month: 1, day: 1)
+    let spread = Int64(sessionsPerUser) * 5 / 2 > day - floor
     for _ in 0..<sessionsPerUser {
       let (y, m, d) = RFC3339.civilDate(fromDays: day)
       let hour = 6 + Int(random.next() % 15)
@@ -106,7 +110,8 @@ public struct CorpusGenerator: Sendable {
         GeneratedSession(
           local: local, minutes: 30 + Int(random.next() % 60),
           name: Self.workoutNames[Int(random.next() % UInt64(Self.workoutNames.count))], sets: sets))
-      day -= 1 + Int64(random.next() % 4)
+      day -= spread ? Int64(random.next() % 2) : 1 + Int64(random.next() % 4)
+      if day < floor { day = floor }
     }
     return sessions.reversed()
   }
