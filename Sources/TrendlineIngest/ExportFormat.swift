@@ -41,7 +41,10 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
       let firstLine = String(decoding: bytes[start..<end], as: UTF8.self)
       if firstLine.contains("\"sessions\"") { return .nativeJSON }
       if firstLine.contains("\"session\"") { return .ndjson }
-      return .nativeJSON
+      // A first line that is a whole JSON object followed by more is one NDJSON set per line.
+      let firstIsWhole = (try? JSONReader().parse(Array(bytes[start..<end]))) != nil
+      let more = bytes[min(end, bytes.count)...].contains { $0 > ASCII.space }
+      return firstIsWhole && more ? .ndjson : .nativeJSON
     }
 
     var end = start

@@ -64,7 +64,7 @@ enum FitNotesCSV {
     /// The repair stands only if every field after the name then reads as its column says.
     func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome? {
       let shift = reader.fieldCount - columnCount
-      guard shift > 0, exercise < columnCount - 1 || shift == 0 else { return nil }
+      guard shift > 0 else { return nil }
       do throws(FieldProblem) {
         return try parse(reader, line: line, shift: shift)
       } catch {

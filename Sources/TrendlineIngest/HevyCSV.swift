@@ -86,7 +86,8 @@ enum HevyCSV {
       var index: Int?
       if let setIndex, !reader.isEmpty(setIndex) {
         let value = try fields.number(reader, setIndex)
-        guard value >= 0, value == value.rounded() else {
+        // A set index beyond a million is no set number; `Int(_:)` would also trap on 1e20.
+        guard value >= 0, value <= 1_000_000, value == value.rounded() else {
           throw FieldProblem(index: setIndex, reason: "'\(reader.string(setIndex))' is not a set index")
         }
         index = Int(value)

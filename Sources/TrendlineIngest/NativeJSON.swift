@@ -56,9 +56,11 @@ enum NativeJSON {
       for (setIndex, set) in sets.enumerated() {
         result.rowsRead += 1
         let setPath = sessionPath.appending("sets").appending(setIndex)
-        let line = document.location(of: setPath)?.line ?? 1
         do throws(NativeSetDecoder.Problem) {
-          let parsed = try decoder.set(set, session: header, line: line)
+          // An accepted set's line is not looked up: finding a position walks the document
+          // from its start, which for every set would make a large file quadratic. Only a
+          // rejected set, whose line a person needs, pays for it.
+          let parsed = try decoder.set(set, session: header, line: 0)
           if duplicates.isDuplicate(parsed) {
             result.duplicateRows += 1
           } else {
@@ -66,7 +68,7 @@ enum NativeJSON {
           }
         } catch {
           let place = document.location(of: setPath.appending(error.key))
-            ?? document.location(of: setPath) ?? (line, 1)
+            ?? document.location(of: setPath) ?? (1, 1)
           result.rejects.append(
             RowReject(
               file: file, line: place.line, column: place.column, field: error.key,
@@ -233,7 +235,10 @@ final class NativeSetDecoder {
 
     func number(_ key: String) throws(Problem) -> Double {
       guard let value = object[key], !value.isNull else { return 0 }  // SPEC 9.5
-      if let text = value.stringValue, text.trimmingCharacters(in: .whitespaces).isEmpty { return 0 }
+      if let text = value.stringValue {
+        if text.trimmingCharacters(in: .whitespaces).isEmpty { return 0 }
+        throw Problem(key: key, reason: "\(key) must be a number, found the string '\(text)'")
+      }
       guard let number = value.doubleValue else {
         throw Problem(key: key, reason: "\(key) is not a finite number")
       }

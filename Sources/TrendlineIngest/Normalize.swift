@@ -103,7 +103,8 @@ public enum Normalize {
     }
 
     var accounting: [FileAccounting] = []
-    var bySession: [String: [ExportSet]] = [:]
+    // Where each kept session's sets are: runs in the owning file, never copies of the sets.
+    var bySession: [String: [(file: Int, range: Range<Int>)]] = [:]
     var sessionOrder: [String] = []
     for (fileIndex, file) in files.enumerated() {
       var accepted = 0
@@ -112,7 +113,7 @@ public enum Normalize {
         if owner[key] == fileIndex {
           accepted += run.count
           if bySession[key] == nil { sessionOrder.append(key) }
-          bySession[key, default: []].append(contentsOf: run)
+          bySession[key, default: []].append((fileIndex, run.startIndex..<run.endIndex))
         } else {
           duplicates += run.count
         }
@@ -130,37 +131,41 @@ public enum Normalize {
     var unmapped: [String: Int] = [:]
     sessions.reserveCapacity(sessionOrder.count)
     for key in sessionOrder {
-      let sets = bySession[key]!
-      let first = sets[0]
+      let runs = bySession[key]!
+      let first = files[runs[0].file].sets[runs[0].range.lowerBound]
       var counted: [TrainedSet] = []
       var unmappedHere = Set<String>()
       var last: (exercise: String, resolved: (display: String, ids: [Int]?))?
-      for set in sets where warmupSets == .include || set.type != .warmup {
-        let resolved: (display: String, ids: [Int]?)
-        if let last, last.exercise == set.exercise {
-          resolved = last.resolved
-        } else if let known = names[set.exercise] {
-          resolved = known
-        } else {
-          let entry = lookup.find(set.exercise)
-          resolved = (entry?.name ?? set.exercise, entry?.muscleGroupIds)
-          names[set.exercise] = resolved
+      var duration: Int64?
+      for (fileIndex, range) in runs {
+        for set in files[fileIndex].sets[range] {
+          if duration == nil { duration = set.durationSeconds }
+          guard warmupSets == .include || set.type != .warmup else { continue }
+          let resolved: (display: String, ids: [Int]?)
+          if let last, last.exercise == set.exercise {
+            resolved = last.resolved
+          } else if let known = names[set.exercise] {
+            resolved = known
+          } else {
+            let entry = lookup.find(set.exercise)
+            resolved = (entry?.name ?? set.exercise, entry?.muscleGroupIds)
+            names[set.exercise] = resolved
+          }
+          last = (set.exercise, resolved)
+          let ids = set.muscleGroupIds ?? resolved.ids ?? []
+          let isUnmapped = set.muscleGroupIds == nil && resolved.ids == nil
+          if isUnmapped { unmappedHere.insert(resolved.display) }
+          counted.append(
+            TrainedSet(
+              exercise: resolved.display, muscleGroupIds: ids, isUnmapped: isUnmapped,
+              type: set.type, weightKg: set.weightKg, reps: set.reps,
+              distanceMeters: set.distanceMeters, seconds: set.seconds))
         }
-        last = (set.exercise, resolved)
-        let ids = set.muscleGroupIds ?? resolved.ids ?? []
-        let isUnmapped = set.muscleGroupIds == nil && resolved.ids == nil
-        if isUnmapped { unmappedHere.insert(resolved.display) }
-        counted.append(
-          TrainedSet(
-            exercise: resolved.display, muscleGroupIds: ids, isUnmapped: isUnmapped,
-            type: set.type, weightKg: set.weightKg, reps: set.reps,
-            distanceMeters: set.distanceMeters, seconds: set.seconds))
       }
       for name in unmappedHere { unmapped[name, default: 0] += 1 }
-      let duration = sets.lazy.compactMap(\.durationSeconds).first ?? 0
       sessions.append(
         Session(
-          key: key, start: first.start, durationSeconds: duration, name: first.sessionName,
+          key: key, start: first.start, durationSeconds: duration ?? 0, name: first.sessionName,
           sets: counted))
     }
     sessions.sort { $0.start != $1.start ? $0.start < $1.start : $0.key < $1.key }

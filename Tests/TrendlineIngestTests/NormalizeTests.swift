@@ -228,7 +228,7 @@ private let catalog = Catalog(
   #expect(file.duplicateRows == 1)
   // Line 5 is the third set; `"heavy"` starts at byte 45 after 12 spaces of indentation.
   #expect(file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
-    "5:45 weight: weight is not a finite number"
+    "5:45 weight: weight must be a number, found the string 'heavy'"
   ])
   #expect(file.rowsRead == 3)
 }
@@ -267,4 +267,24 @@ private let catalog = Catalog(
   #expect(throws: ExportError.self) {
     _ = try read("notes.csv", "what,is,this\n1,2,3\n")
   }
+}
+
+/// A set index too large for any set is rejected, not converted (`Int(1e20)` would trap).
+@Test func hugeSetIndexIsRejected() throws {
+  let file = try read(
+    "hevy.csv",
+    """
+    "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps","distance_km","duration_seconds","rpe"
+    "Pull","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Shrug (Barbell)",,"",99999999999999999999,"normal",100,10,,,
+    """)
+  #expect(file.rejects.map(\.reason) == ["'99999999999999999999' is not a set index"])
+}
+
+/// NDJSON in a file named `.json` whose first line has no `session` key is still one set per
+/// line: the first line is a whole object and more follows.
+@Test func ndjsonIsSniffedFromItsShape() {
+  let text = "{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n"
+  #expect(ExportFormat.sniff(Array(text.utf8), fileName: "sets.json") == .ndjson)
+  #expect(ExportFormat.sniff(Array("{\"sessions\": []}".utf8), fileName: "a.json") == .nativeJSON)
+  #expect(ExportFormat.sniff(Array("{\n  \"weightUnit\": \"kg\",\n  \"sessions\": []\n}".utf8), fileName: "a.json") == .nativeJSON)
 }
