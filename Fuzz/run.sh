@@ -104,9 +104,15 @@ echo "== fuzzing $target for ${seconds}s ($(ls "$seeds" | wc -l) seeds); log: $l
 set +e
 "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
   -malloc_limit_mb=2048 -max_len=16384 -print_final_stats=1 -artifact_prefix="$findings/" \
-  "${dict[@]}" "$@" 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(INITED|DONE|pulse)|==|SUMMARY|stat::|Done)' 
+  "${dict[@]}" "$@" 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(INITED|DONE)|==|SUMMARY|Done)' 
 status=${PIPESTATUS[0]}
 set -e
-tail -n 12 "$log" | grep -E 'stat::|DONE|cov:' || true
+# One summary line per run: the final coverage and features, executions and time.
+done_line=$(grep -E '^#[0-9]+\s+(DONE|pulse|NEW|REDUCE)' "$log" | tail -1)
+execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+cov=$(echo "$done_line" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+ft=$(echo "$done_line" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+summary="$(date -u +%FT%TZ) $target seconds=$seconds execs=${execs:-?} cov=${cov:-?} ft=${ft:-?} exit=$status rev=$(git rev-parse --short HEAD)"
+echo "$summary" | tee -a "$build/summary.txt"
 echo "== $target exit $status; findings: $(ls "$findings" | wc -l) in $findings" >&2
 exit "$status"
