@@ -52,7 +52,9 @@ let package = Package(
         "_TrendlineTestSupport",
       ]),
     .testTarget(
-      name: "TrendlineRenderTests", dependencies: ["TrendlineRender", "TrendlineSchema", "_TrendlineTestSupport"]),
+      name: "TrendlineRenderTests", dependencies: ["TrendlineRender", "TrendlineSchema", "_TrendlineTestSupport"],
+      // Snapshot files are read from the source folder by path, not bundled.
+      exclude: ["Snapshots"]),
     .testTarget(
       name: "TrendlineRunnerTests",
       dependencies: ["TrendlineRunner", "TrendlinePipeline", "TrendlineSchema", "_TrendlineTestSupport"]),

@@ -62,6 +62,12 @@ public struct Pipeline: Sendable, Equatable {
 public struct Chart: Sendable, Equatable {
   public var name: String
   public var kind: Kind
+  /// A series' `bands` element: labelled value levels for the drawn chart (SVG and HTML
+  /// only; the JSON output does not change). Always `nil` for other kinds.
+  ///
+  /// A field beside `kind` rather than a fourth associated value of `.series`, so code that
+  /// matches `.series(bucket, fillGaps:, smooth:)` is unaffected by a drawing-only setting.
+  public var bands: ValueBands?
 
   public enum Kind: Sendable, Equatable {
     /// `bucket`, then optionally `fillGaps` and `smooth`, emitted as a series.
@@ -71,9 +77,10 @@ public struct Chart: Sendable, Equatable {
     case sparkline(Sparkline)
   }
 
-  public init(name: String, kind: Kind) {
+  public init(name: String, kind: Kind, bands: ValueBands? = nil) {
     self.name = name
     self.kind = kind
+    self.bands = bands
   }
 
   /// The stage names of this chart in order, as `validate` prints them.
@@ -81,6 +88,7 @@ public struct Chart: Sendable, Equatable {
     switch kind {
     case .series(_, let fillGaps, let smooth):
       return ["bucket"] + (fillGaps == nil ? [] : ["fillGaps"]) + (smooth == nil ? [] : ["smooth"])
+        + (bands == nil ? [] : ["bands"])
     case .radar: return ["radar"]
     case .heatmap: return ["heatmap"]
     case .sparkline: return ["sparkline"]

@@ -6,7 +6,12 @@ import TrendlineSupport
 // `charts`: names, stage chains, and each stage's parameters.
 extension PipelineChecker {
   /// Stage names in the order a series runs them, then the stages that make a chart alone.
-  static let stageNames = ["bucket", "fillGaps", "smooth", "radar", "heatmap", "sparkline"]
+  ///
+  /// `bands` is not a stage (it computes nothing), but it is written like one, last in a series,
+  /// so a chart reads top to bottom in the order its data is made and then drawn.
+  static let stageNames = ["bucket", "fillGaps", "smooth", "bands", "radar", "heatmap", "sparkline"]
+  /// Enough levels for any scale a person reads at a glance.
+  static let maxBandLevels = 12
   /// Periods a radar or heat map may show: ten years of months, and enough days or weeks for
   /// any chart a person reads.
   static let maxPeriods = 120
@@ -81,6 +86,7 @@ extension PipelineChecker {
     var bucket: Bucket?
     var fillGaps: FillGaps?
     var smooth: Smooth?
+    var bands: ValueBands?
     var alone: Chart.Kind?
     var valid = true
     // Stage names seen so far, for the order checks.
@@ -123,16 +129,21 @@ extension PipelineChecker {
       case "bucket": bucket = self.bucket(stage.value, at: stagePath)
       case "fillGaps": fillGaps = self.fillGaps(stage.value, at: stagePath)
       case "smooth": smooth = self.smooth(stage.value, at: stagePath)
+      case "bands": bands = self.bands(stage.value, at: stagePath, measures: bucket?.measures)
       case "radar": alone = self.radar(stage.value, at: stagePath, catalog: catalog).map { .radar($0) }
       case "heatmap": alone = self.heatmap(stage.value, at: stagePath).map { .heatmap($0) }
       default: alone = self.sparkline(stage.value, at: stagePath).map { .sparkline($0) }
       }
-      if stage.key == "fillGaps" && fillGaps == nil || stage.key == "smooth" && smooth == nil { valid = false }
+      if stage.key == "fillGaps" && fillGaps == nil || stage.key == "smooth" && smooth == nil
+        || stage.key == "bands" && bands == nil
+      {
+        valid = false
+      }
     }
     guard valid else { return nil }
     if let alone { return Chart(name: name, kind: alone) }
     guard let bucket else { return nil }
-    return Chart(name: name, kind: .series(bucket, fillGaps: fillGaps, smooth: smooth))
+    return Chart(name: name, kind: .series(bucket, fillGaps: fillGaps, smooth: smooth), bands: bands)
   }
 
   /// Whether `stage` may follow `earlier` in a chart; reports why not.
@@ -156,12 +167,27 @@ extension PipelineChecker {
     case "bucket":
       // Whatever came before it has already been reported, with the fix: move the bucket up.
       return earlier.isEmpty
+    case "bands":
+      guard earlier.contains("bucket") else {
+        if earlier.contains(where: { ["radar", "heatmap", "sparkline"].contains($0) }) {
+          return true  // Reported at that stage: it must be alone.
+        }
+        report(path, "'bands' labels a series", hint: "Add a 'bucket' stage before it")
+        return false
+      }
+      return true
     default:  // fillGaps, smooth
       guard earlier.contains("bucket") else {
         if earlier.contains(where: { ["radar", "heatmap", "sparkline"].contains($0) }) {
           return true  // Reported at that stage: it must be alone.
         }
         report(path, "'\(stage)' needs bucketed data", hint: "Add a 'bucket' stage before it")
+        return false
+      }
+      if earlier.contains("bands") {
+        report(
+          path, "'\(stage)' must come before 'bands'",
+          hint: "Move 'bands' to the end: it labels the finished chart")
         return false
       }
       if stage == "fillGaps" && earlier.contains("smooth") {
@@ -216,6 +242,59 @@ extension PipelineChecker {
     }
     guard let range, granularityValid, measuresValid else { return nil }
     return Bucket(range: range, granularity: granularity, measures: measures)
+  }
+
+  /// `{"measure": "sessions", "levels": [[0, "Rest"], [1, "Light"], …]}`.
+  ///
+  /// `measures` is the bucket's, when it was valid: a band on a measure the chart does not
+  /// draw would silently never show.
+  func bands(_ value: JSONValue, at path: JSONPath, measures: [Measure]?) -> ValueBands? {
+    guard let members = object(value, at: path, keys: ["measure", "levels"], required: ["measure", "levels"]) else {
+      return nil
+    }
+    var measure = members["measure"].flatMap { self.measure($0, at: path.appending("measure")) }
+    if let given = measure, let measures, !measures.contains(given) {
+      report(
+        path.appending("measure"), "bands name measure '\(given.rawValue)', which this chart's bucket does not have",
+        hint: "Use one of: \(measures.map(\.rawValue).joined(separator: ", "))")
+      measure = nil
+    }
+    var levels: [ValueBands.Level] = []
+    var levelsValid = false
+    let levelsPath = path.appending("levels")
+    if let value = members["levels"], let elements = array(value, at: levelsPath, nonEmpty: true) {
+      levelsValid = true
+      if elements.count > Self.maxBandLevels {
+        report(levelsPath, "at most \(Self.maxBandLevels) levels, found \(elements.count)")
+        levelsValid = false
+      }
+      for (index, element) in elements.enumerated() {
+        let levelPath = levelsPath.appending(index)
+        guard let pair = element.arrayValue, pair.count == 2 else {
+          report(
+            levelPath, "a level is [from, \"label\"], found \(kind(of: element))",
+            hint: "Write it as e.g. [3, \"Regular\"]")
+          levelsValid = false
+          continue
+        }
+        let from = number(pair[0], at: levelPath.appending(0))
+        let label = string(pair[1], at: levelPath.appending(1), nonEmpty: true)
+        guard let from, let label else {
+          levelsValid = false
+          continue
+        }
+        if let previous = levels.last, from <= previous.from {
+          report(
+            levelPath.appending(0),
+            "levels must rise: \(text(of: pair[0])) does not come after \(text(of: elements[index - 1].arrayValue?.first ?? pair[0]))",
+            hint: "List levels from the lowest value up")
+          levelsValid = false
+        }
+        levels.append(ValueBands.Level(from: from, label: label))
+      }
+    }
+    guard let measure, levelsValid else { return nil }
+    return ValueBands(measure: measure, levels: levels)
   }
 
   func fillGaps(_ value: JSONValue, at path: JSONPath) -> FillGaps? {

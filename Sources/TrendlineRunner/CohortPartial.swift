@@ -16,6 +16,9 @@ public struct CohortPartial: Codable, Sendable, Equatable {
   public var compare: Compare
   public var series: [String: Compare.SeriesPart]
   public var radar: [String: Compare.RadarPart]
+  /// The pipeline's `output.formats`, so merging draws the cohort SVGs and the report index
+  /// like a single run; absent in partials written before drawing existed (JSON only).
+  public var formats: [String]? = nil
 
   public func encoded() throws -> Data {
     let encoder = JSONEncoder()

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlinePipeline
+import TrendlineRender
 import TrendlineSchema
 import TrendlineStages
 
@@ -102,6 +103,8 @@ public enum Merger {
     // and each shard's totals are kept, so memory follows the cohort's values, not the users.
     var gatherer: CohortGatherer?
     var failed: [Manifest.UserRecord] = []
+    // The report's index lists every user, but only its one line per user is kept.
+    var entries: [HTMLReport.UserEntry] = []
     var summaries: [Manifest.ShardSummary] = []
     var skipped: [Manifest.SkippedEntry] = []
     var totals = Runner.totals([])
@@ -112,6 +115,7 @@ public enum Merger {
       let manifestURL = folder.appendingPathComponent("manifest.json")
       let manifest = try read(Manifest.self, manifestURL)
       failed += manifest.users.filter { $0.status == .failed }
+      if (reference.formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
       skipped = manifest.skippedEntries  // every shard lists the same skipped entries
       totals.add(manifest.totals)
       let outputPath = output.standardizedFileURL.path + "/"
@@ -122,6 +126,7 @@ public enum Merger {
           totals: manifest.totals))
     }
     failed.sort { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
+    entries.sort { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
     summaries.sort { $0.shard.index < $1.shard.index }
 
     var merged = Manifest(
@@ -132,6 +137,10 @@ public enum Merger {
     do {
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS"))
       try Runner.writeCohort(gatherer!, asOf: reference.asOf, to: output)
+      try ReportWriter.writeCohortReport(
+        gatherer!, pipeline: reference.pipeline.name,
+        formats: (reference.formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
+        users: entries, output: output)
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json"))
       try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS"))
     } catch {

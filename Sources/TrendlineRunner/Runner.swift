@@ -161,12 +161,16 @@ public enum Runner {
         try AtomicFile.remove(folder.appendingPathComponent("_SUCCESS"))
         let partial = CohortPartial(
           pipeline: pipelineRecord, asOf: options.asOfText, shard: .init(index: shard.index, count: shard.count),
-          compare: gathered.compare, series: gathered.series, radar: gathered.radar)
+          compare: gathered.compare, series: gathered.series, radar: gathered.radar,
+          formats: pipeline.output.formats.map(\.rawValue))
         try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json"))
         try AtomicFile.write(try manifest.encoded(), to: folder.appendingPathComponent("manifest.json"))
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS"))
       } else {
         try writeCohort(gathered, asOf: options.asOfText, to: options.output)
+        try ReportWriter.writeCohortReport(
+          gathered, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: options.asOfText,
+          users: userRecords.map(ReportWriter.indexEntry), output: options.output)
         try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json"))
         try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS"))
       }

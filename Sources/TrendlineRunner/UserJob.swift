@@ -1,6 +1,7 @@
 import Foundation
 import TrendlineIngest
 import TrendlinePipeline
+import TrendlineRender
 import TrendlineSchema
 import TrendlineStages
 import TrendlineSupport
@@ -54,6 +55,9 @@ enum UserJob {
       // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so
       // the folder never shows charts the manifest calls failed.
       try AtomicFile.remove(folder)
+      try ReportWriter.writeFailedUserPage(
+        user: user.id, message: error.description, timeZone: context.pipeline.source.defaults.read.timeZone,
+        output: context.options.output, formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, error.description), since: clock))
     }
     for file in record.files {
@@ -79,15 +83,19 @@ enum UserJob {
     if context.options.strict && !ingest.rejects.isEmpty {
       for chart in context.pipeline.charts {
         try AtomicFile.remove(folder.appendingPathComponent(chart.name + ".json"))
+        try AtomicFile.remove(folder.appendingPathComponent(chart.name + ".svg"))
       }
       let first = ingest.rejects[0]
-      return Result(
-        record: finish(
-          failed(record, "--strict: \(ingest.rejects.count) rejected row(s), the first \(first); see rejects.csv"),
-          since: clock))
+      let message = "--strict: \(ingest.rejects.count) rejected row(s), the first \(first); see rejects.csv"
+      try ReportWriter.writeFailedUserPage(
+        user: user.id, message: message, timeZone: calendar.timeZone, output: context.options.output,
+        formats: context.pipeline.output.formats)
+      return Result(record: finish(failed(record, message), since: clock))
     }
 
     var compared: [(chart: String, output: ChartOutput)] = []
+    let formats = context.pipeline.output.formats
+    var documents: [ChartDocument] = []
     for chart in context.pipeline.charts {
       let output = chart.run(
         ingest.sessions, user: user.id, calendar: calendar, asOf: asOf, catalog: context.pipeline.source.catalog)
@@ -99,7 +107,13 @@ enum UserJob {
       }
       try AtomicFile.write(data, to: folder.appendingPathComponent(chart.name + ".json"))
       if compares(chart.name) { compared.append((chart.name, output)) }
+      let document = ReportWriter.document(output, bands: chart.bands)
+      try ReportWriter.writeSVG(document, named: chart.name, in: folder, formats: formats)
+      documents.append(document)
     }
+    try ReportWriter.writeUserPage(
+      user: user.id, failure: nil, calendar: calendar, asOf: asOf, charts: documents, sessions: ingest.sessions,
+      rejects: ingest.rejects, output: context.options.output, formats: formats)
     return Result(record: finish(record, since: clock), compared: compared)
   }
 

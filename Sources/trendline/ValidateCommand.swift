@@ -160,6 +160,10 @@ enum ValidateCommand {
         case .ewma(let alpha): lines.append("    smooth: ewma, alpha \(number(alpha))")
         }
       }
+      if let bands = chart.bands {
+        let levels = bands.levels.map { "\(number($0.from)) \($0.label)" }.joined(separator: ", ")
+        lines.append("    bands: \(bands.measure.rawValue): \(levels)")
+      }
       return lines
     case .radar(let radar):
       var lines = [

@@ -98,7 +98,15 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
         == Pipeline.Compare(
           charts: ["training-volume", "muscle-balance"], quantiles: [0.25, 0.5, 0.75, 0.9], rankMeasure: .volumeKg,
           rankTop: 10))
-    #expect(pipeline.output.formats == [.json])
+    #expect(pipeline.output.formats == [.json, .svg, .html])
+    #expect(
+      pipeline.charts[0].bands
+        == ValueBands(
+          measure: .sessions,
+          levels: [
+            .init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular"),
+            .init(from: 5, label: "Heavy"),
+          ]))
   }
 
   @Test func mappedCSVPipelineCarriesItsLayout() throws {
@@ -163,6 +171,31 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     #expect(
       pipeline.compare
         == Pipeline.Compare(charts: ["volume"], quantiles: [0.25, 0.5, 0.75, 0.9], rankMeasure: nil, rankTop: 10))
+  }
+
+  @Test func bandsLabelASeries() throws {
+    let scratch = try Scratch()
+    defer { scratch.remove() }
+    let text = """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"volume": [
+         {"bucket": {"range": "3m", "measures": ["sessions", "volumeKg"]}}, {"fillGaps": {}},
+         {"bands": {"measure": "sessions", "levels": [[0, "Rest"], [1, "Light"], [3, "Regular"], [5, "Heavy"]]}}
+       ]}}
+      """
+    let pipeline = try scratch.load(text).get()
+    #expect(
+      pipeline.charts[0].bands
+        == ValueBands(
+          measure: .sessions,
+          levels: [
+            .init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular"),
+            .init(from: 5, label: "Heavy"),
+          ]))
+    #expect(pipeline.charts[0].stageNames == ["bucket", "fillGaps", "bands"])
+    #expect(
+      pipeline.charts[0].kind
+        == .series(Bucket(range: .threeMonths, measures: [.sessions, .volumeKg]), fillGaps: FillGaps(), smooth: nil))
   }
 
   @Test func missingFileIsOneDiagnostic() {
@@ -383,6 +416,48 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
         "2️⃣: error: unknown stage 'smoth' at charts.volume[1]. Did you mean 'smooth'?",
         "3️⃣: error: unknown output format 'pdf' at output.formats[1]. Valid values: json, svg, html",
       ]
+    ),
+    (
+      "bands on a measure the bucket lacks",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}},
+         {"bands": {"measure": 1️⃣"sets", "levels": [[0, "Rest"]]}}]}}
+      """,
+      [
+        "1️⃣: error: bands name measure 'sets', which this chart's bucket does not have at charts.volume[1].bands.measure. Use one of: sessions"
+      ]
+    ),
+    (
+      "bands levels that do not rise, and a level that is not a pair",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}},
+         {"bands": {"measure": "sessions", "levels": [[0, "Rest"], [3, "Regular"], [1️⃣1, "Light"], 2️⃣"Heavy"]}}]}}
+      """,
+      [
+        "1️⃣: error: levels must rise: 1 does not come after 3 at charts.volume[1].bands.levels[2][0]. List levels from the lowest value up",
+        "2️⃣: error: a level is [from, \"label\"], found a string at charts.volume[1].bands.levels[3]. Write it as e.g. [3, \"Regular\"]",
+      ]
+    ),
+    (
+      "bands before smooth",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}},
+         {"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}, 1️⃣{"smooth": {}}]}}
+      """,
+      [
+        "1️⃣: error: 'smooth' must come before 'bands' at charts.volume[2]. Move 'bands' to the end: it labels the finished chart"
+      ]
+    ),
+    (
+      "bands without a bucket",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"volume": [1️⃣{"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}]}}
+      """,
+      ["1️⃣: error: 'bands' labels a series at charts.volume[0]. Add a 'bucket' stage before it"]
     ),
   ]
 

@@ -47,8 +47,14 @@ import _TrendlineTestSupport
     #expect(run.status == 0, "\(run.stderr)")
     let users = try Self.files(single, under: "users")
     let cohort = try Self.files(single, under: "cohort")
-    #expect(users.count == 60 * 4)
-    #expect(cohort.keys.sorted() == ["/muscle-balance.json", "/training-volume.json"])
+    let report = try Self.files(single, under: "report")
+    // overview.json writes json, svg and html: four charts, each as JSON and SVG.
+    #expect(users.count == 60 * 8)
+    #expect(
+      cohort.keys.sorted() == [
+        "/muscle-balance.json", "/muscle-balance.svg", "/training-volume.json", "/training-volume.svg",
+      ])
+    #expect(report.count == 61)
 
     for count in [3, 7] {
       let sharded = work.appendingPathComponent("sharded-\(count)")
@@ -72,6 +78,7 @@ import _TrendlineTestSupport
       #expect(merged.stdout == "merged \(count) shards: 60 users, 60 ok, 0 failed\n")
       #expect(try Self.files(sharded, under: "users") == users, "users, \(count) shards")
       #expect(try Self.files(sharded, under: "cohort") == cohort, "cohort, \(count) shards")
+      #expect(try Self.files(sharded, under: "report") == report, "report, \(count) shards")
       #expect(FileManager.default.fileExists(atPath: sharded.appendingPathComponent("_SUCCESS").path))
     }
   }

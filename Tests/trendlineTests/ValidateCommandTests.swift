@@ -17,7 +17,8 @@ import _TrendlineTestSupport
     #expect(result.stdout.contains("    smooth: centered-mean, window 5\n"))
     #expect(result.stdout.contains("      excluded: 5, 6, 7, 11, 15, 16, 17, 18, 19, 20, 21, 27\n"))
     #expect(result.stdout.contains("  rank: top 10 users by volumeKg\n"))
-    #expect(result.stdout.hasSuffix("output\n  formats: json\n"))
+    #expect(result.stdout.contains("    bands: sessions: 0 Rest, 1 Light, 3 Regular, 5 Heavy\n"))
+    #expect(result.stdout.hasSuffix("output\n  formats: json, svg, html\n"))
   }
 
   @Test func everyProblemIsPrintedAndTheExitCodeIs2() throws {

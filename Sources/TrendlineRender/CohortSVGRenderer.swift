@@ -1,0 +1,315 @@
+import Foundation
+import TrendlineSchema
+
+/// Draws a `trendline/cohort-series@1` output: per measure, the p25–p75 band as an area, the
+/// median as a line and, when given, one user's own line over them, all on the cohort's shared
+/// `yDomain`; then the ranking as horizontal bars.
+///
+/// Cohort buckets are keyed by local date, not instant (users live in different zones), so the
+/// x axis is a calendar axis: each date is placed at its midnight UTC, which keeps equal days
+/// equally wide.
+public struct CohortSeriesSVGRenderer: Sendable {
+  public var output: CohortSeriesOutput
+  /// A user's own series of the same chart, drawn over the cohort.
+  public var user: SeriesOutput?
+  public var idPrefix: String
+
+  static let width = 720.0
+  static let left = 64.0
+  static let right = 40.0
+  static let header = 76.0
+  static let plotHeight = 130.0
+  static let panelGap = 56.0
+  static let rankRow = 20.0
+
+  public init(_ output: CohortSeriesOutput, user: SeriesOutput? = nil, idPrefix: String? = nil) {
+    self.output = output
+    self.user = user
+    self.idPrefix = idPrefix ?? "tl-cohort-" + idSafe(output.chart)
+  }
+
+  /// The bucket dates as instants (midnight UTC), in order.
+  var dates: [Date] { output.buckets.compactMap { LocalDate(key: $0.date)?.utcMidnight } }
+
+  /// The x scale: the first date minus half a bucket to the last plus half a bucket, as a
+  /// user's series pads its domain.
+  ///
+  /// - Complexity: O(*b*) for *b* buckets.
+  public var xScale: TimeScale? {
+    let dates = self.dates
+    guard let first = dates.first, let last = dates.last else { return nil }
+    let start = first.addingTimeInterval(-Self.length(of: first, output.granularity) / 2)
+    let end = last.addingTimeInterval(Self.length(of: last, output.granularity) / 2)
+    return TimeScale(domain: Extent(start: start, end: end), range: Self.left...(Self.width - Self.right))
+  }
+
+  static func length(of date: Date, _ granularity: Granularity) -> TimeInterval {
+    switch granularity {
+    case .day: return 86_400
+    case .week: return 7 * 86_400
+    case .month:
+      let d = LocalDate(date, in: TimeZone(identifier: "UTC")!)
+      return Double(RFC3339.daysInMonth(year: Int64(d.year), month: Int64(d.month))) * 86_400
+    }
+  }
+
+  /// The y scale of `measure`'s panel: the cohort's shared `yDomain`, so this chart and every
+  /// user's are comparable.
+  public func yScale(_ measure: Measure, plot: PlotRect) -> LinearScale {
+    let shared = output.yDomain[measure] ?? AxisDomain(min: 0, max: 1)
+    let domain = MeasureDisplay.scaled(shared.min, measure)...max(
+      MeasureDisplay.scaled(shared.max, measure), MeasureDisplay.scaled(shared.min, measure) + 1e-9)
+    return LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)
+  }
+
+  func plot(panel: Int) -> PlotRect {
+    PlotRect(
+      x: Self.left, y: Self.header + Double(panel) * (Self.plotHeight + Self.panelGap), width: Self.width - Self.left - Self.right,
+      height: Self.plotHeight)
+  }
+
+  /// - Complexity: O(*b* × *m* + *r*) for *b* buckets, *m* measures and *r* ranked users.
+  public func render() -> String {
+    let utc = TimeZone(identifier: "UTC")!
+    let panelsBottom = Self.header + Double(output.measures.count) * (Self.plotHeight + Self.panelGap) - Self.panelGap + 30
+    let ranking = output.ranking?.users ?? []
+    let height = panelsBottom + (ranking.isEmpty ? 10 : 40 + Double(ranking.count) * Self.rankRow)
+    var b = SVGBuilder()
+    let dates = self.dates
+    let desc = "Cohort of \(output.users) users, \(output.chart) by \(output.granularity.rawValue), as of \(output.asOf): "
+      + "the shaded band is the middle half of users (25th to 75th percentile), the line the median"
+      + (user.map { ", the orange line \($0.user)" } ?? "") + ". "
+      + (ranking.isEmpty ? "" : "Top users by \(MeasureDisplay.short(output.ranking!.measure)): "
+        + ranking.map { "\($0.user) " + MeasureDisplay.text($0.value, output.ranking!.measure) }.joined(separator: ", ") + ".")
+    SVGFrame.open(
+      &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)",
+      desc: desc, kind: "cohort-series")
+    b.element("text", [("x", f(Self.left)), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
+    b.element(
+      "text", [("x", f(Self.left)), ("y", "36"), ("fill", Palette.muted)],
+      content: "cohort of \(output.users) users · \(output.range.rawValue) by \(output.granularity.rawValue) · as of \(output.asOf)")
+    // Legend.
+    b.element("rect", [("x", "420"), ("y", "27"), ("width", "16"), ("height", "10"), ("fill", Palette.barLight)])
+    b.element("text", [("x", "440"), ("y", "36"), ("fill", Palette.muted)], content: "p25–p75")
+    b.element("line", [("x1", "500"), ("x2", "516"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.bar), ("stroke-width", "2")])
+    b.element("text", [("x", "520"), ("y", "36"), ("fill", Palette.muted)], content: "median")
+    if let user {
+      b.element(
+        "line",
+        [("x1", "572"), ("x2", "588"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.trend), ("stroke-width", "2.5"),
+         ("stroke-dasharray", "6 3")])
+      b.element("text", [("x", "592"), ("y", "36"), ("fill", Palette.muted)], content: String(user.user.prefix(16)))
+    }
+    guard let x = xScale else {
+      b.element("text", [("x", f(Self.left)), ("y", f(Self.header + 20)), ("fill", Palette.muted)], content: "No buckets")
+      b.close("svg")
+      b.newline()
+      return b.text
+    }
+    let ticks = TimeAxis.ticks(starts: dates, granularity: output.granularity, zone: utc, width: x.range.upperBound - x.range.lowerBound)
+    let userPoints = userLine(dates: dates)
+    for (index, measure) in output.measures.enumerated() {
+      let plot = self.plot(panel: index)
+      let y = yScale(measure, plot: plot)
+      b.element("text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")], content: MeasureDisplay.title(measure))
+      for value in y.ticks() {
+        b.element(
+          "line", [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(y.y(value))), ("y2", f(y.y(value))), ("stroke", Palette.grid)])
+        b.element(
+          "text", [("x", f(plot.x - 6)), ("y", f(y.y(value) + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
+          content: SVGNumber.compact(value))
+      }
+      let stats = zip(dates, output.buckets).compactMap { date, bucket -> (Date, CohortStats)? in
+        bucket.values[measure].map { (date, $0) }
+      }
+      func value(_ s: CohortStats, _ name: String) -> Double { MeasureDisplay.scaled(s.quantile(name) ?? s.mean, measure) }
+      if !stats.isEmpty {
+        let upper = stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p75"))) }
+        let lower = stats.reversed().map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p25"))) }
+        b.element(
+          "polygon", [("class", "tl-iqr"), ("points", (upper + lower).joined(separator: " ")), ("fill", Palette.barLight), ("fill-opacity", "0.7")])
+        b.element(
+          "polyline",
+          [("class", "tl-median"), ("points", stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p50"))) }.joined(separator: " ")),
+           ("fill", "none"), ("stroke", Palette.bar), ("stroke-width", "2")])
+      }
+      let mine = userPoints.compactMap { date, values -> String? in
+        values[measure].map { f(x.x(date)) + "," + f(y.y(MeasureDisplay.scaled($0, measure))) }
+      }
+      if !mine.isEmpty {
+        b.element(
+          "polyline",
+          [("class", "tl-user"), ("points", mine.joined(separator: " ")), ("fill", "none"), ("stroke", Palette.trend),
+           ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"), ("stroke-linejoin", "round")])
+      }
+      b.element("line", [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)), ("stroke", Palette.muted)])
+      for tick in ticks {
+        let tx = x.x(tick.date)
+        b.element(
+          "line",
+          [("x1", f(tx)), ("x2", f(tx)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY + (tick.emphasized ? 8 : 4))),
+           ("stroke", tick.emphasized ? Palette.ink : Palette.muted)])
+        if let label = tick.label {
+          var attributes: [(String, String)] = [
+            ("x", f(tx)), ("y", f(plot.maxY + 19)), ("text-anchor", "middle"), ("fill", tick.emphasized ? Palette.ink : Palette.muted),
+          ]
+          if tick.emphasized { attributes.append(("font-weight", "600")) }
+          b.element("text", attributes, content: label)
+        }
+      }
+      b.newline()
+    }
+    let first = plot(panel: 0)
+    let last = plot(panel: max(output.measures.count - 1, 0))
+    let hoverPlot = PlotRect(x: first.x, y: first.y, width: first.width, height: last.maxY - first.y)
+    SVGFrame.hoverGroup(
+      &b, plot: hoverPlot, scale: x,
+      points: zip(dates, output.buckets).map { date, bucket in
+        let mine = userPoints.first { $0.0 == date }?.1
+        let parts = output.measures.map { measure -> String in
+          guard let s = bucket.values[measure] else { return MeasureDisplay.short(measure) + " –" }
+          var text = MeasureDisplay.short(measure) + " median " + MeasureDisplay.text(s.quantile("p50") ?? s.mean, measure)
+          if let p25 = s.quantile("p25"), let p75 = s.quantile("p75") {
+            text += " (" + MeasureDisplay.text(p25, measure) + "–" + MeasureDisplay.text(p75, measure) + ")"
+          }
+          if let value = mine?[measure] { text += ", \(user?.user ?? "") " + MeasureDisplay.text(value, measure) }
+          return text
+        }
+        let name = PeriodName.long(LocalDate(date, in: utc), output.granularity)
+        return (date, "\(name), n=\(bucket.n): " + parts.joined(separator: " · "))
+      })
+    if let rank = output.ranking, !ranking.isEmpty {
+      drawRanking(&b, rank, top: panelsBottom + 10)
+    }
+    b.close("svg")
+    b.newline()
+    return b.text
+  }
+
+  /// The user's buckets placed on the cohort's dates: by local start date, or the nearest
+  /// cohort date within half a bucket (a Sunday-first week joins the row of the Monday after).
+  func userLine(dates: [Date]) -> [(Date, [Measure: Double])] {
+    guard let user else { return [] }
+    let zone = SVGFrame.zone(user.timeZone)
+    return user.buckets.compactMap { bucket in
+      let local = LocalDate(bucket.start, in: zone).utcMidnight
+      let half = Self.length(of: local, output.granularity) / 2
+      guard let nearest = dates.min(by: { abs($0.timeIntervalSince(local)) < abs($1.timeIntervalSince(local)) }),
+        abs(nearest.timeIntervalSince(local)) < half
+      else { return nil }
+      return (nearest, bucket.values)
+    }
+  }
+
+  func drawRanking(_ b: inout SVGBuilder, _ rank: CohortSeriesOutput.Ranking, top: Double) {
+    let labelRight = 170.0
+    let barWidth = Self.width - labelRight - 110
+    let largest = rank.users.map(\.value).max() ?? 0
+    b.element(
+      "text", [("x", f(Self.left)), ("y", f(top + 14)), ("font-weight", "600")],
+      content: "Top \(rank.users.count) by \(MeasureDisplay.short(rank.measure)) over the window")
+    b.open("g", [("class", "tl-ranking")])
+    for (index, entry) in rank.users.enumerated() {
+      let y = top + 26 + Double(index) * Self.rankRow
+      let width = largest > 0 ? entry.value / largest * barWidth : 0
+      var name = entry.user
+      if name.count > 24 { name = String(name.prefix(23)) + "…" }
+      b.element("text", [("x", f(labelRight - 8)), ("y", f(y + 12)), ("text-anchor", "end")], content: name)
+      b.element(
+        "rect", [("x", f(labelRight)), ("y", f(y + 2)), ("width", f(max(width, 1))), ("height", f(Self.rankRow - 6)), ("fill", Palette.bar)])
+      b.element(
+        "text", [("x", f(labelRight + width + 6)), ("y", f(y + 12)), ("fill", Palette.muted)],
+        content: MeasureDisplay.text(entry.value, rank.measure))
+    }
+    b.close("g")
+    b.newline()
+  }
+}
+
+/// Draws a `trendline/cohort-radar@1` output: the median polygon filled, the 25th and 75th
+/// percentiles as outlines, on one scale whose outer ring is the largest 75th percentile (or
+/// median, when quartiles were not asked for).
+public struct CohortRadarSVGRenderer: Sendable {
+  public var output: CohortRadarOutput
+  public var idPrefix: String
+
+  public init(_ output: CohortRadarOutput, idPrefix: String? = nil) {
+    self.output = output
+    self.idPrefix = idPrefix ?? "tl-cohort-" + idSafe(output.chart)
+  }
+
+  /// - Complexity: O(*a*) for *a* axes.
+  public func render() -> String {
+    let n = output.axes.count
+    let size = RadarSVGRenderer.size
+    let legend = RadarSVGRenderer.legendTop
+    var b = SVGBuilder()
+    func q(_ axis: CohortRadarOutput.Axis, _ name: String) -> Double? { axis.counts.quantile(name) }
+    let largest = output.axes.map { max(q($0, "p75") ?? 0, q($0, "p50") ?? $0.counts.mean) }.max() ?? 0
+    let outer = LinearScale.niceDomain(max: largest).upperBound
+    let desc = "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of (\(output.asOf)): "
+      + output.axes.map { "\($0.label) median " + SVGNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(separator: ", ") + "."
+    SVGFrame.open(
+      &b, width: size, height: RadarSVGRenderer.legendTop + 24, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)", desc: desc,
+      kind: "cohort-radar")
+    b.element("text", [("x", "16"), ("y", "22"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
+    b.element(
+      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
+      content: "cohort of \(output.users) users · sessions per area this \(output.period.rawValue) · as of \(output.asOf)")
+    guard n >= 3 else {
+      b.close("svg")
+      b.newline()
+      return b.text
+    }
+    b.open("g", [("fill", "none"), ("stroke", Palette.grid)])
+    for ring in 1...4 {
+      let points = (0..<n).map { i -> String in
+        let p = RadarSVGRenderer.point(index: i, count: n, fraction: Double(ring) / 4)
+        return f(p.x) + "," + f(p.y)
+      }
+      b.element("polygon", [("points", points.joined(separator: " "))])
+    }
+    for i in 0..<n {
+      let p = RadarSVGRenderer.point(index: i, count: n, fraction: 1)
+      b.element("line", [("x1", f(RadarSVGRenderer.center.x)), ("y1", f(RadarSVGRenderer.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
+    }
+    b.close("g")
+    for ring in [2, 4] {
+      let p = RadarSVGRenderer.point(index: 0, count: n, fraction: Double(ring) / 4)
+      SVGFrame.haloText(&b, SVGNumber.format(outer * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9, fill: Palette.muted)
+    }
+    func polygon(_ values: [Double]) -> String {
+      values.enumerated().map { i, v in
+        let p = RadarSVGRenderer.point(index: i, count: n, fraction: outer > 0 ? v / outer : 0)
+        return f(p.x) + "," + f(p.y)
+      }.joined(separator: " ")
+    }
+    let medians = output.axes.map { q($0, "p50") ?? $0.counts.mean }
+    b.element(
+      "polygon", [("class", "tl-median"), ("points", polygon(medians)), ("fill", Palette.bar), ("fill-opacity", "0.2"), ("stroke", Palette.bar), ("stroke-width", "2")])
+    if output.axes.allSatisfy({ q($0, "p25") != nil && q($0, "p75") != nil }) {
+      for name in ["p25", "p75"] {
+        b.element(
+          "polygon",
+          [("points", polygon(output.axes.map { q($0, name)! })), ("fill", "none"), ("stroke", Palette.muted),
+           ("stroke-width", "1.5"), ("stroke-dasharray", "4 3")])
+      }
+    }
+    for (i, axis) in output.axes.enumerated() {
+      let d = RadarSVGRenderer.spokeDirection(index: i, count: n)
+      let p = RadarSVGRenderer.point(index: i, count: n, fraction: 1)
+      let anchor = d.dx > 0.2 ? "start" : d.dx < -0.2 ? "end" : "middle"
+      var y = p.y + d.dy * 10 + 4
+      if d.dy > 0.2 && anchor == "middle" { y += 6 }
+      b.element("text", [("x", f(p.x + d.dx * 10)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: axis.label)
+    }
+    b.element("line", [("x1", "16"), ("x2", "40"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.bar), ("stroke-width", "3")])
+    b.element("text", [("x", "48"), ("y", f(legend))], content: "median")
+    b.element(
+      "line", [("x1", "120"), ("x2", "144"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.muted), ("stroke-dasharray", "4 3")])
+    b.element("text", [("x", "152"), ("y", f(legend))], content: "25th and 75th percentile")
+    b.close("svg")
+    b.newline()
+    return b.text
+  }
+}

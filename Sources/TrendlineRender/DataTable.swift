@@ -1,0 +1,137 @@
+import Foundation
+import TrendlineSchema
+
+/// The numbers behind each chart as an HTML table, placed under the chart in the report: a
+/// screen reader cannot read bars, and a person who wants the exact value should not have to
+/// hover.
+enum DataTable {
+  static func html(_ chart: ChartDocument) -> String {
+    switch chart {
+    case .series(let o, _): return series(o)
+    case .radar(let o): return radar(o)
+    case .heatmap(let o): return heatmap(o)
+    case .sparklines(let o): return sparklines(o)
+    case .cohortSeries(let o, _): return cohortSeries(o)
+    case .cohortRadar(let o): return cohortRadar(o)
+    }
+  }
+
+  static func table(caption: String, header: [String], rows: [[String]], rowHeaders: Bool = true) -> String {
+    var out = "<table class=\"data\"><caption>" + XMLEscape.escape(caption) + "</caption>\n<thead><tr>"
+    for cell in header { out += "<th scope=\"col\">" + XMLEscape.escape(cell) + "</th>" }
+    out += "</tr></thead>\n<tbody>\n"
+    for row in rows {
+      out += "<tr>"
+      for (index, cell) in row.enumerated() {
+        if index == 0 && rowHeaders {
+          out += "<th scope=\"row\">" + XMLEscape.escape(cell) + "</th>"
+        } else {
+          out += "<td>" + XMLEscape.escape(cell) + "</td>"
+        }
+      }
+      out += "</tr>\n"
+    }
+    return out + "</tbody></table>\n"
+  }
+
+  static func series(_ o: SeriesOutput) -> String {
+    let zone = SVGFrame.zone(o.timeZone)
+    let hasTrend = o.buckets.contains { $0.trend != nil }
+    var header = [o.granularity.rawValue.capitalized]
+    for m in o.measures {
+      header.append(MeasureDisplay.short(m))
+      if hasTrend { header.append(MeasureDisplay.short(m) + " trend") }
+    }
+    var rows = o.buckets.map { bucket -> [String] in
+      var row = [PeriodName.long(LocalDate(bucket.start, in: zone), o.granularity) + (bucket.partial ? " (so far)" : "")]
+      for m in o.measures {
+        row.append(MeasureDisplay.text(bucket.values[m] ?? 0, m))
+        if hasTrend { row.append(bucket.trend?[m].map { MeasureDisplay.text($0, m) } ?? "") }
+      }
+      return row
+    }
+    var average = ["Average"]
+    for m in o.measures {
+      average.append(MeasureDisplay.text(o.average[m] ?? 0, m))
+      if hasTrend { average.append("") }
+    }
+    rows.append(average)
+    return table(caption: "\(o.chart): values per \(o.granularity.rawValue)", header: header, rows: rows)
+  }
+
+  static func radar(_ o: RadarOutput) -> String {
+    let zone = SVGFrame.zone(o.timeZone)
+    let granularity = o.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .month
+    let header = ["Area"] + o.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
+    var rows = o.axes.enumerated().map { i, axis in
+      [axis.label] + o.periods.map { i < $0.counts.count ? String($0.counts[i]) : "" }
+    }
+    rows.append(["All sessions"] + o.periods.map { String($0.sessions) })
+    var out = table(caption: "\(o.chart): sessions per area", header: header, rows: rows)
+    if !o.unmappedExercises.isEmpty {
+      out += table(
+        caption: "\(o.chart): exercises no area counts (no muscle groups)", header: ["Exercise", "Sessions"],
+        rows: o.unmappedExercises.map { [$0.name, String($0.sessions)] })
+    }
+    return out
+  }
+
+  static func heatmap(_ o: HeatmapOutput) -> String {
+    let zone = SVGFrame.zone(o.timeZone)
+    let granularity = o.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .week
+    let header = ["Muscle group"] + o.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
+    let groups = o.periods.first?.groups ?? []
+    let rows = groups.enumerated().map { i, group in
+      [group.name] + o.periods.map { i < $0.groups.count ? String($0.groups[i].sessions) : "" }
+    }
+    return table(caption: "\(o.chart): sessions per muscle group", header: header, rows: rows)
+  }
+
+  static func sparklines(_ o: SparklinesOutput) -> String {
+    let zone = SVGFrame.zone(o.timeZone)
+    let unit = SparklinesSVGRenderer.unit(o.value)
+    let rows = o.lines.map { line -> [String] in
+      let values = line.points.map(\.v)
+      return [
+        line.exercise, String(line.points.count),
+        line.points.first.map { SVGNumber.display($0.v) + unit } ?? "",
+        SVGNumber.display(values.max() ?? 0) + unit,
+        line.points.last.map { SVGNumber.display($0.v) + unit } ?? "",
+        line.points.last.map { LocalDate($0.t, in: zone).long } ?? "",
+      ]
+    }
+    return table(
+      caption: "\(o.chart): \(SparklinesSVGRenderer.valueName(o.value)) over \(o.windowDays) days",
+      header: ["Exercise", "Sessions", "First", "Best", "Latest", "Latest on"], rows: rows)
+  }
+
+  static func cohortSeries(_ o: CohortSeriesOutput) -> String {
+    var header = ["Bucket", "Users"]
+    for m in o.measures { header += [MeasureDisplay.short(m) + " p25", MeasureDisplay.short(m) + " median", MeasureDisplay.short(m) + " p75"] }
+    let rows = o.buckets.map { bucket -> [String] in
+      var row = [bucket.date, String(bucket.n)]
+      for m in o.measures {
+        let s = bucket.values[m]
+        for q in ["p25", "p50", "p75"] { row.append(s?.quantile(q).map { MeasureDisplay.text($0, m) } ?? "") }
+      }
+      return row
+    }
+    var out = table(caption: "\(o.chart): cohort of \(o.users) users", header: header, rows: rows)
+    if let rank = o.ranking {
+      out += table(
+        caption: "\(o.chart): top users by \(MeasureDisplay.short(rank.measure))", header: ["Rank", "User", "Value"],
+        rows: rank.users.enumerated().map { [String($0 + 1), $1.user, MeasureDisplay.text($1.value, rank.measure)] })
+    }
+    return out
+  }
+
+  static func cohortRadar(_ o: CohortRadarOutput) -> String {
+    let rows = o.axes.map { axis -> [String] in
+      [axis.label] + ["p25", "p50", "p75"].map { axis.counts.quantile($0).map { SVGNumber.display($0) } ?? "" }
+        + [SVGNumber.display(axis.counts.mean), SVGNumber.display(axis.counts.max)]
+    }
+    return table(
+      caption: "\(o.chart): sessions per area this \(o.period.rawValue), cohort of \(o.users) users",
+      header: ["Area", "p25", "Median", "p75", "Mean", "Max"], rows: rows)
+  }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import TrendlineSchema
+
+/// The HTML report: `report/index.html` (cohort charts and the list of users) and
+/// `report/users/<user>.html` (every chart of one user, with data tables, recent workouts and
+/// rejected rows).
+///
+/// Pages are self-contained: inline SVG, inline CSS and a small inline script, nothing fetched
+/// from a network, so a report opens from a folder, an archive or a mail attachment. They hold
+/// no time of generation, so the same run gives the same bytes. Every string that came from
+/// input goes through ``XMLEscape``, and the script writes only with `textContent`.
+public enum HTMLReport {
+  /// A rejected input row, as `rejects.csv` lists it.
+  public struct RejectedRow: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var field: String
+    public var reason: String
+    public init(file: String, line: Int, column: Int, field: String, reason: String) {
+      self.file = file
+      self.line = line
+      self.column = column
+      self.field = field
+      self.reason = reason
+    }
+  }
+
+  /// Everything one user's page shows.
+  public struct UserPage: Sendable {
+    public var user: String
+    /// `nil` when the user succeeded; the failure message otherwise.
+    public var failure: String?
+    public var timeZone: TimeZone
+    public var asOf: Date
+    public var charts: [ChartDocument]
+    /// Sessions up to as-of, oldest first; the page lists the newest few.
+    public var sessions: [Session]
+    public var rejects: [RejectedRow]
+
+    public init(
+      user: String, failure: String? = nil, timeZone: TimeZone, asOf: Date, charts: [ChartDocument],
+      sessions: [Session], rejects: [RejectedRow]
+    ) {
+      self.user = user
+      self.failure = failure
+      self.timeZone = timeZone
+      self.asOf = asOf
+      self.charts = charts
+      self.sessions = sessions
+      self.rejects = rejects
+    }
+  }
+
+  /// One line of the index's user list.
+  public struct UserEntry: Sendable, Equatable {
+    public var user: String
+    public var ok: Bool
+    public var message: String?
+    public var sessions: Int
+    public var rowsRejected: Int
+    public init(user: String, ok: Bool, message: String? = nil, sessions: Int, rowsRejected: Int) {
+      self.user = user
+      self.ok = ok
+      self.message = message
+      self.sessions = sessions
+      self.rowsRejected = rowsRejected
+    }
+  }
+
+  /// The index page.
+  public struct Index: Sendable {
+    public var pipeline: String
+    public var asOf: String
+    public var charts: [ChartDocument]
+    public var users: [UserEntry]
+    public init(pipeline: String, asOf: String, charts: [ChartDocument], users: [UserEntry]) {
+      self.pipeline = pipeline
+      self.asOf = asOf
+      self.charts = charts
+      self.users = users
+    }
+  }
+
+  /// Workouts listed on a user page, newest first.
+  static let recentSessions = 10
+  /// Rejected rows listed on a user page; the rest are in `rejects.csv`.
+  static let listedRejects = 20
+
+  /// `report/users/<user>.html`.
+  ///
+  /// - Complexity: linear in the size of the user's outputs.
+  public static func userPage(_ page: UserPage) -> String {
+    let user = XMLEscape.escape(page.user)
+    var body = "<p class=\"nav\"><a href=\"../index.html\">← All users</a></p>\n"
+    body += "<h1>" + user + "</h1>\n"
+    let asOf = LocalDate(page.asOf, in: page.timeZone)
+    let zoneName = page.timeZone.identifier == "GMT" ? "UTC" : page.timeZone.identifier
+    body += "<p class=\"meta\">As of " + asOf.long + " (" + XMLEscape.escape(zoneName) + ") · "
+      + "\(page.sessions.count) session\(page.sessions.count == 1 ? "" : "s") up to as-of · "
+      + "\(page.rejects.count) rejected row\(page.rejects.count == 1 ? "" : "s")</p>\n"
+    if let failure = page.failure {
+      body += "<p class=\"failed\" role=\"alert\">This user failed: " + XMLEscape.escape(failure) + "</p>\n"
+    }
+    for chart in page.charts { body += figure(chart) }
+    body += recent(page)
+    body += rejected(page)
+    return document(title: "\(page.user) — Trendline", body: body)
+  }
+
+  /// `report/index.html`.
+  ///
+  /// - Complexity: linear in the size of the cohort outputs and the number of users.
+  public static func index(_ index: Index) -> String {
+    let ok = index.users.filter(\.ok).count
+    var body = "<h1>" + XMLEscape.escape(index.pipeline) + "</h1>\n"
+    body += "<p class=\"meta\">As of " + XMLEscape.escape(index.asOf) + " · \(index.users.count) users: \(ok) ok, "
+      + "\(index.users.count - ok) failed</p>\n"
+    if index.charts.isEmpty {
+      body += "<p class=\"meta\">The pipeline compares no charts across users.</p>\n"
+    }
+    for chart in index.charts { body += figure(chart) }
+    body += "<section><h2>Users</h2>\n<table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
+      + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions</th><th scope=\"col\">Rejected rows</th></tr></thead>\n<tbody>\n"
+    for entry in index.users {
+      let link = "users/" + pathComponent(entry.user) + ".html"
+      body += "<tr><th scope=\"row\"><a href=\"" + XMLEscape.escape(link) + "\">" + XMLEscape.escape(entry.user) + "</a></th>"
+      body += entry.ok
+        ? "<td class=\"ok\">ok</td>"
+        : "<td class=\"failed\">failed: " + XMLEscape.escape(entry.message ?? "") + "</td>"
+      body += "<td>\(entry.sessions)</td><td>\(entry.rowsRejected)</td></tr>\n"
+    }
+    body += "</tbody></table></section>\n"
+    return document(title: "\(index.pipeline) — Trendline report", body: body)
+  }
+
+  /// A user id as a URL path segment: ids are plain file names already (the input layout checks
+  /// them), and anything else is percent-encoded rather than trusted.
+  static func pathComponent(_ text: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "user"
+  }
+
+  static func figure(_ chart: ChartDocument) -> String {
+    let name = XMLEscape.escape(chart.name)
+    var out = "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
+    out += "<figure class=\"chart\">\n"
+    out += SVGRenderer.render(chart)
+    let hoverable: Bool
+    switch chart {
+    case .series, .sparklines, .cohortSeries: hoverable = true
+    default: hoverable = false
+    }
+    if hoverable {
+      out += "<figcaption class=\"readout\" aria-live=\"polite\">Hover over or touch the chart to read a "
+        + "period's values.</figcaption>\n"
+    }
+    out += "</figure>\n"
+    out += DataTable.html(chart)
+    return out + "</section>\n"
+  }
+
+  static func recent(_ page: UserPage) -> String {
+    let recent = page.sessions.filter { $0.start <= page.asOf.epochSeconds }.suffix(recentSessions).reversed()
+    guard !recent.isEmpty else { return "" }
+    let rows = recent.map { session -> [String] in
+      let date = Date(epochSeconds: session.start)
+      let local = LocalDate(date, in: page.timeZone)
+      let time = RFC3339.format(seconds: session.start, timeZone: page.timeZone)
+      let clock = String(time.dropFirst(11).prefix(5))
+      return [
+        "\(LocalDate.weekdayNames[local.weekday]) \(local.long) \(clock)", session.name.isEmpty ? "(no name)" : session.name,
+        session.durationSeconds > 0 ? "\(session.durationSeconds / 60) min" : "", String(session.setCount),
+        SVGNumber.display(session.volumeKg, decimals: 0) + " kg",
+      ]
+    }
+    return "<section><h2>Recent workouts</h2>\n"
+      + DataTable.table(
+        caption: "The \(recent.count) most recent workouts up to as-of", header: ["Started", "Workout", "Duration", "Sets", "Volume"],
+        rows: rows)
+      + "</section>\n"
+  }
+
+  static func rejected(_ page: UserPage) -> String {
+    var out = "<section><h2>Rejected rows</h2>\n"
+    guard !page.rejects.isEmpty else { return out + "<p>No rows were rejected.</p></section>\n" }
+    var reasons: [(String, Int)] = []
+    for reject in page.rejects {
+      let key = reject.field.isEmpty ? "whole row" : reject.field
+      if let i = reasons.firstIndex(where: { $0.0 == key }) { reasons[i].1 += 1 } else { reasons.append((key, 1)) }
+    }
+    out += "<p>\(page.rejects.count) row\(page.rejects.count == 1 ? " was" : "s were") rejected, by field: "
+      + reasons.map { XMLEscape.escape($0.0) + " \($0.1)" }.joined(separator: ", ") + ". The full list is in "
+      + "<a href=\"../../users/" + XMLEscape.escape(pathComponent(page.user)) + "/rejects.csv\">rejects.csv</a>.</p>\n"
+    let listed = page.rejects.prefix(listedRejects)
+    out += DataTable.table(
+      caption: listed.count < page.rejects.count ? "The first \(listed.count) rejected rows" : "Rejected rows",
+      header: ["File", "Line", "Column", "Field", "Reason"],
+      rows: listed.map { [$0.file, String($0.line), String($0.column), $0.field, $0.reason] })
+    return out + "</section>\n"
+  }
+
+  static func document(title: String, body: String) -> String {
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      + "<title>" + XMLEscape.escape(title) + "</title>\n<style>\n" + css + "</style>\n</head>\n"
+      + "<body data-script=\"pending\">\n<main>\n" + body + "</main>\n<script>\n" + script + "</script>\n</body>\n</html>\n"
+  }
+
+  static let css = """
+    body{margin:0;background:#F6F8FA;color:#1F2328;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif}
+    main{max-width:780px;margin:0 auto;padding:16px 20px 48px}
+    h1{font-size:24px;margin:8px 0 4px}
+    h2{font-size:17px;margin:0 0 8px}
+    section{background:#FFF;border:1px solid #D8DEE4;border-radius:8px;padding:16px;margin:16px 0}
+    figure{margin:0}
+    figure svg{display:block;max-width:100%;height:auto;touch-action:pan-y}
+    .readout{min-height:1.5em;margin-top:6px;padding:4px 8px;background:#F6F8FA;border-radius:4px;color:#1F2328}
+    .meta{color:#57606A;margin:0}
+    .nav{margin:0}
+    .failed{color:#A40E26}
+    .ok{color:#116329}
+    table{border-collapse:collapse;margin-top:12px;font-size:12px;width:100%}
+    caption{text-align:left;color:#57606A;padding-bottom:4px}
+    th,td{border-bottom:1px solid #D8DEE4;padding:3px 6px;text-align:right;vertical-align:top}
+    th[scope=row],td:first-child,thead th:first-child{text-align:left}
+    th[scope=row]{white-space:nowrap}
+    thead th{border-bottom:2px solid #AFB8C1}
+
+    """
+
+  /// The read-out: the pointer's x, taken relative to the plot rectangle's on-screen box
+  /// (`getBoundingClientRect`), becomes an instant between the plot's `data-t0` and `data-t1`,
+  /// and the point nearest that instant is shown. Distance is measured in time, not pixels, and
+  /// the plot's own box is used, so the width of the y-axis labels never shifts it.
+  ///
+  /// `#selftest` in the URL makes the page check itself once loaded: pointing at each plot
+  /// where its first and last points are must show those points. The outcome goes on
+  /// `<body data-selftest>`, for the browser check in CI.
+  static let script = """
+    (function(){
+    var body=document.body;
+    window.addEventListener('error',function(){body.setAttribute('data-script','error')});
+    function plotBox(g){return g.querySelector('.tl-plot').getBoundingClientRect();}
+    function nearest(g,clientX){
+      var r=plotBox(g),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
+      if(!r.width)return null;
+      var t=t0+(clientX-r.left)/r.width*(t1-t0),best=null,bestD=Infinity;
+      g.querySelectorAll('.tl-pts > g').forEach(function(p){
+        var d=Math.abs(+p.getAttribute('data-t')-t);if(d<bestD){bestD=d;best=p;}});
+      return best;
+    }
+    function show(fig,g,p){
+      fig.querySelectorAll('.tl-cursor').forEach(function(c){c.setAttribute('visibility','hidden');});
+      if(!g||!p)return;
+      var rect=g.querySelector('.tl-plot'),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
+      var x=+rect.getAttribute('x')+(+p.getAttribute('data-t')-t0)/(t1-t0)*(+rect.getAttribute('width'));
+      var c=g.querySelector('.tl-cursor');c.setAttribute('x1',x);c.setAttribute('x2',x);c.setAttribute('visibility','visible');
+      fig.querySelector('.readout').textContent=p.getAttribute('data-r');
+    }
+    function at(fig,clientX,clientY){
+      var hit=null,gap=Infinity;
+      fig.querySelectorAll('.tl-hover').forEach(function(g){
+        var r=plotBox(g),d=clientY<r.top?r.top-clientY:clientY>r.bottom?clientY-r.bottom:0;
+        if(clientX>=r.left-12&&clientX<=r.right+12&&d<gap&&d<=12){gap=d;hit=g;}});
+      show(fig,hit,hit&&nearest(hit,clientX));
+    }
+    var figures=[];
+    document.querySelectorAll('figure.chart').forEach(function(fig){
+      if(!fig.querySelector('.tl-hover')||!fig.querySelector('.readout'))return;
+      figures.push(fig);
+      var svg=fig.querySelector('svg');
+      svg.addEventListener('pointermove',function(e){at(fig,e.clientX,e.clientY);});
+      svg.addEventListener('pointerdown',function(e){at(fig,e.clientX,e.clientY);});
+      svg.addEventListener('pointerleave',function(){show(fig,null,null);});
+    });
+    if(location.hash==='#selftest'){
+      var failures=[];
+      figures.forEach(function(fig){
+        fig.querySelectorAll('.tl-hover').forEach(function(g){
+          var pts=g.querySelectorAll('.tl-pts > g');if(!pts.length)return;
+          var r=plotBox(g),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
+          [pts[0],pts[pts.length-1]].forEach(function(p){
+            var x=r.left+(+p.getAttribute('data-t')-t0)/(t1-t0)*r.width;
+            at(fig,x,r.top+r.height/2);
+            if(fig.querySelector('.readout').textContent!==p.getAttribute('data-r'))failures.push(p.getAttribute('data-r'));
+          });
+        });
+      });
+      body.setAttribute('data-selftest',failures.length?'failed: '+failures.join(' | '):'ok');
+    }
+    if(body.getAttribute('data-script')==='pending')body.setAttribute('data-script','ok');
+    })();
+
+    """
+}

@@ -1,0 +1,112 @@
+import Foundation
+import TrendlineSchema
+
+/// Draws a `trendline/heatmap@1` output as a grid: the catalog's muscle groups down, periods
+/// across, each cell shaded by intensity with its count written in it, and a legend.
+///
+/// A single-hue scale (white to dark blue) rather than a rainbow: it reads in order, in
+/// grayscale and for every kind of colour blindness. The count is written in the cell so no
+/// one has to match a shade against the legend.
+public struct HeatmapSVGRenderer: Sendable {
+  public var output: HeatmapOutput
+  public var idPrefix: String
+
+  static let labelWidth = 170.0
+  static let cell = (width: 62.0, height: 18.0)
+  static let top = 74.0
+
+  public init(_ output: HeatmapOutput, idPrefix: String? = nil) {
+    self.output = output
+    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+  }
+
+  /// The fill for an intensity 0…1: linear in RGB from #F6F8FA to #08306B.
+  static func colour(_ intensity: Double) -> String {
+    let t = min(max(intensity, 0), 1)
+    let from = (0xF6, 0xF8, 0xFA)
+    let to = (0x08, 0x30, 0x6B)
+    func mix(_ a: Int, _ b: Int) -> Int { Int((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+    let hex = [mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2)].map { value -> String in
+      let digits = String(value, radix: 16, uppercase: true)
+      return digits.count == 1 ? "0" + digits : digits
+    }
+    return "#" + hex.joined()
+  }
+
+  /// - Complexity: O(*g* × *p*) for *g* groups and *p* periods.
+  public func render() -> String {
+    let zone = SVGFrame.zone(output.timeZone)
+    let groups = output.periods.first?.groups ?? []
+    let largest = output.periods.flatMap { $0.groups.map(\.sessions) }.max() ?? 0
+    let width = max(Self.labelWidth + Double(output.periods.count) * Self.cell.width + 24, 420)
+    let gridBottom = Self.top + Double(groups.count) * Self.cell.height
+    let height = gridBottom + 60
+    let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .week
+    var b = SVGBuilder()
+    let trained = output.periods.last.map { $0.groups.filter { $0.sessions > 0 }.map(\.name) } ?? []
+    let desc = "Sessions per muscle group for \(output.user), \(groups.count) groups by \(output.periods.count) "
+      + "\(granularity.rawValue)s; darker is more sessions (most: \(largest)). Latest period: "
+      + (trained.isEmpty ? "nothing trained" : trained.joined(separator: ", ")) + "."
+    SVGFrame.open(
+      &b, width: width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)", desc: desc,
+      kind: "heatmap")
+    b.element("text", [("x", "16"), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
+    b.element(
+      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
+      content: "\(output.user) · sessions per muscle group · as of \(LocalDate(output.asOf, in: zone).long)")
+    for (column, period) in output.periods.enumerated() {
+      let x = Self.labelWidth + Double(column) * Self.cell.width + Self.cell.width / 2
+      let start = LocalDate(period.start, in: zone)
+      b.element(
+        "text", [("x", f(x)), ("y", f(Self.top - 18)), ("text-anchor", "middle"), ("font-weight", "600")],
+        content: PeriodName.short(start, granularity))
+      b.element(
+        "text", [("x", f(x)), ("y", f(Self.top - 6)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "9")],
+        content: period.partial ? "so far" : (granularity == .month ? String(start.year) : ""))
+    }
+    for (row, group) in groups.enumerated() {
+      let y = Self.top + Double(row) * Self.cell.height
+      b.element("text", [("x", f(Self.labelWidth - 8)), ("y", f(y + 13)), ("text-anchor", "end")], content: group.name)
+      for (column, period) in output.periods.enumerated() {
+        let cell = row < period.groups.count ? period.groups[row] : group
+        let x = Self.labelWidth + Double(column) * Self.cell.width
+        b.element(
+          "rect",
+          [
+            ("x", f(x + 1)), ("y", f(y + 1)), ("width", f(Self.cell.width - 2)), ("height", f(Self.cell.height - 2)),
+            ("fill", Self.colour(cell.intensity)), ("data-id", String(cell.id)),
+          ])
+        if cell.sessions > 0 {
+          b.element(
+            "text",
+            [
+              ("x", f(x + Self.cell.width / 2)), ("y", f(y + 13)), ("text-anchor", "middle"), ("font-size", "10"),
+              ("fill", cell.intensity > 0.5 ? "#FFFFFF" : Palette.ink),
+            ], content: String(cell.sessions))
+        }
+      }
+    }
+    // Legend: five steps of the scale with the session counts they stand for.
+    let legendY = gridBottom + 22
+    b.element("text", [("x", "16"), ("y", f(legendY + 11))], content: "Sessions")
+    // Whole session counts only: a legend step of "0.3 sessions" is a value no cell can hold.
+    var steps: [Int] = []
+    for step in 0...4 {
+      let count = Int((Double(largest) * Double(step) / 4).rounded())
+      if !steps.contains(count) { steps.append(count) }
+    }
+    for (index, count) in steps.enumerated() {
+      let x = 80 + Double(index) * 56
+      b.element(
+        "rect",
+        [("x", f(x)), ("y", f(legendY)), ("width", "52"), ("height", "14"),
+         ("fill", Self.colour(largest > 0 ? Double(count) / Double(largest) : 0)), ("stroke", Palette.grid)])
+      b.element(
+        "text", [("x", f(x + 26)), ("y", f(legendY + 28)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "10")],
+        content: String(count))
+    }
+    b.close("svg")
+    b.newline()
+    return b.text
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import TrendlineSchema
+
+/// The parts every Trendline SVG shares: the root element with its `<title>` and `<desc>`, the
+/// font, and the hover hooks the HTML report's script reads.
+enum SVGFrame {
+  static let fontFamily = "system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif"
+
+  /// Opens `<svg>` with `<title>` and `<desc>` (escaped), referenced by `aria-labelledby` so
+  /// a screen reader announces both when the SVG is inlined in HTML.
+  static func open(
+    _ b: inout SVGBuilder, width: Double, height: Double, idPrefix: String, title: String, desc: String, kind: String
+  ) {
+    b.open(
+      "svg",
+      [
+        ("xmlns", "http://www.w3.org/2000/svg"), ("viewBox", "0 0 \(f(width)) \(f(height))"),
+        ("width", f(width)), ("height", f(height)), ("role", "img"),
+        ("aria-labelledby", "\(idPrefix)-title \(idPrefix)-desc"), ("class", "tl-chart tl-\(kind)"),
+        ("font-family", fontFamily), ("font-size", "11"), ("fill", Palette.ink),
+      ])
+    b.newline()
+    b.element("title", [("id", "\(idPrefix)-title")], content: title)
+    b.element("desc", [("id", "\(idPrefix)-desc")], content: desc)
+    b.newline()
+    b.element("rect", [("width", f(width)), ("height", f(height)), ("fill", "#FFFFFF")])
+    b.newline()
+  }
+
+  /// A text label with a white halo, so it stays readable where it crosses bars or lines.
+  static func haloText(
+    _ b: inout SVGBuilder, _ text: String, x: Double, y: Double, anchor: String = "start", size: Double = 11,
+    weight: String? = nil, fill: String = Palette.ink, extra: [(String, String)] = []
+  ) {
+    var attributes: [(String, String)] = [
+      ("x", f(x)), ("y", f(y)), ("text-anchor", anchor), ("font-size", f(size)), ("fill", fill),
+      ("stroke", "#FFFFFF"), ("stroke-width", "3"), ("stroke-linejoin", "round"), ("paint-order", "stroke"),
+    ]
+    if let weight { attributes.append(("font-weight", weight)) }
+    b.element("text", attributes + extra, content: text)
+  }
+
+  /// The hooks for the report's read-out: a plot rectangle whose `data-t0`/`data-t1` are the
+  /// instants at its left and right edges, a cursor line, and one empty `<g>` per point with
+  /// its instant (`data-t`, epoch seconds) and read-out text (`data-r`).
+  ///
+  /// The script maps the pointer through this rectangle's on-screen box, so the read-out uses
+  /// the plot's own coordinates: axis labels of any width do not shift it.
+  static func hoverGroup(
+    _ b: inout SVGBuilder, plot: PlotRect, scale: TimeScale, points: [(Date, String)]
+  ) {
+    b.open(
+      "g",
+      [
+        ("class", "tl-hover"), ("data-t0", String(scale.domain.start.epochSeconds)),
+        ("data-t1", String(scale.domain.end.epochSeconds)),
+      ])
+    b.element(
+      "rect",
+      [
+        ("class", "tl-plot"), ("x", f(plot.x)), ("y", f(plot.y)), ("width", f(plot.width)),
+        ("height", f(plot.height)), ("fill", "none"), ("pointer-events", "all"),
+      ])
+    b.element(
+      "line",
+      [
+        ("class", "tl-cursor"), ("x1", f(plot.x)), ("x2", f(plot.x)), ("y1", f(plot.y)), ("y2", f(plot.maxY)),
+        ("stroke", Palette.ink), ("stroke-width", "1"), ("visibility", "hidden"), ("pointer-events", "none"),
+      ])
+    b.open("g", [("class", "tl-pts")])
+    for (date, text) in points {
+      b.element("g", [("data-t", String(date.epochSeconds)), ("data-r", text)])
+    }
+    b.close("g")
+    b.close("g")
+    b.newline()
+  }
+
+  static func zone(_ identifier: String) -> TimeZone {
+    TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!
+  }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import TrendlineSchema
+
+/// Numbers as SVG and HTML write them: never locale-dependent, never `1e-05`, never `-0`, at
+/// most two decimals for coordinates, so the same chart is the same bytes on every machine.
+public enum SVGNumber {
+  /// `x` rounded to `decimals` places, trailing zeros dropped: `12.50` → `12.5`, `3.0` → `3`.
+  ///
+  /// - Complexity: O(1).
+  public static func format(_ x: Double, decimals: Int = 2) -> String {
+    guard x.isFinite else { return "0" }
+    let scale = pow(10.0, Double(decimals))
+    let scaled = (x * scale).rounded()
+    if scaled == 0 { return "0" }
+    let negative = scaled < 0
+    let magnitude = Int64(abs(scaled))
+    let factor = Int64(scale)
+    var whole = String(magnitude / factor)
+    var fraction = String(magnitude % factor)
+    if decimals > 0 {
+      fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
+      while fraction.hasSuffix("0") { fraction.removeLast() }
+      if !fraction.isEmpty { whole += "." + fraction }
+    }
+    return (negative ? "-" : "") + whole
+  }
+
+  /// A value for people: thousands grouped with a thin space (`12 340`), `decimals` places at
+  /// most.
+  ///
+  /// - Complexity: O(*d*), where *d* is the number of digits.
+  public static func display(_ x: Double, decimals: Int = 1) -> String {
+    let text = format(x, decimals: decimals)
+    let negative = text.hasPrefix("-")
+    let body = negative ? String(text.dropFirst()) : text
+    let parts = body.split(separator: ".", maxSplits: 1)
+    let digits = Array(parts[0])
+    var grouped = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { grouped += "\u{2009}" }
+      grouped.append(digit)
+    }
+    if parts.count == 2 { grouped += "." + parts[1] }
+    return (negative ? "-" : "") + grouped
+  }
+
+  /// An axis label that stays short: `950`, `1.2k`, `12k`, `1.5M`.
+  ///
+  /// - Complexity: O(1).
+  public static func compact(_ x: Double) -> String {
+    let magnitude = abs(x)
+    if magnitude >= 1_000_000 { return format(x / 1_000_000, decimals: magnitude >= 10_000_000 ? 0 : 1) + "M" }
+    if magnitude >= 1000 { return format(x / 1000, decimals: magnitude >= 10_000 ? 0 : 1) + "k" }
+    return format(x, decimals: magnitude >= 10 ? 0 : 1)
+  }
+}
+
+/// A local calendar date of an instant in a zone, from integer arithmetic (no formatter, so
+/// labels do not depend on the machine's locale).
+struct LocalDate: Equatable {
+  var year: Int
+  var month: Int
+  var day: Int
+  /// 0 = Sunday … 6 = Saturday.
+  var weekday: Int
+
+  static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+  static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+  init(_ date: Date, in zone: TimeZone) {
+    let seconds = date.epochSeconds
+    let local = seconds + Int64(zone.secondsFromGMT(for: date))
+    let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    let civil = RFC3339.civilDate(fromDays: days)
+    year = Int(civil.year)
+    month = Int(civil.month)
+    day = Int(civil.day)
+    weekday = Int(((days + 4) % 7 + 7) % 7)
+  }
+
+  /// From `YYYY-MM-DD` (a cohort bucket's key).
+  init?(key: String) {
+    let parts = key.split(separator: "-")
+    guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+    year = y
+    month = m
+    day = d
+    let days = RFC3339.days(fromCivil: Int64(y), month: Int64(m), day: Int64(d))
+    weekday = Int(((days + 4) % 7 + 7) % 7)
+  }
+
+  var monthName: String { Self.monthNames[month - 1] }
+  /// `24 Nov`
+  var dayMonth: String { "\(day) \(monthName)" }
+  /// `24 Nov 2026`
+  var long: String { "\(day) \(monthName) \(year)" }
+  /// Midnight UTC of this date, for charts whose x axis is a list of dates rather than instants.
+  var utcMidnight: Date {
+    Date(epochSeconds: RFC3339.days(fromCivil: Int64(year), month: Int64(month), day: Int64(day)) * 86_400)
+  }
+}
+
+/// How a chart names one period of a granularity, for labels and read-outs.
+enum PeriodName {
+  /// Radar and heat map outputs do not store their period, so it is read from the length:
+  /// four weeks or more is a month, six days or more a week (a day is 23 to 25 hours).
+  static func granularity(start: Date, end: Date) -> Granularity {
+    let days = end.timeIntervalSince(start) / 86_400
+    if days >= 27 { return .month }
+    if days >= 6 { return .week }
+    return .day
+  }
+
+  /// `Nov 2026`, `Week of 23 Nov 2026`, `Sat 29 Nov 2026`.
+  static func long(_ start: LocalDate, _ granularity: Granularity) -> String {
+    switch granularity {
+    case .month: return "\(start.monthName) \(start.year)"
+    case .week: return "Week of \(start.long)"
+    case .day: return "\(LocalDate.weekdayNames[start.weekday]) \(start.long)"
+    }
+  }
+
+  /// `Nov`, `23 Nov`, `29 Nov`: a column header.
+  static func short(_ start: LocalDate, _ granularity: Granularity) -> String {
+    granularity == .month ? start.monthName : start.dayMonth
+  }
+}
+
+/// What a measure is called on a chart, and the unit it is shown in.
+enum MeasureDisplay {
+  static func title(_ measure: Measure) -> String {
+    switch measure {
+    case .sessions: return "Sessions"
+    case .sets: return "Sets"
+    case .durationSeconds: return "Duration (min)"
+    case .volumeKg: return "Volume (kg)"
+    }
+  }
+
+  static func short(_ measure: Measure) -> String {
+    switch measure {
+    case .sessions: return "sessions"
+    case .sets: return "sets"
+    case .durationSeconds: return "duration"
+    case .volumeKg: return "volume"
+    }
+  }
+
+  /// Seconds are drawn as minutes: an axis of `3600, 7200` makes a reader divide.
+  static func scaled(_ value: Double, _ measure: Measure) -> Double {
+    measure == .durationSeconds ? value / 60 : value
+  }
+
+  /// A value with its unit for a read-out: `3 sessions`, `65 min`, `12 340 kg`.
+  static func text(_ value: Double, _ measure: Measure) -> String {
+    switch measure {
+    case .sessions, .sets: return SVGNumber.display(value, decimals: 1)
+    case .durationSeconds: return SVGNumber.display(value / 60, decimals: 0) + " min"
+    case .volumeKg: return SVGNumber.display(value, decimals: 0) + " kg"
+    }
+  }
+}
+
+/// Colours chosen for red-green colour blindness (Okabe–Ito blue and vermillion) and for
+/// grayscale printing, where the trend keeps its dash.
+enum Palette {
+  static let bar = "#0072B2"
+  static let barLight = "#9CC3E4"
+  static let trend = "#D55E00"
+  static let ink = "#1F2328"
+  static let muted = "#57606A"
+  static let grid = "#D8DEE4"
+  static let band = "#F3F5F7"
+  static let older = "#8C959F"
+}
+
+/// A small string builder for SVG: attributes are escaped, numbers formatted, in the order
+/// given, so output bytes depend only on the input.
+struct SVGBuilder {
+  private(set) var text = ""
+
+  mutating func raw(_ s: String) { text += s }
+
+  mutating func open(_ name: String, _ attributes: [(String, String)] = []) {
+    text += "<" + name + Self.attributes(attributes) + ">"
+  }
+
+  mutating func close(_ name: String) { text += "</" + name + ">" }
+
+  mutating func element(_ name: String, _ attributes: [(String, String)], content: String? = nil) {
+    if let content {
+      text += "<" + name + Self.attributes(attributes) + ">" + XMLEscape.escape(content) + "</" + name + ">"
+    } else {
+      text += "<" + name + Self.attributes(attributes) + "/>"
+    }
+  }
+
+  mutating func newline() { text += "\n" }
+
+  static func attributes(_ list: [(String, String)]) -> String {
+    var out = ""
+    for (key, value) in list { out += " " + key + "=\"" + XMLEscape.escape(value) + "\"" }
+    return out
+  }
+}
+
+/// `n` formatted for an attribute.
+func f(_ x: Double) -> String { SVGNumber.format(x) }
+
+/// An id-safe prefix from a chart name, so several SVGs inlined in one HTML page never share an
+/// id (a hatch pattern of one chart must not fill another's bars).
+func idSafe(_ text: String) -> String {
+  String(text.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" })
+}

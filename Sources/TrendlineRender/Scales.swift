@@ -1,0 +1,162 @@
+import Foundation
+import TrendlineSchema
+
+/// A rectangle in a chart's own coordinates (SVG user units, y growing downward).
+public struct PlotRect: Sendable, Equatable {
+  public var x: Double
+  public var y: Double
+  public var width: Double
+  public var height: Double
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+  public var maxX: Double { x + width }
+  public var maxY: Double { y + height }
+}
+
+/// Maps instants onto a plot's x range, linearly in seconds.
+///
+/// Linear in absolute time, not in calendar units: a 23-hour day is drawn narrower than a
+/// 25-hour one, exactly as the JSON's bucket edges and bar extents say, so a bar drawn here is
+/// where Swift Charts would draw it from the same file.
+public struct TimeScale: Sendable, Equatable {
+  public var domain: Extent
+  public var range: ClosedRange<Double>
+
+  public init(domain: Extent, range: ClosedRange<Double>) {
+    self.domain = domain
+    self.range = range
+  }
+
+  /// The x of `date`; dates outside the domain map outside the range.
+  ///
+  /// - Complexity: O(1).
+  public func x(_ date: Date) -> Double {
+    let span = domain.end.timeIntervalSince(domain.start)
+    guard span > 0 else { return (range.lowerBound + range.upperBound) / 2 }
+    let fraction = date.timeIntervalSince(domain.start) / span
+    return range.lowerBound + fraction * (range.upperBound - range.lowerBound)
+  }
+}
+
+/// Maps values onto a plot's y range, 0 at the bottom.
+public struct LinearScale: Sendable, Equatable {
+  public var domain: ClosedRange<Double>
+  /// Pixel y of `domain.lowerBound` … of `domain.upperBound` (bottom … top).
+  public var bottom: Double
+  public var top: Double
+
+  public init(domain: ClosedRange<Double>, bottom: Double, top: Double) {
+    self.domain = domain
+    self.bottom = bottom
+    self.top = top
+  }
+
+  /// - Complexity: O(1).
+  public func y(_ value: Double) -> Double {
+    let span = domain.upperBound - domain.lowerBound
+    guard span > 0 else { return bottom }
+    return bottom - (value - domain.lowerBound) / span * (bottom - top)
+  }
+
+  /// About `count` round tick values from the domain's lower bound to its upper bound.
+  ///
+  /// - Complexity: O(*count*).
+  public func ticks(count: Int = 4) -> [Double] {
+    let step = Self.niceStep(domain.upperBound - domain.lowerBound, count: count)
+    guard step > 0 else { return [domain.lowerBound] }
+    var ticks: [Double] = []
+    var value = (domain.lowerBound / step).rounded(.up) * step
+    while value <= domain.upperBound + step * 1e-9 {
+      ticks.append(value)
+      value += step
+    }
+    return ticks
+  }
+
+  /// A step of 1, 2, 2.5 or 5 × 10ⁿ that cuts `span` into about `count` parts.
+  static func niceStep(_ span: Double, count: Int) -> Double {
+    guard span > 0, count > 0 else { return 0 }
+    let raw = span / Double(count)
+    let power = pow(10, (log10(raw)).rounded(.down))
+    for factor in [1, 2, 2.5, 5, 10] where factor * power >= raw { return factor * power }
+    return 10 * power
+  }
+
+  /// 0 … a round number at or above `max` (1 when everything is 0, so an empty chart still
+  /// has an axis).
+  ///
+  /// - Complexity: O(1).
+  public static func niceDomain(max: Double, count: Int = 4) -> ClosedRange<Double> {
+    guard max > 0, max.isFinite else { return 0...1 }
+    let step = niceStep(max, count: count)
+    return 0...((max / step).rounded(.up) * step)
+  }
+}
+
+/// Where the x-axis labels of a bucketed chart go, and what they say.
+///
+/// Fewer whole labels beat many truncated ones: the stride grows until labels of the estimated
+/// width fit, and it counts back from the newest bucket, so the bucket holding as-of is always
+/// labelled. Month axes label quarters (Jan, Apr, Jul, Oct) in bold with longer ticks, so a
+/// year reads in four steps; when months crowd, only quarters are labelled.
+enum TimeAxis {
+  struct Tick: Equatable {
+    var date: Date
+    var label: String?
+    var emphasized: Bool
+  }
+
+  /// An estimate of a label's width at 11 px: wide enough for digits and capitals, so labels
+  /// never touch (an empirically derived 6.4 px a character, plus a 12 px gap).
+  static func labelWidth(_ text: String) -> Double { Double(text.count) * 6.4 + 12 }
+
+  static func ticks(starts: [Date], granularity: Granularity, zone: TimeZone, width: Double) -> [Tick] {
+    guard !starts.isEmpty else { return [] }
+    let dates = starts.map { LocalDate($0, in: zone) }
+    let pitch = width / Double(max(starts.count, 1))
+    func text(_ i: Int) -> String {
+      let d = dates[i]
+      switch granularity {
+      case .month:
+        let yearShown = d.month == 1 || i == 0
+        return yearShown ? "\(d.monthName) \(d.year)" : d.monthName
+      case .week, .day:
+        return d.dayMonth
+      }
+    }
+    let widest = (0..<starts.count).map { labelWidth(text($0)) }.max() ?? 0
+    var labelled = Set<Int>()
+    switch granularity {
+    case .month:
+      // Every month, else quarters, else half years, else years.
+      let choices = [1, 3, 6, 12]
+      let stride = choices.first { Double($0) * pitch >= widest } ?? 12
+      for i in 0..<starts.count where (dates[i].month - 1) % stride == 0 { labelled.insert(i) }
+      if stride == 1 { labelled = Set(0..<starts.count) }
+    case .week, .day:
+      let choices = granularity == .week ? [1, 2, 4, 8, 13, 26, 52] : [1, 2, 7, 14, 28, 91, 182, 364]
+      let stride = choices.first { Double($0) * pitch >= widest } ?? choices.last!
+      var i = starts.count - 1
+      while i >= 0 {
+        labelled.insert(i)
+        i -= stride
+      }
+    }
+    // A month axis names the year on January and on the first label, wherever the stride put it.
+    let firstLabelled = labelled.min()
+    return (0..<starts.count).map { i in
+      var label = labelled.contains(i) ? text(i) : nil
+      if granularity == .month, i == firstLabelled, dates[i].month != 1 {
+        label = "\(dates[i].monthName) \(dates[i].year)"
+      } else if granularity == .month, labelled.contains(i), dates[i].month != 1 {
+        label = dates[i].monthName
+      }
+      let emphasized = granularity == .month && (dates[i].month - 1) % 3 == 0
+      return Tick(date: starts[i], label: label, emphasized: emphasized)
+    }
+  }
+}

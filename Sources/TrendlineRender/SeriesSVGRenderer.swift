@@ -1,0 +1,381 @@
+import Foundation
+import TrendlineSchema
+
+/// Draws a `trendline/series@1` output: one panel per measure, stacked on one time axis.
+///
+/// Bars are the JSON's `bar` extents mapped through ``TimeScale`` (70 % of their period, on
+/// the padded `domain`), the trend an orange dashed line over the blue bars, the average a
+/// labelled rule, the partial last bucket hatched and labelled "so far", and the bucket holding
+/// as-of marked above the plot. It never recomputes an extent: a bar here is where Swift
+/// Charts draws it from the same file.
+public struct SeriesSVGRenderer: Sendable {
+  /// One measure's plot.
+  public struct Panel: Sendable, Equatable {
+    public var measure: Measure
+    public var plot: PlotRect
+    public var y: LinearScale
+  }
+
+  /// Where everything goes, exposed so tests can check geometry without reading pixels.
+  public struct Layout: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    /// `nil` when the series has no buckets (`domain: null`).
+    public var x: TimeScale?
+    public var panels: [Panel]
+  }
+
+  public var output: SeriesOutput
+  public var bands: ValueBands?
+  public var idPrefix: String
+
+  static let width = 720.0
+  static let left = 64.0
+  static let right = 72.0
+  static let header = 62.0
+  static let panelTitle = 24.0
+  static let plotHeight = 130.0
+  static let axisHeight = 30.0
+
+  public init(_ output: SeriesOutput, bands: ValueBands? = nil, idPrefix: String? = nil) {
+    self.output = output
+    self.bands = bands
+    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+  }
+
+  /// Room at the plot's leading edge for band labels, left of the time axis: labels drawn over
+  /// the first bars would hide them. The bands' shading runs under the labels, so they still
+  /// read as inside the plot. Every panel gets it, so all panels keep one x axis.
+  var gutter: Double {
+    guard let bands else { return 0 }
+    let widest = bands.levels.map { Double($0.label.count) * 6.2 }.max() ?? 0
+    return min(widest + 10, 120)
+  }
+
+  /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
+  public var layout: Layout {
+    let plotLeft = Self.left + gutter
+    let plotWidth = Self.width - plotLeft - Self.right
+    let x = output.domain.map { TimeScale(domain: $0, range: plotLeft...(plotLeft + plotWidth)) }
+    var panels: [Panel] = []
+    var top = Self.header
+    for measure in output.measures {
+      top += Self.panelTitle
+      let plot = PlotRect(x: plotLeft, y: top, width: plotWidth, height: Self.plotHeight)
+      var largest = 0.0
+      for bucket in output.buckets {
+        largest = max(largest, bucket.values[measure] ?? 0, bucket.trend?[measure] ?? 0)
+      }
+      largest = max(largest, output.average[measure] ?? 0)
+      if let bands, bands.measure == measure, let last = bands.levels.last {
+        // Room for the top level's label: its band gets half the height of the one below it.
+        let below = bands.levels.count > 1 ? bands.levels[bands.levels.count - 2].from : 0
+        largest = max(largest, last.from + max((last.from - below) / 2, 0.5))
+      }
+      let scaledMax = MeasureDisplay.scaled(largest, measure)
+      let domain = LinearScale.niceDomain(max: scaledMax)
+      panels.append(Panel(measure: measure, plot: plot, y: LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)))
+      top = plot.maxY + Self.axisHeight
+    }
+    return Layout(width: Self.width, height: top + 6, x: x, panels: panels)
+  }
+
+  /// The SVG document.
+  ///
+  /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
+  public func render() -> String {
+    let layout = self.layout
+    let zone = SVGFrame.zone(output.timeZone)
+    let asOf = LocalDate(output.asOf, in: zone)
+    var b = SVGBuilder()
+    SVGFrame.open(
+      &b, width: layout.width, height: layout.height, idPrefix: idPrefix,
+      title: "\(output.chart) — \(output.user)", desc: description(zone: zone), kind: "series")
+    b.raw(
+      "<defs><pattern id=\"\(idPrefix)-hatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+        + "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"\(Palette.barLight)\"/>"
+        + "<rect width=\"3\" height=\"6\" fill=\"\(Palette.bar)\"/></pattern></defs>\n")
+    // Header: what the chart is, and the legend.
+    b.element(
+      "text", [("x", f(Self.left)), ("y", "18"), ("font-size", "14"), ("font-weight", "600")],
+      content: output.chart)
+    let per = output.granularity.rawValue
+    b.element(
+      "text", [("x", f(Self.left)), ("y", "34"), ("fill", Palette.muted)],
+      content: "\(output.user) · \(output.range.rawValue) by \(per) · as of \(asOf.long) (\(output.timeZone))")
+    legend(&b, right: Self.width - Self.right)
+
+    guard let x = layout.x, !output.buckets.isEmpty else {
+      for panel in layout.panels {
+        panelFrame(&b, panel, ticks: [])
+        b.element(
+          "text",
+          [
+            ("x", f(panel.plot.x + panel.plot.width / 2)), ("y", f(panel.plot.y + panel.plot.height / 2)),
+            ("text-anchor", "middle"), ("fill", Palette.muted),
+          ], content: "No sessions in this range")
+      }
+      b.close("svg")
+      b.newline()
+      return b.text
+    }
+    let ticks = TimeAxis.ticks(
+      starts: output.buckets.map(\.start), granularity: output.granularity, zone: zone,
+      width: x.range.upperBound - x.range.lowerBound)
+    let asOfIndex = output.buckets.lastIndex { $0.start <= output.asOf && output.asOf < $0.end }
+
+    for (panelIndex, panel) in layout.panels.enumerated() {
+      panelFrame(&b, panel, ticks: ticks.map { x.x($0.date) })
+      if let bands, bands.measure == panel.measure { drawBands(&b, bands, panel: panel) }
+      drawBars(&b, panel: panel, x: x)
+      drawTrend(&b, panel: panel, x: x)
+      drawAverage(&b, panel: panel)
+      drawXAxis(&b, panel: panel, x: x, ticks: ticks)
+      if panelIndex == 0, let asOfIndex { drawAsOf(&b, bucket: output.buckets[asOfIndex], panel: panel, x: x, asOf: asOf) }
+    }
+    if let first = layout.panels.first, let last = layout.panels.last {
+      let plot = PlotRect(x: first.plot.x, y: first.plot.y, width: first.plot.width, height: last.plot.maxY - first.plot.y)
+      SVGFrame.hoverGroup(&b, plot: plot, scale: x, points: output.buckets.map { ($0.start, readout($0, zone: zone)) })
+    }
+    b.close("svg")
+    b.newline()
+    return b.text
+  }
+
+  // MARK: Parts
+
+  /// On its own row under the subtitle, left to right: a long user id or zone name in the
+  /// subtitle can never run into it.
+  func legend(_ b: inout SVGBuilder, right: Double) {
+    var x = Self.left
+    let y = 52.0
+    func item(_ label: String, swatch: (inout SVGBuilder, Double) -> Void) {
+      swatch(&b, x)
+      b.element("text", [("x", f(x + 20)), ("y", f(y + 4)), ("fill", Palette.muted)], content: label)
+      x += 20 + TimeAxis.labelWidth(label) + 4
+    }
+    item("per \(output.granularity.rawValue)") { b, x0 in
+      b.element("rect", [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
+    }
+    if output.buckets.contains(where: \.partial) {
+      item("so far") { b, x0 in
+        b.element(
+          "rect",
+          [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", "url(#\(idPrefix)-hatch)")])
+      }
+    }
+    if output.buckets.contains(where: { $0.trend != nil }) {
+      item("trend") { b, x0 in
+        b.element(
+          "line",
+          [
+            ("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.trend),
+            ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"),
+          ])
+      }
+    }
+    item("average") { b, x0 in
+      b.element(
+        "line",
+        [
+          ("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.ink),
+          ("stroke-dasharray", "2 3"),
+        ])
+    }
+    if let bands {
+      item("bands: \(MeasureDisplay.short(bands.measure)) levels") { b, x0 in
+        b.element(
+          "rect",
+          [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.band), ("stroke", "#AFB8C1")])
+      }
+    }
+  }
+
+  func panelFrame(_ b: inout SVGBuilder, _ panel: Panel, ticks: [Double]) {
+    let plot = panel.plot
+    b.element(
+      "text", [("x", f(plot.x - gutter)), ("y", f(plot.y - 8)), ("font-weight", "600")],
+      content: MeasureDisplay.title(panel.measure))
+    let lead = plot.x - gutter
+    for value in panel.y.ticks() {
+      let y = panel.y.y(value)
+      b.element(
+        "line",
+        [("x1", f(lead)), ("x2", f(plot.maxX)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.grid), ("stroke-width", "1")])
+      b.element(
+        "text", [("x", f(lead - 6)), ("y", f(y + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
+        content: SVGNumber.compact(value))
+    }
+    b.element(
+      "line",
+      [("x1", f(lead)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)), ("stroke", Palette.muted)])
+    b.newline()
+  }
+
+  func drawBands(_ b: inout SVGBuilder, _ bands: ValueBands, panel: Panel) {
+    let plot = panel.plot
+    b.open("g", [("class", "tl-bands")])
+    for (index, level) in bands.levels.enumerated() {
+      let from = MeasureDisplay.scaled(level.from, panel.measure)
+      guard from < panel.y.domain.upperBound else { break }
+      let next = index + 1 < bands.levels.count
+        ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure) : panel.y.domain.upperBound
+      let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
+      let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
+      if index % 2 == 1 {
+        b.element(
+          "rect",
+          [("x", f(plot.x - gutter)), ("y", f(y1)), ("width", f(plot.width + gutter)), ("height", f(y0 - y1)),
+           ("fill", Palette.band)])
+      }
+      if from > panel.y.domain.lowerBound {
+        b.element(
+          "line",
+          [("x1", f(plot.x - gutter)), ("x2", f(plot.maxX)), ("y1", f(y0)), ("y2", f(y0)), ("stroke", "#AFB8C1"),
+           ("stroke-dasharray", "1 3")])
+      }
+    }
+    b.close("g")
+    b.newline()
+  }
+
+  /// Band labels go on top of the bars, at the leading edge, each in the middle of its band
+  /// (or just above its threshold when the band is too thin to hold it).
+  func drawBandLabels(_ b: inout SVGBuilder, _ bands: ValueBands, panel: Panel) {
+    for (index, level) in bands.levels.enumerated() {
+      let from = MeasureDisplay.scaled(level.from, panel.measure)
+      guard from < panel.y.domain.upperBound else { break }
+      let next = index + 1 < bands.levels.count
+        ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure) : panel.y.domain.upperBound
+      let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
+      let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
+      let y = y0 - y1 >= 14 ? (y0 + y1) / 2 + 4 : y0 - 3
+      SVGFrame.haloText(&b, level.label, x: panel.plot.x - gutter + 4, y: y, size: 10, weight: "600", fill: Palette.muted)
+    }
+  }
+
+  func drawBars(_ b: inout SVGBuilder, panel: Panel, x: TimeScale) {
+    b.open("g", [("class", "tl-bars")])
+    for bucket in output.buckets {
+      let value = MeasureDisplay.scaled(bucket.values[panel.measure] ?? 0, panel.measure)
+      let x0 = x.x(bucket.bar.start)
+      let x1 = x.x(bucket.bar.end)
+      let top = panel.y.y(value)
+      let height = panel.plot.maxY - top
+      b.element(
+        "rect",
+        [
+          ("x", f(x0)), ("y", f(top)), ("width", f(max(x1 - x0, 1))), ("height", f(max(height, 0))),
+          ("fill", bucket.partial ? "url(#\(idPrefix)-hatch)" : Palette.bar),
+          ("data-start", String(bucket.bar.start.epochSeconds)), ("data-end", String(bucket.bar.end.epochSeconds)),
+        ])
+      if bucket.partial {
+        SVGFrame.haloText(
+          &b, "so far", x: (x0 + x1) / 2, y: max(top - 4, panel.plot.y + 10), anchor: "middle", size: 10, fill: Palette.muted)
+      }
+    }
+    b.close("g")
+    b.newline()
+  }
+
+  func drawTrend(_ b: inout SVGBuilder, panel: Panel, x: TimeScale) {
+    let points = output.buckets.compactMap { bucket -> String? in
+      guard let value = bucket.trend?[panel.measure] else { return nil }
+      return f(x.x(bucket.start)) + "," + f(panel.y.y(MeasureDisplay.scaled(value, panel.measure)))
+    }
+    if let bands, bands.measure == panel.measure { drawBandLabels(&b, bands, panel: panel) }
+    guard points.count > 0 else { return }
+    b.element(
+      "polyline",
+      [
+        ("class", "tl-trend"), ("points", points.joined(separator: " ")), ("fill", "none"), ("stroke", Palette.trend),
+        ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"), ("stroke-linecap", "round"), ("stroke-linejoin", "round"),
+      ])
+    b.newline()
+  }
+
+  func drawAverage(_ b: inout SVGBuilder, panel: Panel) {
+    guard let average = output.average[panel.measure] else { return }
+    let y = panel.y.y(MeasureDisplay.scaled(average, panel.measure))
+    b.element(
+      "line",
+      [
+        ("class", "tl-average"), ("x1", f(panel.plot.x)), ("x2", f(panel.plot.maxX + 4)), ("y1", f(y)), ("y2", f(y)),
+        ("stroke", Palette.ink), ("stroke-width", "1"), ("stroke-dasharray", "2 3"),
+      ])
+    // In the right margin, where neither bars nor band labels can cover it.
+    b.element(
+      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y - 2)), ("fill", Palette.ink), ("font-size", "10")], content: "avg")
+    b.element(
+      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y + 9)), ("fill", Palette.ink), ("font-size", "10")],
+      content: averageText(average, panel.measure))
+  }
+
+  func averageText(_ value: Double, _ measure: Measure) -> String {
+    switch measure {
+    case .sessions, .sets: return SVGNumber.display(value, decimals: 1)
+    case .durationSeconds: return SVGNumber.display(value / 60, decimals: 0) + " min"
+    case .volumeKg: return SVGNumber.compact(value) + " kg"
+    }
+  }
+
+  func drawXAxis(_ b: inout SVGBuilder, panel: Panel, x: TimeScale, ticks: [TimeAxis.Tick]) {
+    let y = panel.plot.maxY
+    for tick in ticks {
+      let tx = x.x(tick.date)
+      b.element(
+        "line",
+        [
+          ("x1", f(tx)), ("x2", f(tx)), ("y1", f(y)), ("y2", f(y + (tick.emphasized ? 8 : 4))),
+          ("stroke", tick.emphasized ? Palette.ink : Palette.muted),
+        ])
+      if let label = tick.label {
+        var attributes: [(String, String)] = [
+          ("x", f(tx)), ("y", f(y + 19)), ("text-anchor", "middle"), ("fill", tick.emphasized ? Palette.ink : Palette.muted),
+        ]
+        if tick.emphasized { attributes.append(("font-weight", "600")) }
+        b.element("text", attributes, content: label)
+      }
+    }
+    b.newline()
+  }
+
+  func drawAsOf(_ b: inout SVGBuilder, bucket: SeriesOutput.Bucket, panel: Panel, x: TimeScale, asOf: LocalDate) {
+    let cx = x.x(bucket.start)
+    let y = panel.plot.y - 4
+    b.element(
+      "path", [("class", "tl-asof"), ("d", "M\(f(cx - 5)),\(f(y - 7))h10l-5,7z"), ("fill", Palette.ink)])
+    let label = "as of \(asOf.dayMonth)"
+    let rightSide = cx > panel.plot.x + panel.plot.width / 2
+    b.element(
+      "text",
+      [("x", f(rightSide ? cx - 8 : cx + 8)), ("y", f(y - 1)), ("text-anchor", rightSide ? "end" : "start"), ("font-size", "10")],
+      content: label)
+  }
+
+  // MARK: Words
+
+  func readout(_ bucket: SeriesOutput.Bucket, zone: TimeZone) -> String {
+    var text = PeriodName.long(LocalDate(bucket.start, in: zone), output.granularity)
+    if bucket.partial { text += " (so far)" }
+    let parts = output.measures.map { measure -> String in
+      var part = MeasureDisplay.short(measure) + " " + MeasureDisplay.text(bucket.values[measure] ?? 0, measure)
+      if let trend = bucket.trend?[measure] { part += " (trend " + MeasureDisplay.text(trend, measure) + ")" }
+      return part
+    }
+    return text + ": " + parts.joined(separator: " · ")
+  }
+
+  func description(zone: TimeZone) -> String {
+    let per = output.granularity.rawValue
+    let measures = output.measures.map(MeasureDisplay.short).joined(separator: ", ")
+    guard let first = output.buckets.first, let last = output.buckets.last else {
+      return "No sessions of \(output.user) in the \(output.range.rawValue) range up to \(LocalDate(output.asOf, in: zone).long)."
+    }
+    let averages = output.measures.map { MeasureDisplay.text(output.average[$0] ?? 0, $0) + " " + MeasureDisplay.short($0) }
+    return "Bars of \(measures) per \(per) for \(output.user), from \(PeriodName.long(LocalDate(first.start, in: zone), output.granularity)) "
+      + "to \(PeriodName.long(LocalDate(last.start, in: zone), output.granularity))\(last.partial ? " (so far)" : ""), "
+      + "as of \(LocalDate(output.asOf, in: zone).long). Average per \(per): \(averages.joined(separator: ", ")). "
+      + (first.trend != nil ? "The orange dashed line is the trend." : "")
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import TrendlineIngest
+import TrendlinePipeline
+import TrendlineRender
+import TrendlineSchema
+import TrendlineStages
+
+/// Writes the drawn outputs a pipeline's `output.formats` asks for: `<chart>.svg` beside each
+/// chart's JSON (`svg`), and the HTML report under `report/` (`html`).
+///
+/// Kept apart from the user job and the run so that drawing is one call at each place a JSON
+/// is written, and the runner's own logic does not change with the report's.
+enum ReportWriter {
+  /// What the renderer draws for a chart's output.
+  static func document(_ output: ChartOutput, bands: ValueBands?) -> ChartDocument {
+    switch output {
+    case .series(let value): return .series(value, bands: bands)
+    case .radar(let value): return .radar(value)
+    case .heatmap(let value): return .heatmap(value)
+    case .sparklines(let value): return .sparklines(value)
+    }
+  }
+
+  /// `<name>.svg` beside `<name>.json` in `folder`, when the pipeline writes SVG.
+  static func writeSVG(_ document: ChartDocument, named name: String, in folder: URL, formats: [Pipeline.Output.Format])
+    throws(AtomicFile.WriteError)
+  {
+    guard formats.contains(.svg) else { return }
+    try AtomicFile.write(Data(SVGRenderer.render(document).utf8), to: folder.appendingPathComponent(name + ".svg"))
+  }
+
+  /// `report/users/<user>.html`, when the pipeline writes HTML.
+  static func writeUserPage(
+    user: String, failure: String?, calendar: UserCalendar, asOf: Int64, charts: [ChartDocument], sessions: [Session],
+    rejects: [RowReject], output: URL, formats: [Pipeline.Output.Format]
+  ) throws(AtomicFile.WriteError) {
+    guard formats.contains(.html) else { return }
+    let page = HTMLReport.UserPage(
+      user: user, failure: failure, timeZone: calendar.timeZone, asOf: Date(epochSeconds: asOf), charts: charts,
+      sessions: sessions.filter { $0.start <= asOf },
+      rejects: rejects.map {
+        HTMLReport.RejectedRow(file: $0.file, line: $0.line, column: $0.column, field: $0.field, reason: $0.reason)
+      })
+    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output))
+  }
+
+  /// The page of a user whose data could not be read: the reason, and nothing else.
+  static func writeFailedUserPage(
+    user: String, message: String, timeZone: TimeZone, output: URL, formats: [Pipeline.Output.Format]
+  ) throws(AtomicFile.WriteError) {
+    guard formats.contains(.html) else { return }
+    let page = HTMLReport.UserPage(
+      user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], rejects: [])
+    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output))
+  }
+
+  static func userPageURL(_ user: String, output: URL) -> URL {
+    output.appendingPathComponent("report").appendingPathComponent("users").appendingPathComponent(user + ".html")
+  }
+
+  /// The index's line for a user: all the report keeps of a manifest record.
+  static func indexEntry(_ record: Manifest.UserRecord) -> HTMLReport.UserEntry {
+    HTMLReport.UserEntry(
+      user: record.user, ok: record.status == .ok, message: record.message, sessions: record.sessions,
+      rowsRejected: record.rowsRejected)
+  }
+
+  /// `cohort/<chart>.svg` (with `svg`) and `report/index.html` (with `html`) of a run or a
+  /// merge: the cohort charts series first, then radars, each by name, the order the cohort
+  /// JSON files are written in, so a merged report is byte-identical to a single run's.
+  static func writeCohortReport(
+    _ gathered: CohortGatherer, pipeline: String, formats: [Pipeline.Output.Format], asOf: String,
+    users: [HTMLReport.UserEntry], output: URL
+  ) throws(AtomicFile.WriteError) {
+    guard formats.contains(.svg) || formats.contains(.html) else { return }
+    var documents: [ChartDocument] = []
+    for name in gathered.series.keys.sorted() {
+      documents.append(.cohortSeries(gathered.compare.reduce(gathered.series[name]!, chart: name, asOf: asOf)))
+    }
+    for name in gathered.radar.keys.sorted() {
+      documents.append(.cohortRadar(gathered.compare.reduce(gathered.radar[name]!, chart: name, asOf: asOf)))
+    }
+    let folder = output.appendingPathComponent("cohort")
+    for document in documents {
+      try writeSVG(document, named: document.name, in: folder, formats: formats)
+    }
+    guard formats.contains(.html) else { return }
+    let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users)
+    try AtomicFile.write(
+      Data(HTMLReport.index(index).utf8), to: output.appendingPathComponent("report").appendingPathComponent("index.html"))
+  }
+}

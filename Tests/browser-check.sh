@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Browser check for the HTML report (issue 6): headless Chromium loads every report page of a
+# SampleData run, writes a PNG screenshot of each, and fails on a script error; then checks that
+# the page of `mason`, whose workout is named `<script>alert(1)</script>`, shows that text
+# escaped and holds no injected element.
+#
+# How errors are caught: each page's inline script sets <body data-script="ok"> as its last
+# statement, and a window 'error' listener sets "error". A page whose script threw, or never ran,
+# is left "pending" or "error" in the DOM that `--dump-dom` prints. This is robust where grepping
+# Chromium's log is not: log lines change between versions, and headless Chromium logs unrelated
+# errors (D-Bus, GPU) on every start. Loading with `#selftest` also makes each page point at the
+# first and last point of every chart and check the read-out (<body data-selftest="ok">).
+#
+# Usage: Tests/browser-check.sh [SCREENSHOT_DIR]   (default: a temporary folder, removed after)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "== installing chromium"
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+shots=${1:-"$work/shots"}
+mkdir -p "$shots"
+
+echo "== browser: trendline run Pipelines/overview.json --as-of 2026-11-29"
+swift run -c release trendline run Pipelines/overview.json --as-of 2026-11-29 --output "$work/out" --quiet
+
+# CI runs as root, so the sandbox must be off; no GPU in a container.
+browser() { chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars "$@" 2>"$work/stderr"; }
+
+pages=("$work/out/report/index.html" "$work/out/report/users/"*.html)
+failed=0
+for page in "${pages[@]}"; do
+  name=$(basename "$(dirname "$page")")-$(basename "$page" .html)
+  [ "$(basename "$page")" = index.html ] && name=index
+  browser --screenshot="$shots/$name.png" --window-size=1280,2400 "file://$page" >/dev/null
+  [ -s "$shots/$name.png" ] || { echo "browser: no screenshot of $page"; failed=1; }
+  dom=$(browser --dump-dom "file://$page#selftest")
+  status=$(grep -o 'data-script="[^"]*"' <<<"$dom" | head -1)
+  selftest=$(grep -o 'data-selftest="[^"]*"' <<<"$dom" | head -1)
+  if [ "$status" != 'data-script="ok"' ]; then
+    echo "browser: $name: script did not finish ($status)"; failed=1
+  fi
+  if [ "$selftest" != 'data-selftest="ok"' ]; then
+    echo "browser: $name: read-out self-test ($selftest)"; failed=1
+  fi
+  # Console errors, as a second net (Chromium prints them as `CONSOLE(...)` with --enable-logging).
+  browser --enable-logging=stderr --v=0 --dump-dom "file://$page" >/dev/null
+  if grep -i 'CONSOLE' "$work/stderr" | grep -qi 'error'; then
+    echo "browser: $name: console errors:"; grep -i 'CONSOLE' "$work/stderr"; failed=1
+  fi
+done
+
+echo "== browser: mason's page escapes <script>alert(1)</script>"
+dom=$(browser --dump-dom "file://$work/out/report/users/mason.html")
+grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' <<<"$dom" \
+  || { echo "browser: mason: the workout name is not shown escaped"; failed=1; }
+if grep -qi '<script>alert' <<<"$dom"; then
+  echo "browser: mason: an injected <script> element is in the DOM"; failed=1
+fi
+scripts=$(grep -o '<script' <<<"$dom" | wc -l)
+[ "$scripts" = 1 ] || { echo "browser: mason: $scripts script elements, expected only the report's own"; failed=1; }
+
+[ "$failed" = 0 ] || exit 1
+echo "browser: ${#pages[@]} pages loaded without script errors; screenshots in $shots"
