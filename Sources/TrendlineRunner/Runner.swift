@@ -100,8 +100,9 @@ public enum Runner {
 
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do {
-      try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
+      try AtomicFile.createFolder(options.output)
       try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS"))
+      AtomicFile.removeStaleTemporaries(under: options.output)
     } catch let error as AtomicFile.WriteError {
       throw .output(error)
     } catch {

@@ -95,7 +95,7 @@ import _TrendlineTestSupport
   /// every user. A last run then leaves exactly the files of an uninterrupted run.
   @Test func killedRunsLeaveNoPartialFileAndReRunRepairs() throws {
     let scratch = try Scratch()
-    let input = try Self.corpus(in: scratch.url, copies: 3)
+    let input = try Self.corpus(in: scratch.url, copies: 2)
     let inputBefore = try Self.tree(input)
     let users = try FileManager.default.contentsOfDirectory(atPath: input.path).filter { $0 != "users.csv" }.count
 
