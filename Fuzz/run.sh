@@ -100,7 +100,7 @@ dict=()
 [ -f "Fuzz/dictionaries/$target.dict" ] && dict=(-dict="Fuzz/dictionaries/$target.dict")
 
 log=$build/$target.log
-echo "== fuzzing $target for ${seconds}s ($(ls "$seeds" | wc -l) seeds); log: $log" >&2
+echo "== fuzzing $target for ${seconds}s ($(ls -A "$seeds" | wc -l) seeds); log: $log" >&2
 set +e
 "$binary" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
   -malloc_limit_mb=2048 -max_len=16384 -print_final_stats=1 -artifact_prefix="$findings/" \
