@@ -154,7 +154,7 @@ public enum UserReader {
         throw ExportError(file: name, message: "the file cannot be read; check its permissions")
       }
       let bytes = [UInt8](data)
-      inputs.append(InputFile(name: name, bytes: bytes.count, sha256: SHA256.hex(bytes)))
+      inputs.append(InputFile(name: name, bytes: bytes.count, contentHash: ContentHash.of(bytes)))
       files.append(
         try ExportReader.read(
           file: name, bytes: bytes, format: options.format, settings: settings, layout: options.layout))
@@ -167,5 +167,6 @@ public enum UserReader {
 public struct InputFile: Sendable, Equatable, Codable {
   public var name: String
   public var bytes: Int
-  public var sha256: String
+  /// ``ContentHash`` of the file's bytes (`murmur3-128:…`).
+  public var contentHash: String
 }

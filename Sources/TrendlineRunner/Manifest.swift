@@ -98,7 +98,8 @@ public struct Manifest: Codable, Sendable, Equatable {
   public struct FileRecord: Codable, Sendable, Equatable {
     public var name: String
     public var bytes: Int
-    public var sha256: String
+    /// `murmur3-128:` and the file's ``ContentHash``.
+    public var contentHash: String
     public var format: String?
     public var rowsRead: Int
     public var rowsAccepted: Int

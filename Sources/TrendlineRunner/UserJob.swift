@@ -45,7 +45,7 @@ enum UserJob {
       ingest = read.ingest
       record.files = zip(read.inputs, ingest.files).map { input, accounting in
         Manifest.FileRecord(
-          name: input.name, bytes: input.bytes, sha256: input.sha256, format: accounting.format,
+          name: input.name, bytes: input.bytes, contentHash: input.contentHash, format: accounting.format,
           rowsRead: accounting.rowsRead, rowsAccepted: accounting.rowsAccepted,
           rowsRejected: accounting.rowsRejected, rowsDuplicate: accounting.rowsDuplicate,
           rowsIgnored: accounting.rowsIgnored, rowsRepaired: accounting.rowsRepaired,

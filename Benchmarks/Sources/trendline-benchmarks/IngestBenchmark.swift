@@ -136,7 +136,7 @@ struct IngestBenchmark {
 }
 
 /// "ingest phases, CORPUS users, 1 thread": the same work as `IngestBenchmark` split into its
-/// steps — read the file, SHA-256 it, parse it (`ExportReader.read`), merge and normalize
+/// steps — read the file, hash it (`ContentHash`), parse it (`ExportReader.read`), merge and normalize
 /// (`Normalize.merge`) — each timed on its own, single-threaded, to show where the time goes.
 struct IngestPhasesBenchmark {
   var corpus: URL
@@ -162,7 +162,7 @@ struct IngestPhasesBenchmark {
         var t1 = now()
         readSeconds += t1 - t0
         t0 = t1
-        digestSink &+= SHA256.hex(fileBytes).utf8.count
+        digestSink &+= ContentHash.of(fileBytes).utf8.count
         t1 = now()
         hashSeconds += t1 - t0
         t0 = t1
@@ -194,7 +194,7 @@ struct IngestPhasesBenchmark {
       ["phase, 1 thread", "seconds", "%", "MB/s", "rows/s"],
       [
         row("read file (Data → [UInt8])", readSeconds),
-        row("SHA-256 (manifest hash)", hashSeconds),
+        row("content hash (manifest)", hashSeconds),
         row("parse + per-row normalize", parseSeconds),
         row("merge (Normalize.merge)", mergeSeconds),
         row("total", total),

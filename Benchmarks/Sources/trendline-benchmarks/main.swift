@@ -8,7 +8,7 @@ let usage = """
 
   ingest   read + hash + normalize every user of CORPUS (SPEC 2 layout) across N workers
            (default: active processor count)
-  phases   the same work, single-threaded, timed per step (read, SHA-256, parse, merge)
+  phases   the same work, single-threaded, timed per step (read, hash, parse, merge)
   json     JSONReader vs JSONSerialization on a generated native-export-like document
            (default 50 MB, 5 runs, seed 1), then the native JSON export reader on
            1, 2, 4, … up to --native-mb MB (default 8; 0 skips it)
