@@ -16,10 +16,14 @@ import _TrendlineTestSupport
   static let folder = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/hostile")
 
   /// Reads `bytes` as the export `name` and describes the outcome in one string.
-  static func outcome(_ name: String, _ bytes: [UInt8]) -> String {
+  static func outcome(
+    _ name: String, _ bytes: [UInt8], format: ExportReader.FormatChoice = .auto, limits: ReadLimits = ReadLimits(),
+    layout: MappedCSVLayout? = nil
+  ) -> String {
     let settings = ReadSettings(timeZone: TimeZone(identifier: "UTC")!)
     do {
-      let ingest = try ExportReader.read(file: name, bytes: bytes, format: .auto, settings: settings)
+      let ingest = try ExportReader.read(
+        file: name, bytes: bytes, format: format, settings: settings, layout: layout, limits: limits)
       let accounted = ingest.sets.count + ingest.rejects.count + ingest.duplicateRows + ingest.ignoredRows
       #expect(ingest.rowsRead == accounted, "accounting identity for \(name)")
       #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.distanceMeters.isFinite })
