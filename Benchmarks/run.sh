@@ -25,13 +25,13 @@ bench="$(swift build -c release --package-path "$here" --show-bin-path)/trendlin
 cd "$root"  # so the recorded revision is this checkout's
 
 echo "== machine: $(nproc) cores, $(uname -sr), $(swift --version 2>/dev/null | head -1)"
-echo "== corpus: $corpus ($(du -sb "$corpus" | awk '{printf "%.1f MB", $1/1e6}'), $(find "$corpus" -name '*.csv' | wc -l) files)"
+echo "== corpus: $corpus ($(du -sb "$corpus" | awk '{printf "%.1f MB", $1/1e6}'), $(find -L "$corpus" -name '*.csv' | wc -l) files)"
 
 # The floor: reading the same bytes and doing nothing with them (warms the page cache too).
 start=$(date +%s.%N)
-find "$corpus" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
+find -L "$corpus" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
 end=$(date +%s.%N)
-bytes=$(find "$corpus" -type f -name '*.csv' -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
+bytes=$(find -L "$corpus" -type f -name '*.csv' -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
 awk -v s="$start" -v e="$end" -v b="$bytes" \
   'BEGIN { w = e - s; printf "== cat floor: %.1f MB in %.2f s = %.0f MB/s\n", b/1e6, w, b/1e6/w }'
 

@@ -255,6 +255,88 @@ final class FieldDecoder {
     }
   }
 
+  /// Field `index` as a weight in kilograms, `unit` being what the file writes; empty is a
+  /// body-weight set of 0 kg (SPEC 9.5), and 0…1500 kg is the possible range (SPEC 3).
+  func weightKg(_ reader: CSVReader, _ index: Int?, unit: WeightUnit) throws(FieldProblem) -> Double {
+    guard let index else { return 0 }
+    let kilograms = unit.kilograms(try number(reader, index))
+    try SetLimits.checkWeight(kilograms, index: index, text: reader.string(index))
+    return kilograms
+  }
+
+  /// Field `index` as reps: empty is 0, 0…1000 the possible range.
+  func reps(_ reader: CSVReader, _ index: Int?) throws(FieldProblem) -> Double {
+    guard let index else { return 0 }
+    let reps = try number(reader, index)
+    try SetLimits.checkReps(reps, index: index, text: reader.string(index))
+    return reps
+  }
+
+  /// Field `index` as a distance in metres, `unit` being what the file writes.
+  func meters(_ reader: CSVReader, _ index: Int?, unit: DistanceUnit) throws(FieldProblem) -> Double {
+    guard let index else { return 0 }
+    let value = try number(reader, index)
+    try SetLimits.checkNonNegative(value, index: index, what: "distance", text: reader.string(index))
+    return unit.meters(value)
+  }
+
+  /// Field `index` as seconds of a timed set: a number, or a duration such as `0:09:21`.
+  func seconds(_ reader: CSVReader, _ index: Int?) throws(FieldProblem) -> Double {
+    guard let index else { return 0 }
+    return Double(try duration(reader, index) ?? 0)
+  }
+
+  /// Field `index` as a set number within its exercise, or nil when empty.
+  func setIndex(_ reader: CSVReader, _ index: Int?) throws(FieldProblem) -> Int? {
+    guard let index, !reader.isEmpty(index) else { return nil }
+    let value = try number(reader, index)
+    // A set index beyond a million is no set number; `Int(_:)` would also trap on 1e20.
+    guard value >= 0, value <= 1_000_000, value == value.rounded() else {
+      throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a set index")
+    }
+    return Int(value)
+  }
+
+  private static let normalBytes = Array("normal".utf8)
+  private static let warmupBytes = Array("warmup".utf8)
+
+  /// Field `index` as a set type in the words apps use (`normal`, `warmup`/`warm-up`/`w`,
+  /// `dropset`/`drop set`/`d`, `failure`/`f`), any case; empty is normal.
+  func setType(_ reader: CSVReader, _ index: Int?) throws(FieldProblem) -> SetType {
+    guard let index, !reader.isEmpty(index) else { return .normal }
+    // The common spellings straight from the bytes: this runs on every row of a Hevy export.
+    let bytes = reader.field(index)
+    if equal(Self.normalBytes, bytes) { return .normal }
+    if equal(Self.warmupBytes, bytes) { return .warmup }
+    switch reader.string(index).trimmingCharacters(in: .whitespaces).lowercased() {
+    case "normal", "n": return .normal
+    case "warmup", "warm_up", "warm-up", "warm up", "w": return .warmup
+    case "dropset", "drop_set", "drop-set", "drop set", "drop", "d": return .dropset
+    case "failure", "f": return .failure
+    default:
+      throw FieldProblem(
+        index: index, reason: "'\(reader.string(index))' is not a set type (normal, warmup, dropset, failure)")
+    }
+  }
+
+  /// A per-row unit column (`Weight Unit`: `kg`, `kgs`, `lbs`), nil when absent or empty.
+  func weightUnit(_ reader: CSVReader, _ index: Int?) throws(FieldProblem) -> WeightUnit? {
+    guard let index, !reader.isEmpty(index) else { return nil }
+    guard let unit = WeightUnit(spelling: reader.string(index)) else {
+      throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a weight unit (kg or lbs)")
+    }
+    return unit
+  }
+
+  /// A per-row unit column (`Distance Unit`: `km`, `mi.`, `m`), nil when absent or empty.
+  func distanceUnit(_ reader: CSVReader, _ index: Int?) throws(FieldProblem) -> DistanceUnit? {
+    guard let index, !reader.isEmpty(index) else { return nil }
+    guard let unit = DistanceUnit(spelling: reader.string(index)) else {
+      throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a distance unit (km, mi or m)")
+    }
+    return unit
+  }
+
   /// Field `index` as a duration in seconds, or nil when empty.
   func duration(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64? {
     switch NumberParser.duration(reader.field(index)) {

@@ -87,43 +87,12 @@ enum FitNotesCSV {
       guard !exerciseName.isEmpty else {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }
-      var weightKg = 0.0
-      if let weight {
-        let value = try fields.number(reader, at(weight))
-        var unit = headerWeightUnit ?? settings.weightUnit
-        if headerWeightUnit == nil, let column = weightUnitColumn, !reader.isEmpty(at(column)) {
-          guard let perRow = WeightUnit(spelling: reader.string(at(column))) else {
-            throw FieldProblem(
-              index: at(column), reason: "'\(reader.string(at(column)))' is not a weight unit (kgs or lbs)")
-          }
-          unit = perRow
-        }
-        weightKg = unit.kilograms(value)
-        try SetLimits.checkWeight(weightKg, index: at(weight), text: reader.string(at(weight)))
-      }
-      var repCount = 0.0
-      if let reps {
-        repCount = try fields.number(reader, at(reps))
-        try SetLimits.checkReps(repCount, index: at(reps), text: reader.string(at(reps)))
-      }
-      var meters = 0.0
-      if let distance {
-        let value = try fields.number(reader, at(distance))
-        try SetLimits.checkNonNegative(value, index: at(distance), what: "distance", text: reader.string(at(distance)))
-        var unit = settings.distanceUnit
-        if let column = distanceUnitColumn, !reader.isEmpty(at(column)) {
-          guard let perRow = DistanceUnit(spelling: reader.string(at(column))) else {
-            throw FieldProblem(
-              index: at(column), reason: "'\(reader.string(at(column)))' is not a distance unit (km, mi or m)")
-          }
-          unit = perRow
-        }
-        meters = unit.meters(value)
-      }
-      var seconds = 0.0
-      if let time, let value = try fields.duration(reader, at(time)) {
-        seconds = Double(value)
-      }
+      let rowWeight = headerWeightUnit == nil ? try fields.weightUnit(reader, weightUnitColumn.map(at)) : nil
+      let weightKg = try fields.weightKg(reader, weight.map(at), unit: headerWeightUnit ?? rowWeight ?? settings.weightUnit)
+      let repCount = try fields.reps(reader, reps.map(at))
+      let rowDistance = try fields.distanceUnit(reader, distanceUnitColumn.map(at))
+      let meters = try fields.meters(reader, distance.map(at), unit: rowDistance ?? settings.distanceUnit)
+      let seconds = try fields.seconds(reader, time.map(at))
       return .set(
         ExportSet(
           line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",

@@ -56,26 +56,10 @@ enum FitbodCSV {
           throw FieldProblem(index: isWarmup, reason: "'\(reader.string(isWarmup))' is not true or false")
         }
       }
-      var weightKg = 0.0
-      if let weight {
-        weightKg = try fields.number(reader, weight)
-        try SetLimits.checkWeight(weightKg, index: weight, text: reader.string(weight))
-      }
-      var repCount = 0.0
-      if let reps {
-        repCount = try fields.number(reader, reps)
-        try SetLimits.checkReps(repCount, index: reps, text: reader.string(reps))
-      }
-      var meters = 0.0
-      if let distance {
-        meters = try fields.number(reader, distance)
-        try SetLimits.checkNonNegative(meters, index: distance, what: "distance", text: reader.string(distance))
-      }
-      var secondCount = 0.0
-      if let seconds {
-        secondCount = try fields.number(reader, seconds)
-        try SetLimits.checkNonNegative(secondCount, index: seconds, what: "duration", text: reader.string(seconds))
-      }
+      let weightKg = try fields.weightKg(reader, weight, unit: .kilograms)
+      let repCount = try fields.reps(reader, reps)
+      let meters = try fields.meters(reader, distance, unit: .meters)
+      let secondCount = try fields.seconds(reader, seconds)
       return .set(
         ExportSet(
           line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",

@@ -69,50 +69,12 @@ enum HevyCSV {
         durationSeconds = try duration(reader, endTime, start: start)
       }
 
-      var type = SetType.normal
-      if let setType, !reader.isEmpty(setType) {
-        let text = reader.string(setType).trimmingCharacters(in: .whitespaces).lowercased()
-        switch text {
-        case "normal": type = .normal
-        case "warmup", "warm_up", "warm-up": type = .warmup
-        case "dropset", "drop_set", "drop-set": type = .dropset
-        case "failure": type = .failure
-        default:
-          throw FieldProblem(
-            index: setType,
-            reason: "'\(reader.string(setType))' is not a set type (normal, warmup, dropset, failure)")
-        }
-      }
-      var index: Int?
-      if let setIndex, !reader.isEmpty(setIndex) {
-        let value = try fields.number(reader, setIndex)
-        // A set index beyond a million is no set number; `Int(_:)` would also trap on 1e20.
-        guard value >= 0, value <= 1_000_000, value == value.rounded() else {
-          throw FieldProblem(index: setIndex, reason: "'\(reader.string(setIndex))' is not a set index")
-        }
-        index = Int(value)
-      }
-      var weightKg = 0.0
-      if let weight {
-        weightKg = weightUnit.kilograms(try fields.number(reader, weight))
-        try SetLimits.checkWeight(weightKg, index: weight, text: reader.string(weight))
-      }
-      var repCount = 0.0
-      if let reps {
-        repCount = try fields.number(reader, reps)
-        try SetLimits.checkReps(repCount, index: reps, text: reader.string(reps))
-      }
-      var meters = 0.0
-      if let distance {
-        let value = try fields.number(reader, distance)
-        try SetLimits.checkNonNegative(value, index: distance, what: "distance", text: reader.string(distance))
-        meters = distanceUnit.meters(value)
-      }
-      var secondCount = 0.0
-      if let seconds {
-        secondCount = try fields.number(reader, seconds)
-        try SetLimits.checkNonNegative(secondCount, index: seconds, what: "duration_seconds", text: reader.string(seconds))
-      }
+      let type = try fields.setType(reader, setType)
+      let index = try fields.setIndex(reader, setIndex)
+      let weightKg = try fields.weightKg(reader, weight, unit: weightUnit)
+      let repCount = try fields.reps(reader, reps)
+      let meters = try fields.meters(reader, distance, unit: distanceUnit)
+      let secondCount = try fields.seconds(reader, seconds)
       return .set(
         ExportSet(
           line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,

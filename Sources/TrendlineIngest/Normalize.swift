@@ -62,6 +62,21 @@ public struct FileAccounting: Sendable, Equatable, Codable {
   public var balances: Bool {
     rowsRead == rowsAccepted + rowsRejected + rowsDuplicate + rowsIgnored
   }
+
+  public init(
+    file: String, format: String, rowsRead: Int = 0, rowsAccepted: Int = 0, rowsRejected: Int = 0,
+    rowsDuplicate: Int = 0, rowsIgnored: Int = 0, rowsRepaired: Int = 0, ignoredByReason: [String: Int] = [:]
+  ) {
+    self.file = file
+    self.format = format
+    self.rowsRead = rowsRead
+    self.rowsAccepted = rowsAccepted
+    self.rowsRejected = rowsRejected
+    self.rowsDuplicate = rowsDuplicate
+    self.rowsIgnored = rowsIgnored
+    self.rowsRepaired = rowsRepaired
+    self.ignoredByReason = ignoredByReason
+  }
 }
 
 /// One user's exports, read, merged and normalized: the sessions every chart counts, and what
@@ -74,6 +89,16 @@ public struct UserIngest: Sendable {
   /// Exercises found neither in the catalog nor with set-level muscle groups, with the
   /// number of distinct sessions they appear in.
   public var unmappedExercises: [String: Int]
+
+  public init(
+    sessions: [Session] = [], files: [FileAccounting] = [], rejects: [RowReject] = [],
+    unmappedExercises: [String: Int] = [:]
+  ) {
+    self.sessions = sessions
+    self.files = files
+    self.rejects = rejects
+    self.unmappedExercises = unmappedExercises
+  }
 }
 
 /// Merges a user's export files into one history (SPEC 3 and 9.3).

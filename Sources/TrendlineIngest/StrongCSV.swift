@@ -128,40 +128,15 @@ enum StrongCSV {
       var durationSeconds: Int64?
       if let duration { durationSeconds = try fields.duration(reader, duration) }
 
-      var weightKg = 0.0
-      if let weight {
-        let value = try fields.number(reader, weight)
-        var unit = settings.weightUnit
-        if let stated = headerWeightUnit {
-          unit = stated
-        } else if let perRow = try rowWeightUnit(reader) {
-          unit = perRow
-        }
-        weightKg = unit.kilograms(value)
-        try SetLimits.checkWeight(weightKg, index: weight, text: reader.string(weight))
-      }
-      var repCount = 0.0
-      if let reps {
-        repCount = try fields.number(reader, reps)
-        try SetLimits.checkReps(repCount, index: reps, text: reader.string(reps))
-      }
-      var meters = 0.0
-      if let distance {
-        let value = try fields.number(reader, distance)
-        try SetLimits.checkNonNegative(value, index: distance, what: "distance", text: reader.string(distance))
-        var unit = settings.distanceUnit
-        if let stated = headerDistanceUnit {
-          unit = stated
-        } else if let perRow = try rowDistanceUnit(reader) {
-          unit = perRow
-        }
-        meters = unit.meters(value)
-      }
-      var secondCount = 0.0
-      if let seconds {
-        secondCount = try fields.number(reader, seconds)
-        try SetLimits.checkNonNegative(secondCount, index: seconds, what: "seconds", text: reader.string(seconds))
-      }
+      // A unit stated by the header wins over one per row, which wins over the user's (SPEC 9.4).
+      let rowWeight = headerWeightUnit == nil ? try fields.weightUnit(reader, weightUnitColumn) : nil
+      let rowDistance = headerDistanceUnit == nil ? try fields.distanceUnit(reader, distanceUnitColumn) : nil
+      let weightUnit = headerWeightUnit ?? rowWeight ?? settings.weightUnit
+      let distanceUnit = headerDistanceUnit ?? rowDistance ?? settings.distanceUnit
+      let weightKg = try fields.weightKg(reader, weight, unit: weightUnit)
+      let repCount = try fields.reps(reader, reps)
+      let meters = try fields.meters(reader, distance, unit: distanceUnit)
+      let secondCount = try fields.seconds(reader, seconds)
 
       return .set(
         ExportSet(
@@ -169,26 +144,6 @@ enum StrongCSV {
           start: start, durationSeconds: durationSeconds, exercise: exerciseName,
           setIndex: index, type: type, weightKg: weightKg, reps: repCount,
           distanceMeters: meters, seconds: secondCount))
-    }
-
-    /// The row's `Weight Unit` (`kg`, `lbs`), when the variant has that column and it is set.
-    private func rowWeightUnit(_ reader: CSVReader) throws(FieldProblem) -> WeightUnit? {
-      guard let column = weightUnitColumn, !reader.isEmpty(column) else { return nil }
-      let text = reader.string(column)
-      guard let unit = WeightUnit(spelling: text) else {
-        throw FieldProblem(index: column, reason: "'\(text)' is not a weight unit (kg or lbs)")
-      }
-      return unit
-    }
-
-    /// The row's `Distance Unit` (`km`, `mi.`), when present.
-    private func rowDistanceUnit(_ reader: CSVReader) throws(FieldProblem) -> DistanceUnit? {
-      guard let column = distanceUnitColumn, !reader.isEmpty(column) else { return nil }
-      let text = reader.string(column)
-      guard let unit = DistanceUnit(spelling: text) else {
-        throw FieldProblem(index: column, reason: "'\(text)' is not a distance unit (km, mi or m)")
-      }
-      return unit
     }
   }
 }

@@ -169,4 +169,10 @@ public struct InputFile: Sendable, Equatable, Codable {
   public var bytes: Int
   /// ``ContentHash`` of the file's bytes (`murmur3-128:…`).
   public var contentHash: String
+
+  public init(name: String, bytes: Int, contentHash: String) {
+    self.name = name
+    self.bytes = bytes
+    self.contentHash = contentHash
+  }
 }

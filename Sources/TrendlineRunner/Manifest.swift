@@ -92,6 +92,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var sessions: Int
     public var unmappedExercises: Int
     public var elapsedMs: Int
+    /// With `--cache`: `hit`, `miss` or `rebuilt` (``SessionCache/Status``); absent without
+    /// it and for a user that failed.
+    public var cache: String? = nil
   }
 
   /// One input file: size and content hash identify it, and its own row accounting.

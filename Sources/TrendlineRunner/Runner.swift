@@ -23,11 +23,16 @@ public struct RunOptions: Sendable {
   /// The current instant; `today` resolves against it.
   public var now: Int64
   public var toolVersion: String
+  /// `--cache DIR`: keep each user's read exports in DIR and reuse them while they match.
+  public var cache: URL?
+  /// `--cache-verify`: hash every input even when its stat is unchanged.
+  public var cacheVerify: Bool
 
   public init(
     input: URL? = nil, output: URL, asOf: AsOf = .today, asOfText: String = "today",
     jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard? = nil, strict: Bool = false,
-    now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String
+    now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String, cache: URL? = nil,
+    cacheVerify: Bool = false
   ) {
     self.input = input
     self.output = output
@@ -38,6 +43,8 @@ public struct RunOptions: Sendable {
     self.strict = strict
     self.now = now
     self.toolVersion = toolVersion
+    self.cache = cache
+    self.cacheVerify = cacheVerify
   }
 }
 
@@ -115,7 +122,10 @@ public enum Runner {
     let cohort = Mutex(empty)
     let compares: @Sendable (String) -> Bool = { empty.compares($0) }
     let context = UserJob.Context(
-      pipeline: pipeline, options: options, usersFile: usersFile, readOptions: pipeline.readOptions)
+      pipeline: pipeline, options: options, usersFile: usersFile, readOptions: pipeline.readOptions,
+      cache: options.cache.map {
+        SessionCache(folder: $0, source: pipeline.source, toolVersion: options.toolVersion, verify: options.cacheVerify)
+      })
     let records = Mutex<[Manifest.UserRecord?]>(Array(repeating: nil, count: users.count))
     let writeFailure = Mutex<AtomicFile.WriteError?>(nil)
     let next = Atomic<Int>(0)

@@ -13,6 +13,7 @@ enum UserJob {
     var options: RunOptions
     var usersFile: UsersFile
     var readOptions: UserReader.Options
+    var cache: SessionCache? = nil
   }
 
   /// What one user produced: the manifest record, and the outputs of the charts the
@@ -39,9 +40,16 @@ enum UserJob {
 
     let settings: UserSettings
     let ingest: UserIngest
+    var cached: SessionCache.Lookup?
+    let read: (ingest: UserIngest, inputs: [InputFile])
     do throws(ExportError) {
       settings = try context.usersFile.settings(for: user.id, defaults: context.pipeline.source.defaults)
-      let read = try UserReader.read(user, settings: settings.read, options: context.readOptions)
+      cached = context.cache?.lookup(user, settings: settings)
+      if let hit = cached?.cached {
+        read = hit
+      } else {
+        read = try UserReader.read(user, settings: settings.read, options: context.readOptions)
+      }
       ingest = read.ingest
       record.files = zip(read.inputs, ingest.files).map { input, accounting in
         Manifest.FileRecord(
@@ -59,6 +67,10 @@ enum UserJob {
         user: user.id, message: error.description, timeZone: context.pipeline.source.defaults.read.timeZone,
         output: context.options.output, formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, error.description), since: clock))
+    }
+    if let cache = context.cache, let cached {
+      try cache.store(cached, read: read)
+      record.cache = cached.status.rawValue
     }
     for file in record.files {
       record.rowsRead += file.rowsRead

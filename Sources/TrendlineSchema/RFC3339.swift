@@ -15,18 +15,68 @@ public enum RFC3339 {
   ///
   /// - Complexity: O(1).
   public static func format(seconds: Int64, timeZone: TimeZone) -> String {
-    var offset = Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds)))
-    if offset % 60 != 0 { offset = 0 }
+    text(seconds: seconds, offset: Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds))))
+  }
+
+  /// `seconds` written with a known UTC `offset` (whole minutes; anything else is written as
+  /// `+00:00`, which only a few zones before 1972 would need).
+  ///
+  /// - Complexity: O(1); one allocation for the result.
+  static func text(seconds: Int64, offset given: Int64) -> String {
+    let offset = given % 60 == 0 ? given : 0
     let local = seconds + offset
     let days = floorDiv(local, 86_400)
     let secondOfDay = local - days * 86_400
     let (year, month, day) = civilDate(fromDays: days)
-    let sign = offset < 0 ? "-" : "+"
     let offsetMinutes = abs(offset) / 60
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-      + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
-      + pad(secondOfDay % 60, 2) + sign + pad(offsetMinutes / 60, 2) + ":"
-      + pad(offsetMinutes % 60, 2)
+    var bytes = [UInt8](repeating: 0, count: 25)
+    func put(_ value: Int64, _ width: Int, at index: Int) {
+      var value = value
+      for position in stride(from: index + width - 1, through: index, by: -1) {
+        bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
+        value /= 10
+      }
+    }
+    put(year, 4, at: 0)
+    bytes[4] = UInt8(ascii: "-")
+    put(month, 2, at: 5)
+    bytes[7] = UInt8(ascii: "-")
+    put(day, 2, at: 8)
+    bytes[10] = UInt8(ascii: "T")
+    put(secondOfDay / 3600, 2, at: 11)
+    bytes[13] = UInt8(ascii: ":")
+    put(secondOfDay / 60 % 60, 2, at: 14)
+    bytes[16] = UInt8(ascii: ":")
+    put(secondOfDay % 60, 2, at: 17)
+    bytes[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+    put(offsetMinutes / 60, 2, at: 20)
+    bytes[22] = UInt8(ascii: ":")
+    put(offsetMinutes % 60, 2, at: 23)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Formats many instants of one zone, asking the zone for an offset only when an instant
+  /// falls outside the stretch between two of its transitions already looked up. A chart's
+  /// instants mostly rise, so one output costs a few zone look-ups instead of one per instant
+  /// (a zone look-up takes a lock, which workers on other users would wait for).
+  public final class Formatter {
+    public let timeZone: TimeZone
+    private var validFrom = Int64.max
+    private var validUntil = Int64.min
+    private var offset: Int64 = 0
+
+    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+    /// - Complexity: O(1) amortized over rising instants.
+    public func string(_ seconds: Int64) -> String {
+      if seconds < validFrom || seconds >= validUntil {
+        let date = Date(epochSeconds: seconds)
+        offset = Int64(timeZone.secondsFromGMT(for: date))
+        validFrom = seconds
+        validUntil = timeZone.nextDaylightSavingTimeTransition(after: date)?.epochSeconds ?? Int64.max
+      }
+      return text(seconds: seconds, offset: offset)
+    }
   }
 
   /// Reads an RFC 3339 date-time (`2025-11-29T23:59:59+01:00`, `…Z`, lowercase `t`/`z`, or a

@@ -61,6 +61,9 @@ public final class CSVReader {
   public let delimiter: UInt8
   /// The fields of the last record returned.
   public private(set) var fields: [Field] = []
+  /// Per byte value, whether it can end an unquoted field or break it (delimiter, line feed,
+  /// carriage return, quote): one table look-up per byte instead of four comparisons.
+  private let stops: UnsafeMutableBufferPointer<Bool>
   /// The longest field accepted, in bytes: a bound on what one hostile field can cost.
   public let maximumFieldBytes: Int
 
@@ -85,10 +88,17 @@ public final class CSVReader {
     self.position = start
     self.lineStart = start
     self.maximumFieldBytes = maximumFieldBytes
-    self.delimiter = delimiter ?? CSVReader.sniffDelimiter(bytes, from: start)
+    let chosen = delimiter ?? CSVReader.sniffDelimiter(bytes, from: start)
+    self.delimiter = chosen
+    stops = .allocate(capacity: 256)
+    stops.initialize(repeating: false)
+    for byte in [chosen, ASCII.newline, ASCII.carriageReturn, ASCII.quote] { stops[Int(byte)] = true }
   }
 
-  deinit { storage.deallocate() }
+  deinit {
+    storage.deallocate()
+    stops.deallocate()
+  }
 
   /// The candidate delimiter that occurs most often outside quotes in the first record;
   /// a comma when none occurs (a one-column file) or on a tie.
@@ -136,6 +146,7 @@ public final class CSVReader {
     let buffer = UnsafeBufferPointer(storage)
     let count = bytes.count
     let delimiter = self.delimiter
+    let stopAt = UnsafeBufferPointer(stops)
     let maximumFieldBytes = self.maximumFieldBytes
     guard position < count else { return .end }
     let recordLine = line
@@ -235,6 +246,10 @@ public final class CSVReader {
       let start = position
       while position < count {
         let byte = buffer[position]
+        if !stopAt[Int(byte)] {
+          position += 1
+          continue
+        }
         if byte == delimiter || byte == ASCII.newline { break }
         if byte == ASCII.carriageReturn && isLineBreak(position) { break }
         if byte == ASCII.quote {

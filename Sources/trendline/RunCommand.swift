@@ -15,7 +15,8 @@ enum RunCommand {
     OVERVIEW: \(abstract)
 
     USAGE: trendline run PIPELINE [--input DIR] [--output DIR] [--as-of WHEN] [--jobs N]
-                                  [--shard I/N | --shards N] [--strict] [--quiet] [--log json]
+                                  [--shard I/N | --shards N] [--cache DIR [--cache-verify]]
+                                  [--strict] [--quiet] [--log json]
 
     ARGUMENTS:
       PIPELINE          The pipeline file (JSON, see Guides/PipelineFile.md).
@@ -31,6 +32,14 @@ enum RunCommand {
       --shards N        Split into N shards and take the index from the scheduler:
                         JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm;
                         SLURM_ARRAY_TASK_COUNT may give N instead), AWS_BATCH_JOB_ARRAY_INDEX.
+      --cache DIR       Keep each user's read exports in DIR/<user>.tlcache and reuse them
+                        while the exports, users.csv settings, source settings, catalog and
+                        trendline build are unchanged: a nightly run parses only new exports.
+                        A file whose size, times and inode are unchanged is not re-read (as
+                        git does); a damaged or foreign cache file is rebuilt, never trusted.
+                        The manifest says per user: "cache": "hit", "miss" or "rebuilt".
+      --cache-verify    With --cache, hash every export on every run instead of trusting
+                        unchanged file stats.
       --strict          Fail a user that has any rejected row.
       --quiet           Print nothing but errors.
       --log json        Print one JSON object per event on stderr instead of progress.
@@ -61,6 +70,8 @@ enum RunCommand {
     var strict = false
     var quiet = false
     var logJSON = false
+    var cache: String?
+    var cacheVerify = false
   }
 
   /// Reads the command line; nil means help was asked for.
@@ -99,6 +110,8 @@ enum RunCommand {
         let text = try value(argument)
         guard let count = Int(text), count >= 1 else { throw UsageError("--shards takes a whole number ≥ 1, not '\(text)'") }
         options.shards = count
+      case "--cache": options.cache = try value(argument)
+      case "--cache-verify": options.cacheVerify = true
       case "--strict": options.strict = true
       case "--quiet": options.quiet = true
       case "--log":
@@ -108,7 +121,8 @@ enum RunCommand {
       default:
         if argument.hasPrefix("-") {
           let known = [
-            "--input", "--output", "--as-of", "--jobs", "--shard", "--shards", "--strict", "--quiet", "--log", "--help",
+            "--input", "--output", "--as-of", "--jobs", "--shard", "--shards", "--cache", "--cache-verify", "--strict",
+            "--quiet", "--log", "--help",
           ]
           var message = "unknown option '\(argument)'"
           if let near = nearMiss(argument, in: known) { message += ". Did you mean '\(near)'?" }
@@ -121,6 +135,7 @@ enum RunCommand {
     guard let pipeline else { throw UsageError("missing PIPELINE") }
     options.pipeline = pipeline
     if options.shard != nil && options.shards != nil { throw UsageError("give --shard I/N or --shards N, not both") }
+    if options.cacheVerify && options.cache == nil { throw UsageError("--cache-verify needs --cache DIR") }
     return options
   }
 
@@ -168,7 +183,9 @@ enum RunCommand {
       input: options.input.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       output: URL(fileURLWithPath: options.output, relativeTo: cwd).standardizedFileURL,
       asOf: options.asOf.flatMap(AsOf.init(parsing:)) ?? .today, asOfText: options.asOf ?? "today",
-      jobs: options.jobs, shard: shard, strict: options.strict, toolVersion: toolVersion)
+      jobs: options.jobs, shard: shard, strict: options.strict, toolVersion: toolVersion,
+      cache: options.cache.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
+      cacheVerify: options.cacheVerify)
     let reporter = RunReporter(quiet: options.quiet, json: options.logJSON)
     let manifest: Manifest
     do throws(RunFailure) {

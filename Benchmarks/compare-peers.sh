@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Trendline against the pandas, Polars and DuckDB peers (../shared/peers) on one corpus, in one
+# run: wall time and peak RSS from /usr/bin/time -v, rows/s, MB/s, Trendline's ratio to each
+# peer, --jobs 2 vs --jobs 1, a warm --cache night vs a cold one, 4x users vs 1x, the `cat`
+# floor; then checks the outputs agree (compare_outputs.py, 0 failed).
+#
+# Usage: Benchmarks/compare-peers.sh [--users N] [--sessions S]   (default 2000 x 150, ~600 MB)
+# Needs ../shared next to the checkout, python3, pip (for the peers), /usr/bin/time.
+# Never part of CI. Exit 1 when an output comparison fails.
+set -euo pipefail
+users=2000
+sessions=150
+while [ $# -gt 0 ]; do
+  case $1 in
+    --users) users=$2; shift 2 ;;
+    --sessions) sessions=$2; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument '$1'; see --help" >&2; exit 2 ;;
+  esac
+done
+quarter=$((users / 4))
+[ "$quarter" -ge 1 ] || { echo "--users must be at least 4 (the scaling run takes a quarter)" >&2; exit 2; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+peers=$(cd "$root/../shared/peers" && pwd)
+pipeline="$peers/pipeline.json"
+asof=2025-11-29
+work="$here/.work/compare-u$users-s$sessions"
+export PATH="/opt/swift/usr/bin:$PATH"
+
+corpus() {  # users → path of the seed-1 corpus, generated once into Benchmarks/.corpus
+  local dir="$here/.corpus/u$1-s$sessions"
+  if [ ! -f "$dir/users.csv" ]; then
+    echo "== generating $dir (seed 1)" >&2
+    rm -rf "$dir.tmp"
+    # Into a temporary folder, renamed when complete, so an interrupted run is never taken as done.
+    python3 "$peers/gen_corpus.py" --users "$1" --sessions-per-user "$sessions" --seed 1 --out "$dir.tmp" >&2
+    mv "$dir.tmp" "$dir"
+  fi
+  echo "$dir"
+}
+big=$(corpus "$users")
+small=$(corpus "$quarter")
+
+if ! python3 -c 'import pandas, polars, duckdb' 2>/dev/null; then
+  echo "== installing the peers' packages" >&2
+  python3 -m pip install --quiet pandas polars duckdb
+fi
+
+echo "== building trendline (release)" >&2
+(cd "$root" && swift build -c release 2>&1 | tail -1) >&2
+trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
+
+rm -rf "$work"
+mkdir -p "$work"
+results="$work/results.tsv"
+: > "$results"
+
+# measure NAME CORPUS COMMAND... : runs once under /usr/bin/time -v, appends name, wall s,
+# peak RSS kB, corpus and CPU s to results.tsv.
+measure() {
+  local name=$1 data=$2
+  shift 2
+  echo "== $name" >&2
+  if ! /usr/bin/time -v -o "$work/$name.time" "$@" > "$work/$name.log" 2>&1; then
+    echo "error: '$name' failed; see $work/$name.log" >&2
+    tail -5 "$work/$name.log" >&2
+    exit 1
+  fi
+  local wall rss cpu
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$name.time")
+  rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/$name.time")
+  # CPU seconds (user + system): on a shared machine the wall time also counts the waits for a
+  # core, so the table shows both.
+  cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$work/$name.time")
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$data" "$cpu" >> "$results"
+}
+
+run_trendline() {  # NAME CORPUS OUT [options...]
+  local name=$1 data=$2 out=$3
+  shift 3
+  measure "$name" "$data" "$trendline" run "$pipeline" --input "$data" --as-of "$asof" --output "$out" --quiet "$@"
+}
+
+# The floor: the same bytes read once and dropped. The first pass fills the page cache, so
+# every run below starts from the same warm cache.
+find -L "$big" "$small" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
+measure cat "$big" bash -c "find -L '$big' -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null"
+
+run_trendline trendline-jobs1 "$big" "$work/out-jobs1" --jobs 1
+run_trendline trendline "$big" "$work/out-trendline"
+# Two nights: yesterday fills the cache (cold), tonight has a new as-of and reads it (warm).
+rm -rf "$work/cache"
+measure trendline-cache-cold "$big" "$trendline" run "$pipeline" --input "$big" --as-of 2025-11-28 \
+  --output "$work/out-cold" --quiet --cache "$work/cache"
+run_trendline trendline-cache-warm "$big" "$work/out-warm" --cache "$work/cache"
+run_trendline trendline-quarter "$small" "$work/out-quarter"
+
+for p in pandas polars duckdb; do
+  measure "$p" "$big" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+    python3 "$peers/peer_$p.py" "$big" --as-of "$asof" --out "$work/out-$p"
+done
+
+echo "== comparing outputs" >&2
+failed=0
+compare() {  # LABEL EXPECTED ACTUAL
+  local line
+  line=$(python3 "$peers/compare_outputs.py" "$2" "$3" --quiet | tail -1) || true
+  echo "$1: $line"
+  case $line in *" 0 failed") ;; *) failed=1 ;; esac
+}
+{
+  compare "trendline vs pandas" "$work/out-pandas" "$work/out-trendline"
+  compare "polars vs pandas" "$work/out-pandas" "$work/out-polars"
+  compare "duckdb vs pandas" "$work/out-pandas" "$work/out-duckdb"
+  compare "trendline --jobs 1 vs pandas" "$work/out-pandas" "$work/out-jobs1"
+  # The warm night must write the very bytes the plain run wrote (the manifest records times).
+  if diff -r -q -x manifest.json "$work/out-trendline" "$work/out-warm" > "$work/warm.diff"; then
+    echo "trendline --cache warm vs plain run: byte-identical"
+  else
+    echo "trendline --cache warm vs plain run: DIFFERENT ($(wc -l < "$work/warm.diff") entries, see $work/warm.diff)"
+    failed=1
+  fi
+  hits=$(grep -c '"cache" : "hit"' "$work/out-warm/manifest.json" || true)
+  echo "trendline --cache warm: $hits of $users users served from the cache"
+} | tee "$work/compare.txt"
+grep -q -e DIFFERENT -e ' [1-9][0-9]* failed' "$work/compare.txt" && failed=1
+
+rows=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["rowsRead"])' "$work/out-trendline/manifest.json")
+rows_quarter=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["totals"]["rowsRead"])' "$work/out-quarter/manifest.json")
+revision=$(cd "$root" && git rev-parse --short HEAD)$(cd "$root" && git diff --quiet HEAD -- Sources Package.swift || echo "+dirty")
+
+python3 - "$results" "$big" "$small" "$rows" "$rows_quarter" "$users" "$sessions" "$revision" <<'PY'
+import os, subprocess, sys
+results, big, small, rows, rows_quarter, users, sessions, revision = sys.argv[1:]
+rows, rows_quarter = int(rows), int(rows_quarter)
+
+def size(folder):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(folder) for f in fs if f.endswith(".csv"))
+
+sizes = {big: size(big), small: size(small)}
+rowcount = {big: rows, small: rows_quarter}
+runs = {}
+cpus = {}
+for line in open(results):
+    name, wall, rss, data, cpu = line.rstrip("\n").split("\t")
+    runs[name] = (float(wall), int(rss) / 1024, data)
+    cpus[name] = float(cpu)
+
+t, t_rss, _ = runs["trendline"]
+print(f"\n{users} users x {sessions} sessions: {sizes[big] / 1e6:.1f} MB, {rows:,} rows; "
+      f"{os.cpu_count()} cores (nproc {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}); "
+      f"trendline {revision}; as-of 2025-11-29\n")
+labels = {
+    "cat": "`cat` of the corpus (floor)",
+    "trendline-jobs1": "Trendline `--jobs 1`",
+    "trendline": "Trendline (default jobs)",
+    "trendline-cache-cold": "Trendline `--cache`, cold (first night)",
+    "trendline-cache-warm": "Trendline `--cache`, warm (second night)",
+    "trendline-quarter": f"Trendline, {int(users) // 4} users (scaling)",
+    "pandas": "pandas peer", "polars": "Polars peer", "duckdb": "DuckDB peer",
+}
+print("| run | wall s | CPU s | rows/s | MB/s | peak RSS MB | Trendline time / this | Trendline RSS / this |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+for name, (wall, rss, data) in runs.items():
+    rate = "—" if name == "cat" else f"{rowcount[data] / wall:,.0f}"
+    mbs = f"{sizes[data] / 1e6 / wall:,.0f}"
+    peer = name in ("pandas", "polars", "duckdb")
+    ratio_t = f"{t / wall:.2f}" if peer else "—"
+    ratio_m = f"{t_rss / rss:.3f}" if peer else "—"
+    print(f"| {labels[name]} | {wall:.2f} | {cpus[name]:.2f} | {rate} | {mbs} | {'—' if name == 'cat' else f'{rss:,.0f}'} | {ratio_t} | {ratio_m} |")
+
+peers = {n: runs[n] for n in ("pandas", "polars", "duckdb")}
+fastest = min(peers, key=lambda n: peers[n][0])
+f_wall, f_rss, _ = peers[fastest]
+floor = runs["cat"][0]
+speedup = runs["trendline-jobs1"][0] / t
+warm = runs["trendline-cache-cold"][0] / runs["trendline-cache-warm"][0]
+warm_plain = t / runs["trendline-cache-warm"][0]
+scaling = t / runs["trendline-quarter"][0]
+
+def verdict(ok, text):
+    return ("met" if ok else "MISSED") + f" ({text})"
+
+print()
+print("| target | value | verdict |")
+print("| --- | ---: | --- |")
+print(f"| wall ≤ ½ of the fastest peer ({fastest}, {f_wall:.2f} s) — required | {t / f_wall:.2f}× | "
+      + verdict(t <= f_wall / 2, f"{'within' if t <= f_wall / 2 else 'over by'} {abs(t - f_wall / 2):.2f} s of {f_wall / 2:.2f} s") + " |")
+print(f"| wall within 5× of the `cat` floor ({floor:.2f} s) — aim | {t / floor:.1f}× | "
+      + verdict(t <= 5 * floor, f"floor × 5 = {5 * floor:.2f} s") + " |")
+print(f"| peak RSS ≤ 1/10 of the fastest peer's ({f_rss:,.0f} MB) | {t_rss / f_rss:.3f}× | "
+      + verdict(t_rss <= f_rss / 10, f"{t_rss:,.0f} MB vs {f_rss / 10:,.0f} MB") + " |")
+print(f"| `--jobs 2` ≥ 1.7× `--jobs 1` | {speedup:.2f}× | " + verdict(speedup >= 1.7, f"{os.cpu_count()} cores") + " |")
+print(f"| 4× users = 4× time ±15 % | {scaling:.2f}× | " + verdict(3.4 <= scaling <= 4.6, "3.40–4.60") + " |")
+print(f"| second night ≥ 5× faster than the first (`--cache` warm vs cold) | {warm:.2f}× | "
+      + verdict(warm >= 5, f"{warm_plain:.2f}× vs a run without --cache") + " |")
+cpu_warm = cpus["trendline-cache-cold"] / cpus["trendline-cache-warm"]
+print(f"| the same in CPU seconds (user + system) | {cpu_warm:.2f}× | "
+      + verdict(cpu_warm >= 5, f"{cpus['trendline-cache-cold']:.2f} s vs {cpus['trendline-cache-warm']:.2f} s") + " |")
+cpu_scaling = cpus["trendline"] / cpus["trendline-quarter"]
+print(f"| 4× users in CPU seconds | {cpu_scaling:.2f}× | " + verdict(3.4 <= cpu_scaling <= 4.6, "3.40–4.60") + " |")
+busy = {n: cpus[n] / runs[n][0] for n in runs if n != "cat"}
+print("\nCPU share each run got (CPU s / wall s; 2.0 = both cores): "
+      + ", ".join(f"{n} {v:.2f}" for n, v in busy.items()))
+PY
+echo
+echo "outputs and logs: $work"
+exit $failed

@@ -1,0 +1,370 @@
+import Foundation
+import Testing
+import TrendlineIngest
+import TrendlinePipeline
+import TrendlineSchema
+import _TrendlineTestSupport
+
+@testable import TrendlineRunner
+
+/// `--cache`: what an entry keeps, when it is used, and that a damaged one is never trusted.
+@Suite struct SessionCacheTests {
+  /// A user folder with one Strong export, a pipeline reading it, and a cache folder, removed at
+  /// the end.
+  final class Fixture {
+    let root: URL
+    let export: URL
+    let pipeline: Pipeline
+
+    /// One warm-up, two counted sets of a catalog exercise (one in a pound user's float
+    /// artifact), an exercise not in the catalog, and a row with a weight that is not a number.
+    static let strong = """
+      Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+      2025-11-03 18:00:00,Push,1h 5m,Bench Press (Barbell),W,40,10,0,0,,,
+      2025-11-03 18:00:00,Push,1h 5m,Bench Press (Barbell),1,62.5,8,0,0,,,
+      2025-11-03 18:00:00,Push,1h 5m,Bench Press (Barbell),2,149.99999999999997,5,0,0,,,
+      2025-11-03 18:00:00,Push,1h 5m,Zercher Hold,1,60,3,0,0,,,
+      2025-11-05 07:30:00,Legs,45m,Squat (Barbell),1,abc,5,0,0,,,
+      2025-11-05 07:30:00,Legs,45m,Squat (Barbell),2,100,5,0,0,,,
+
+      """
+
+    init(catalog: String = TestPaths.sampleData.appendingPathComponent("catalog.json").path) throws
+    {
+      root = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "trendline-cache-\(UUID().uuidString)")
+      export = root.appendingPathComponent("in/ada/strong.csv")
+      try FileManager.default.createDirectory(
+        at: export.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(Fixture.strong.utf8).write(to: export)
+      try Fixture.age(export)
+      let file = root.appendingPathComponent("p.json")
+      try Data(
+        """
+        {"version": 1, "name": "cache", "source": {"input": "in", "catalog": "\(catalog)"},
+         "charts": {"volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}]}}
+        """.utf8
+      ).write(to: file)
+      guard case .success(let pipeline) = PipelineLoader.load(file) else {
+        preconditionFailure("the fixture pipeline loads")
+      }
+      self.pipeline = pipeline
+    }
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    var user: UserInput {
+      UserInput(
+        id: "ada",
+        files: (try? FileManager.default.contentsOfDirectory(
+          atPath: export.deletingLastPathComponent().path))!
+          .sorted().map { export.deletingLastPathComponent().appendingPathComponent($0) })
+    }
+
+    /// A cache whose stats are trusted at once: these files were written a moment ago, and a
+    /// real cache would hash them again for two seconds (`isRacy`).
+    func cache(verify: Bool = false) -> SessionCache {
+      SessionCache(
+        folder: root.appendingPathComponent("cache"), source: pipeline.source, toolVersion: "test",
+        verify: verify,
+        racyWindowNanoseconds: 0)
+    }
+
+    func read(_ settings: UserSettings = UserSettings()) throws -> (
+      ingest: UserIngest, inputs: [InputFile]
+    ) {
+      try UserReader.read(user, settings: settings.read, options: pipeline.readOptions)
+    }
+
+    /// Looks up, reads on a miss, stores: what `UserJob` does.
+    @discardableResult
+    func run(_ cache: SessionCache, settings: UserSettings = UserSettings()) throws
+      -> SessionCache.Lookup
+    {
+      let lookup = cache.lookup(user, settings: settings)
+      try cache.store(lookup, read: try lookup.cached ?? read(settings))
+      return lookup
+    }
+
+    /// Moves a file's modification time an hour back, as an export written yesterday has.
+    static func age(_ url: URL) throws {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: url.path)
+    }
+  }
+
+  /// A hit gives back exactly what parsing gave: sessions with their counted sets, accounting,
+  /// rejects, unmapped exercises and inputs.
+  @Test func hitReturnsWhatParsingGave() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    let first = try fixture.run(cache)
+    #expect(first.status == .miss)
+    #expect(first.reason == "no entry")
+
+    let second = cache.lookup(fixture.user, settings: UserSettings())
+    let parsed = try fixture.read()
+    #expect(second.status == .hit)
+    let cached = try #require(second.cached)
+    #expect(cached.ingest.sessions == parsed.ingest.sessions)
+    #expect(cached.ingest.files == parsed.ingest.files)
+    #expect(cached.ingest.rejects == parsed.ingest.rejects)
+    #expect(cached.ingest.unmappedExercises == parsed.ingest.unmappedExercises)
+    #expect(cached.inputs == parsed.inputs)
+    // Written by hand from the fixture, so a round trip of empty values cannot pass.
+    #expect(cached.ingest.sessions.map(\.name) == ["Push", "Legs"])
+    #expect(cached.ingest.sessions.map(\.sets.count) == [3, 1])
+    #expect(cached.ingest.sessions[0].sets.map(\.weightKg) == [62.5, 149.99999999999997, 60])
+    #expect(cached.ingest.rejects.map(\.line) == [6])
+    #expect(cached.ingest.unmappedExercises == ["Zercher Hold": 1])
+    #expect(cached.ingest.files.map(\.rowsRead) == [6])
+    #expect(cached.inputs.map(\.bytes) == [Fixture.strong.utf8.count])
+  }
+
+  /// A hit reads no export: the stored hash is trusted while size, times and inode are unchanged.
+  @Test func hitReadsNoExport() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    let lookup = cache.lookup(fixture.user, settings: UserSettings())
+    #expect(lookup.status == .hit)
+    #expect(cache.inputsHashed == 0)
+    #expect(!lookup.needsWrite)
+  }
+
+  /// A file touched but not changed is hashed once, still hits, and its new stat is stored, so
+  /// the run after it reads nothing again.
+  @Test func touchedFileIsHashedOnceThenTrusted() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: fixture.export.path)
+    let touched = try fixture.run(cache)
+    #expect(touched.status == .hit)
+    #expect(cache.inputsHashed == 1)
+    #expect(touched.needsWrite)
+    let after = try fixture.run(cache)
+    #expect(after.status == .hit)
+    #expect(cache.inputsHashed == 1)
+  }
+
+  /// `--cache-verify` hashes every input on every run, and still hits.
+  @Test func verifyHashesEveryInput() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache(verify: true)
+    try fixture.run(cache)
+    #expect(try fixture.run(cache).status == .hit)
+    #expect(try fixture.run(cache).status == .hit)
+    #expect(cache.inputsHashed == 2)
+  }
+
+  /// A changed export is a miss, and the entry written after it serves the new content.
+  @Test func changedContentIsAMiss() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    try Data(Fixture.strong.replacingOccurrences(of: "100,5", with: "105,5").utf8).write(
+      to: fixture.export)
+    let changed = try fixture.run(cache)
+    #expect(changed.status == .miss)
+    #expect(changed.reason == "strong.csv changed")
+    let again = cache.lookup(fixture.user, settings: UserSettings())
+    #expect(again.status == .hit)
+    #expect(again.cached?.ingest.sessions.last?.sets.map(\.weightKg) == [105])
+  }
+
+  /// Same size, modification time set back: the change time still differs, so the file is
+  /// hashed and the change is found (a tool restoring mtime cannot hide an edit).
+  @Test func editWithRestoredModificationTimeIsFound() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    let modified =
+      try FileManager.default.attributesOfItem(atPath: fixture.export.path)[.modificationDate]
+      as! Date
+    let edited = Fixture.strong.replacingOccurrences(of: "100,5", with: "101,5")
+    #expect(edited.utf8.count == Fixture.strong.utf8.count)
+    // The change time has nanoseconds; make sure the edit cannot land in the same one.
+    Thread.sleep(forTimeInterval: 0.01)
+    try Data(edited.utf8).write(to: fixture.export)
+    try FileManager.default.setAttributes(
+      [.modificationDate: modified], ofItemAtPath: fixture.export.path)
+    let lookup = cache.lookup(fixture.user, settings: UserSettings())
+    #expect(lookup.status == .miss)
+    #expect(lookup.reason == "strong.csv changed")
+  }
+
+  /// A new export next to the old one is a miss.
+  @Test func addedExportIsAMiss() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    let second = fixture.export.deletingLastPathComponent().appendingPathComponent("strong-2.csv")
+    try Data(Fixture.strong.utf8).write(to: second)
+    let lookup = try fixture.run(cache)
+    #expect(lookup.status == .miss)
+    #expect(lookup.reason == "the user's files changed")
+    #expect(lookup.cached == nil)
+  }
+
+  /// Another zone in users.csv reads the same bytes into other instants: a miss.
+  @Test func otherSettingsAreAMiss() throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    var oslo = UserSettings()
+    oslo.read.timeZone = TimeZone(identifier: "Europe/Oslo")!
+    let lookup = cache.lookup(fixture.user, settings: oslo)
+    #expect(lookup.status == .miss)
+    #expect(lookup.reason == "the settings, catalog, tool or build changed")
+    var sunday = UserSettings()
+    sunday.firstWeekday = .sunday
+    #expect(cache.lookup(fixture.user, settings: sunday).status == .miss)
+  }
+
+  /// Another catalog maps other exercises: its entries are not used.
+  @Test func otherCatalogIsAMiss() throws {
+    let fixture = try Fixture()
+    try fixture.run(fixture.cache())
+    let catalog = fixture.root.appendingPathComponent("catalog.json")
+    var text = try String(
+      contentsOf: TestPaths.sampleData.appendingPathComponent("catalog.json"), encoding: .utf8)
+    text = text.replacingOccurrences(of: "\"Chest\"", with: "\"Pecs\"")
+    try Data(text.utf8).write(to: catalog)
+    let other = try Fixture(catalog: catalog.path)
+    let cache = SessionCache(
+      folder: fixture.root.appendingPathComponent("cache"), source: other.pipeline.source,
+      toolVersion: "test", verify: false,
+      racyWindowNanoseconds: 0)
+    #expect(cache.lookup(fixture.user, settings: UserSettings()).status == .miss)
+    let newer = SessionCache(
+      folder: fixture.root.appendingPathComponent("cache"), source: fixture.pipeline.source,
+      toolVersion: "test-2", verify: false,
+      racyWindowNanoseconds: 0)
+    #expect(newer.lookup(fixture.user, settings: UserSettings()).status == .miss)
+  }
+
+  /// A file written in the last two seconds is not trusted by its stat: it is hashed next run.
+  @Test func recentlyWrittenFileIsHashedAgain() throws {
+    let fixture = try Fixture()
+    try Data(Fixture.strong.utf8).write(to: fixture.export)  // now, not an hour ago
+    let cache = SessionCache(
+      folder: fixture.root.appendingPathComponent("cache"), source: fixture.pipeline.source,
+      toolVersion: "test")
+    try fixture.run(cache)
+    #expect(cache.lookup(fixture.user, settings: UserSettings()).status == .hit)
+    #expect(cache.inputsHashed == 1)
+  }
+
+  enum Damage: String, CaseIterable, Sendable {
+    case flippedPayloadByte, flippedHeaderChecksum, truncatedPayload, truncatedHeader, empty,
+      garbage
+    case otherVersion, reservedBits, appendedBytes, otherUser
+  }
+
+  /// Every kind of damage is detected, reported with the exact reason, and the entry is rebuilt.
+  @Test(arguments: [
+    (Damage.flippedPayloadByte, "the cache file's checksum does not match its contents"),
+    (.flippedHeaderChecksum, "the cache file's checksum does not match its contents"),
+    (.truncatedPayload, "the cache file is cut off"),
+    (.truncatedHeader, "the cache file is cut off"),
+    (.empty, "the cache file is cut off"),
+    (.garbage, "not a Trendline cache file"),
+    (.otherVersion, "cache format version 7, this trendline reads version 1"),
+    (.reservedBits, "the cache file is malformed: reserved header bits are set"),
+    (.appendedBytes, "the cache file is malformed: bytes after the payload"),
+    (.otherUser, "the cache file holds user 'bob'"),
+  ])
+  func damagedEntryIsRebuilt(damage: Damage, reason: String) throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    let url = cache.url(for: "ada")
+    var bytes = [UInt8](try Data(contentsOf: url))
+    switch damage {
+    case .flippedPayloadByte: bytes[bytes.count / 2] ^= 0x10
+    case .flippedHeaderChecksum: bytes[24] ^= 0x01
+    case .truncatedPayload: bytes.removeLast(5)
+    case .truncatedHeader: bytes = Array(bytes[..<20])
+    case .empty: bytes = []
+    case .garbage: bytes = Array("{\"not\": \"a cache\"}".utf8)
+    case .otherVersion: bytes[8] = 7
+    case .reservedBits: bytes[12] = 1
+    case .appendedBytes: bytes += [0, 0]
+    case .otherUser:
+      // A valid entry of user bob, copied over ada's.
+      let bob = fixture.root.appendingPathComponent("in/bob")
+      try FileManager.default.createDirectory(at: bob, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: fixture.export, to: bob.appendingPathComponent("strong.csv"))
+      let bobUser = UserInput(id: "bob", files: [bob.appendingPathComponent("strong.csv")])
+      let lookup = cache.lookup(bobUser, settings: UserSettings())
+      try cache.store(
+        lookup,
+        read: try UserReader.read(
+          bobUser, settings: ReadSettings(), options: fixture.pipeline.readOptions))
+      bytes = [UInt8](try Data(contentsOf: cache.url(for: "bob")))
+    }
+    try Data(bytes).write(to: url)
+
+    let damaged = try fixture.run(cache)
+    #expect(damaged.status == .rebuilt)
+    #expect(damaged.reason == reason)
+    #expect(damaged.cached == nil)
+    #expect(cache.lookup(fixture.user, settings: UserSettings()).status == .hit)
+  }
+
+  /// Each number comes back with the identical bit pattern, in the shortest exact form:
+  /// tag 0 zero, 1 whole, 2 thousandths, 3 the raw Double.
+  @Test(arguments: [
+    (0.0, 0, 1), (5.0, 1, 2), (-3.0, 1, 2), (62.5, 2, 4), (0.1, 2, 3), (-0.0, 3, 9),
+    (149.99999999999997 * 0.45359237, 3, 9), (9_007_199_254_740_992.0, 3, 9), (1e300, 3, 9),
+    (Double.infinity, 3, 9), (-Double.infinity, 3, 9), (Double.nan, 3, 9),
+    (Double.leastNonzeroMagnitude, 3, 9),
+  ])
+  func numbersRoundTripExactly(value: Double, tag: UInt8, bytes: Int) throws {
+    var writer = CacheWriter()
+    writer.numbers(value, 0, 0, 0)
+    #expect(writer.bytes[0] & 3 == tag)
+    #expect(writer.bytes.count == bytes)
+    var reader = CacheReader(bytes: writer.bytes, offset: 0)
+    let read = try reader.numbers()
+    #expect(read.0.bitPattern == value.bitPattern)
+    #expect(reader.offset == writer.bytes.count)
+  }
+
+  /// Varints and zigzag at their edges, written by hand.
+  @Test func varintsAreLEB128AndZigzag() throws {
+    var writer = CacheWriter()
+    writer.varint(0)
+    writer.varint(127)
+    writer.varint(128)
+    writer.int64(-1)
+    writer.int64(1)
+    writer.varint(UInt64.max)
+    #expect(
+      writer.bytes == [
+        0x00, 0x7F, 0x80, 0x01, 0x01, 0x02, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0x01,
+      ])
+    var reader = CacheReader(bytes: writer.bytes, offset: 0)
+    #expect(try reader.varint() == 0)
+    #expect(try reader.varint() == 127)
+    #expect(try reader.varint() == 128)
+    #expect(try reader.int64() == -1)
+    #expect(try reader.int64() == 1)
+    #expect(try reader.varint() == UInt64.max)
+    var tooLong = CacheReader(bytes: Array(repeating: 0xFF, count: 10) + [0x01], offset: 0)
+    #expect(throws: CacheFault.malformed("a number longer than 64 bits")) { try tooLong.varint() }
+  }
+
+  /// FNV-1a 64 against the published test vectors.
+  @Test func checksumIsFNV1a64() {
+    func hash(_ text: String) -> UInt64 {
+      Array(text.utf8).withUnsafeBufferPointer { FNV1a64.hash($0[...]) }
+    }
+    #expect(hash("") == 0xcbf2_9ce4_8422_2325)
+    #expect(hash("a") == 0xaf63_dc4c_8601_ec8c)
+    #expect(hash("foobar") == 0x8594_4171_f739_67e8)
+  }
+}
