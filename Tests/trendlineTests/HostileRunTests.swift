@@ -37,7 +37,7 @@ import _TrendlineTestSupport
   /// Peak resident memory of the largest child process so far, in MiB.
   static func childPeakMiB() -> Int {
     var usage = rusage()
-    getrusage(RUSAGE_CHILDREN, &usage)
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
     return usage.ru_maxrss / 1024  // kilobytes on Linux
   }
 
