@@ -11,7 +11,7 @@ import _TrendlineTestSupport
   static func text(_ limits: String) -> String {
     """
     {"version": 1, "source": {"input": "in", "catalog": "CATALOG", "limits": \(limits)},
-     "charts": {"v": [{"bucket": {"measures": ["sessions"]}}]}}
+     "charts": {"v": [{"bucket": {"range": "all", "measures": ["sessions"]}}]}}
     """
   }
 
