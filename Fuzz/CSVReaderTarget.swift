@@ -9,8 +9,9 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   // only way in; and a small field limit, so the over-limit path is reached too.
   let delimiters: [UInt8?] = [nil, ASCII.comma, ASCII.semicolon, ASCII.tab]
   let delimiter = delimiters[Int(bytes.first ?? 0) % delimiters.count]
-  let limit = (bytes.count > 1 && bytes[1] & 1 == 1) ? 64 : 1 << 20
-  let reader = CSVReader(bytes: bytes, delimiter: delimiter, maximumFieldBytes: limit)
+  let small = bytes.count > 1 && bytes[1] & 1 == 1
+  let reader = CSVReader(
+    bytes: bytes, delimiter: delimiter, maximumFieldBytes: small ? 64 : 1 << 20, maximumFields: small ? 8 : 1000)
   var events = 0
   while true {
     let event = reader.next()
@@ -23,6 +24,7 @@ public func fuzzCSVReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .malformed(let m):
       precondition(m.line >= m.recordLine && m.column >= 1, "malformation position out of order")
     case .record:
+      precondition(reader.fieldCount <= reader.maximumFields, "more fields than the limit")
       for index in 0..<reader.fieldCount {
         let field = reader.fields[index]
         precondition(field.start <= field.end && field.end <= bytes.count, "field outside input")
