@@ -522,12 +522,30 @@ func sessionKey(start: Int64, name: String) -> String {
   "\(start)|\(name)"
 }
 
-/// Whether `bytes` are all valid UTF-8; ASCII, the common case, is checked a word at a time.
+/// Whether `bytes` are all valid UTF-8.
+///
+/// Validated in chunks cut at character boundaries, so a large file costs no second copy:
+/// `String(validating:)` builds the string it validates.
 ///
 /// - Complexity: O(*n*), where *n* is the number of bytes.
 func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-  if !bytes.contains(where: { $0 >= 0x80 }) { return true }
-  return String(validating: bytes, as: UTF8.self) != nil
+  let chunk = 1 << 16  // An empirically cheap size: the copy stays in cache.
+  return bytes.withUnsafeBufferPointer { buffer in
+    var start = 0
+    while start < buffer.count {
+      var end = min(start + chunk, buffer.count)
+      // Back up over continuation bytes (10xxxxxx) so no character is cut in two.
+      var backed = 0
+      while end < buffer.count && backed < 3 && buffer[end] & 0xC0 == 0x80 {
+        end -= 1
+        backed += 1
+      }
+      let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
+      if slice.contains(where: { $0 >= 0x80 }) && String(validating: slice, as: UTF8.self) == nil { return false }
+      start = end
+    }
+    return true
+  }
 }
 
 /// The first field of the current record that is not valid UTF-8, and its first bad byte.
