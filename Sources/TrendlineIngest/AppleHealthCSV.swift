@@ -5,8 +5,8 @@ import TrendlineSupport
 /// there is nothing to count: every row is read and ignored with that reason, which keeps the
 /// accounting whole and tells the user why the file added no sessions.
 enum AppleHealthCSV {
-  static func read(file: String, bytes: [UInt8]) throws(ExportError) -> FileIngest {
-    try readCSVExport(file: file, bytes: bytes, format: .appleHealthCSV) {
+  static func read(file: String, bytes: [UInt8], limits: ReadLimits) throws(ExportError) -> FileIngest {
+    try readCSVExport(file: file, bytes: bytes, format: .appleHealthCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in Parser()
     }
   }

@@ -31,17 +31,32 @@ extension CSVRowParser {
 }
 
 /// The column names of a CSV export, looked up by any of their spellings.
-struct CSVHeader {
+final class CSVHeader {
   let names: [String]
+  /// Each column's byte column on the header line, for messages.
+  let columns: [Int]
+  /// The columns a parser looked up: only these must be unambiguous.
+  private var used: [Int] = []
 
   init(_ reader: CSVReader) {
     names = (0..<reader.fieldCount).map {
       reader.string($0).trimmingCharacters(in: .whitespaces)
     }
+    columns = reader.fields.map(\.column)
   }
 
   /// The index of the first column named any of `candidates` (exact, then case-insensitive).
   func index(_ candidates: String...) -> Int? {
+    index(candidates)
+  }
+
+  private func index(_ candidates: [String]) -> Int? {
+    let found = lookUp(candidates)
+    if let found { used.append(found) }
+    return found
+  }
+
+  private func lookUp(_ candidates: [String]) -> Int? {
     for candidate in candidates {
       if let index = names.firstIndex(of: candidate) { return index }
     }
@@ -52,11 +67,27 @@ struct CSVHeader {
     return nil
   }
 
+  /// Fails the file when a column a parser reads is named twice (in any case): which of the
+  /// two holds the values is a guess, and a wrong guess would be silent. Duplicates among
+  /// columns nobody reads (two `Notes`) do no harm.
+  ///
+  /// - Complexity: O(*c* × *u*), where *c* is the number of columns and *u* of those used.
+  func checkUsedColumnsAreUnique(_ file: String) throws(ExportError) {
+    for index in Set(used).sorted() {
+      let name = names[index].lowercased()
+      if let twin = names.indices.first(where: { $0 != index && names[$0].lowercased() == name }) {
+        let (first, second) = (min(index, twin), max(index, twin))
+        throw ExportError(
+          file: file, line: 1, column: columns[second],
+          message:
+            "column '\(names[second])' appears twice in the header (columns \(first + 1) and \(second + 1)); remove or rename one")
+      }
+    }
+  }
+
   /// Like ``index(_:)`` but the column must exist; the error names the file and the column.
   func require(_ file: String, _ candidates: String...) throws(ExportError) -> Int {
-    for candidate in candidates {
-      if let index = index(candidate) { return index }
-    }
+    if let index = index(candidates) { return index }
     throw ExportError(
       file: file,
       message:
@@ -69,10 +100,13 @@ struct CSVHeader {
 ///
 /// - Complexity: O(*n*), where *n* is the file's size in bytes.
 func readCSVExport(
-  file: String, bytes: [UInt8], format: ExportFormat, delimiter: UInt8? = nil,
+  file: String, bytes: [UInt8], format: ExportFormat, delimiter: UInt8? = nil, limits: ReadLimits,
   makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
 ) throws(ExportError) -> FileIngest {
-  let reader = CSVReader(bytes: bytes, delimiter: delimiter)
+  let reader = CSVReader(
+    bytes: bytes, delimiter: delimiter, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
+  // Only a file that is not valid UTF-8 pays for checking each record.
+  let checksUTF8 = !isValidUTF8(bytes)
   var result = FileIngest(file: file, format: format)
 
   // The header is the first record; blank lines before it are not rows.
@@ -82,12 +116,19 @@ func readCSVExport(
   case .end:
     throw ExportError(file: file, message: "the file is empty; export it again from the app")
   case .malformed(let bad):
+    if bad.message.hasPrefix(CSVReader.tooManyFieldsMessage) {
+      throw ExportError(
+        file: file, line: bad.line, column: 1,
+        message:
+          "the header has more than \(limits.maxColumns) columns, over the limit; raise source.limits.maxColumns to read the file")
+    }
     throw ExportError(
       file: file, line: bad.line, column: bad.column, message: "header: \(bad.message)")
   case .blankLine, .record: break
   }
   let header = CSVHeader(reader)
   let parser = try makeParser(header)
+  try header.checkUsedColumnsAreUnique(file)
   var duplicates = DuplicateSetFilter()
 
   while true {
@@ -104,13 +145,22 @@ func readCSVExport(
       // The reject names the record's first line, as every other reject does; a quote that
       // ran on into later lines says where the reader finally noticed.
       let sameLine = bad.line == bad.recordLine
+      let message = limitHint(bad.message)
       result.rejects.append(
         RowReject(
           file: file, line: bad.recordLine, column: sameLine ? bad.column : 1, field: "",
-          reason: sameLine ? bad.message : "\(bad.message) (at line \(bad.line), column \(bad.column))"))
+          reason: sameLine ? message : "\(message) (at line \(bad.line), column \(bad.column))"))
       continue
     case .record(let line):
       result.rowsRead += 1
+      if checksUTF8, let bad = firstInvalidUTF8Field(reader) {
+        result.rejects.append(
+          RowReject(
+            file: file, line: reader.fields[bad.index].line, column: reader.fields[bad.index].column,
+            field: bad.index < header.names.count ? header.names[bad.index] : "",
+            reason: "invalid UTF-8 (byte 0x\(String(bad.byte, radix: 16, uppercase: true))); save the file as UTF-8"))
+        continue
+      }
       do throws(FieldProblem) {
         let outcome: RowOutcome
         if reader.fieldCount == header.names.count {
@@ -470,4 +520,60 @@ enum SetLimits {
 @inline(__always)
 func sessionKey(start: Int64, name: String) -> String {
   "\(start)|\(name)"
+}
+
+/// Whether `bytes` are all valid UTF-8.
+///
+/// Validated in chunks cut at character boundaries, so a large file costs no second copy:
+/// `String(validating:)` builds the string it validates.
+///
+/// - Complexity: O(*n*), where *n* is the number of bytes.
+func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+  let chunk = 1 << 16  // An empirically cheap size: the copy stays in cache.
+  return bytes.withUnsafeBufferPointer { buffer in
+    var start = 0
+    while start < buffer.count {
+      var end = min(start + chunk, buffer.count)
+      // Back up over continuation bytes (10xxxxxx) so no character is cut in two.
+      var backed = 0
+      while end < buffer.count && backed < 3 && buffer[end] & 0xC0 == 0x80 {
+        end -= 1
+        backed += 1
+      }
+      let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
+      if slice.contains(where: { $0 >= 0x80 }) && String(validating: slice, as: UTF8.self) == nil { return false }
+      start = end
+    }
+    return true
+  }
+}
+
+/// The first field of the current record that is not valid UTF-8, and its first bad byte.
+///
+/// - Complexity: O(*r*), where *r* is the length of the record.
+func firstInvalidUTF8Field(_ reader: CSVReader) -> (index: Int, byte: UInt8)? {
+  for index in 0..<reader.fieldCount {
+    let field = reader.field(index)
+    guard field.contains(where: { $0 >= 0x80 }), String(validating: field, as: UTF8.self) == nil else { continue }
+    var decoder = UTF8()
+    var iterator = field.makeIterator()
+    var offset = 0
+    loop: while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): offset += UTF8.width(scalar)
+      case .emptyInput: break loop
+      // `offset` is where the bad sequence starts: the widths of the scalars before it.
+      case .error: return (index, field[min(offset, field.count - 1)])
+      }
+    }
+    return (index, field[0])
+  }
+  return nil
+}
+
+/// A reader's limit message with the `source.limits` key that raises the limit.
+func limitHint(_ message: String) -> String {
+  if message.hasPrefix("field is longer than the limit") { return message + "; raise source.limits.maxFieldKB to read it" }
+  if message.hasPrefix(CSVReader.tooManyFieldsMessage) { return message + "; raise source.limits.maxColumns to read it" }
+  return message
 }

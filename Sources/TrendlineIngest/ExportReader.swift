@@ -17,8 +17,14 @@ public enum ExportReader {
   /// - Complexity: O(*n*), where *n* is the file's size in bytes.
   public static func read(
     file: String, bytes: [UInt8], format: FormatChoice = .auto, settings: ReadSettings,
-    layout: MappedCSVLayout? = nil
+    layout: MappedCSVLayout? = nil, limits: ReadLimits = ReadLimits()
   ) throws(ExportError) -> FileIngest {
+    guard bytes.count <= limits.maxFileBytes else { throw limits.fileTooLarge(file, size: bytes.count) }
+    // A UTF-16 export (Excel's "Unicode text") reads as junk with a NUL after every letter;
+    // saying what it is tells the user the one thing to change.
+    if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+      throw ExportError(file: file, message: "the file is UTF-16; save or export it as UTF-8 and read it again")
+    }
     let resolved: ExportFormat
     switch format {
     case .fixed(let given):
@@ -37,19 +43,19 @@ public enum ExportReader {
       resolved = sniffed
     }
     switch resolved {
-    case .strongCSV: return try StrongCSV.read(file: file, bytes: bytes, settings: settings)
-    case .hevyCSV: return try HevyCSV.read(file: file, bytes: bytes, settings: settings)
-    case .fitNotesCSV: return try FitNotesCSV.read(file: file, bytes: bytes, settings: settings)
-    case .fitbodCSV: return try FitbodCSV.read(file: file, bytes: bytes, settings: settings)
-    case .appleHealthCSV: return try AppleHealthCSV.read(file: file, bytes: bytes)
-    case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings)
-    case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings)
+    case .strongCSV: return try StrongCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .hevyCSV: return try HevyCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .fitNotesCSV: return try FitNotesCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .fitbodCSV: return try FitbodCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .appleHealthCSV: return try AppleHealthCSV.read(file: file, bytes: bytes, limits: limits)
+    case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .mappedCSV:
       guard let layout else {
         throw ExportError(
           file: file, message: "format \"csv\" needs a source.csv column mapping in the pipeline")
       }
-      return try MappedCSV.read(file: file, bytes: bytes, settings: settings, layout: layout)
+      return try MappedCSV.read(file: file, bytes: bytes, settings: settings, layout: layout, limits: limits)
     }
   }
 }

@@ -21,6 +21,46 @@ public struct ReadSettings: Sendable, Equatable {
   }
 }
 
+/// The bounds on what one input file may cost, from `source.limits` (SPEC 2; RELIABILITY.md).
+///
+/// Each is checked where it is cheapest: the file's size before it is read, a field's size
+/// and a record's field count while scanning, JSON nesting while parsing. The messages name
+/// the `source.limits` key that raises each one.
+public struct ReadLimits: Sendable, Equatable {
+  /// An empirically generous default: the largest real export we know of (ten years of
+  /// Strong logging) is under 20 MB.
+  public static let defaultMaxFileBytes = 256 << 20
+  public var maxFileBytes: Int
+  /// The longest CSV field; a longer one makes its record malformed.
+  public var maxFieldBytes: Int
+  /// The most columns in a CSV header, and the most fields in one record. Real exports have
+  /// 10–20.
+  public var maxColumns: Int
+  /// The deepest JSON nesting; real exports nest 4–6 levels.
+  public var maxJSONDepth: Int
+
+  public init(
+    maxFileBytes: Int = ReadLimits.defaultMaxFileBytes, maxFieldBytes: Int = 1 << 20, maxColumns: Int = 1000,
+    maxJSONDepth: Int = JSONReader.defaultMaxDepth
+  ) {
+    precondition(maxFileBytes > 0 && maxFieldBytes > 0 && maxColumns > 0 && maxJSONDepth > 0, "limits are positive")
+    self.maxFileBytes = maxFileBytes
+    self.maxFieldBytes = maxFieldBytes
+    self.maxColumns = maxColumns
+    self.maxJSONDepth = maxJSONDepth
+  }
+
+  /// The error for a file of `size` bytes over ``maxFileBytes``.
+  func fileTooLarge(_ file: String, size: Int) -> ExportError {
+    let megabytes = Double(size) / Double(1 << 20)
+    let shown = megabytes < 10 ? String(format: "%.1f", megabytes) : String(Int(megabytes.rounded()))
+    return ExportError(
+      file: file,
+      message:
+        "the file is \(shown) MB, over the limit of \(maxFileBytes >> 20) MB; raise source.limits.maxFileMB to read it")
+  }
+}
+
 /// One set as a format reader accepted it: values in kilograms, metres and seconds, the
 /// session it belongs to, and the line it came from.
 public struct ExportSet: Sendable, Equatable {

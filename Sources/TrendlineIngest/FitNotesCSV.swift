@@ -13,10 +13,10 @@ import TrendlineSupport
 /// is repaired and counted in `rowsRepaired`; any other over-long row is rejected (SPEC 2).
 /// There is no set number, so no row is ever a duplicate of another (SPEC 9.3).
 enum FitNotesCSV {
-  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    try readCSVExport(file: file, bytes: bytes, format: .fitNotesCSV) {
+    try readCSVExport(file: file, bytes: bytes, format: .fitNotesCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings)
     }

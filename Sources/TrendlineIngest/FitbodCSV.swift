@@ -11,10 +11,10 @@ import TrendlineSupport
 /// `multiplier` (2 for dumbbell pairs) is not applied: volume is weight × reps as written,
 /// the same rule as every other format.
 enum FitbodCSV {
-  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    try readCSVExport(file: file, bytes: bytes, format: .fitbodCSV) {
+    try readCSVExport(file: file, bytes: bytes, format: .fitbodCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings)
     }

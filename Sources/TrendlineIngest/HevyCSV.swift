@@ -7,10 +7,10 @@ import TrendlineSupport
 /// header (`weight_kg` or `weight_lbs`, `distance_km` or `distance_miles`), independently of
 /// each other and of the user's settings (SPEC 9.4). A workout lasts `end_time − start_time`.
 enum HevyCSV {
-  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    try readCSVExport(file: file, bytes: bytes, format: .hevyCSV) {
+    try readCSVExport(file: file, bytes: bytes, format: .hevyCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings)
     }

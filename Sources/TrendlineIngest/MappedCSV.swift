@@ -73,11 +73,11 @@ public struct MappedCSVLayout: Sendable, Equatable, Codable {
 /// Reads a CSV export through a ``MappedCSVLayout``.
 enum MappedCSV {
   static func read(
-    file: String, bytes: [UInt8], settings: ReadSettings, layout: MappedCSVLayout
+    file: String, bytes: [UInt8], settings: ReadSettings, layout: MappedCSVLayout, limits: ReadLimits
   ) throws(ExportError) -> FileIngest {
     let delimiter = layout.delimiter.flatMap { $0 == "\\t" ? ASCII.tab : $0.utf8.first }
     let pattern = layout.dateFormat.map(DatePattern.init)
-    return try readCSVExport(file: file, bytes: bytes, format: .mappedCSV, delimiter: delimiter) {
+    return try readCSVExport(file: file, bytes: bytes, format: .mappedCSV, delimiter: delimiter, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings, layout: layout, pattern: pattern)
     }

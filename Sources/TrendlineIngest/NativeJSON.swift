@@ -14,12 +14,12 @@ import TrendlineSupport
 /// `distance` are in the file's `weightUnit`/`distanceUnit` (else the user's); `seconds` is
 /// seconds. A session's sets are rejected together when the session itself is unreadable.
 enum NativeJSON {
-  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
     let document: JSONDocument
     do {
-      document = try JSONReader().parseDocument(bytes)
+      document = try JSONReader(maxDepth: limits.maxJSONDepth).parseDocument(bytes)
     } catch {
       throw ExportError(file: file, line: error.line, column: error.column, message: error.message)
     }
@@ -112,7 +112,7 @@ enum NativeJSON {
 /// `durationSeconds` and optional `name`. Blank lines are ignored; a line that is not a JSON
 /// object is rejected and the next line read.
 enum NDJSON {
-  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
     var result = FileIngest(file: file, format: .ndjson)
@@ -120,7 +120,7 @@ enum NDJSON {
     var duplicates = DuplicateSetFilter()
     var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var lineNumber = 1
-    let reader = JSONReader()
+    let reader = JSONReader(maxDepth: limits.maxJSONDepth)
     while lineStart < bytes.count {
       var lineEnd = lineStart
       while lineEnd < bytes.count && bytes[lineEnd] != ASCII.newline { lineEnd += 1 }

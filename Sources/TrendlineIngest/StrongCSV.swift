@@ -12,10 +12,10 @@ import TrendlineSupport
 /// value empty (Strong writes such placeholders) is a set of 0 × 0, as SPEC 9.5 reads empty
 /// values: it adds to the set count and nothing to volume.
 enum StrongCSV {
-  static func read(file: String, bytes: [UInt8], settings: ReadSettings) throws(ExportError)
+  static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    try readCSVExport(file: file, bytes: bytes, format: .strongCSV) {
+    try readCSVExport(file: file, bytes: bytes, format: .strongCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings)
     }

@@ -124,15 +124,17 @@ public enum UserReader {
     public var layout: MappedCSVLayout?
     public var lookup: ExerciseLookup
     public var warmupSets: WarmupPolicy
+    public var limits: ReadLimits
 
     public init(
       format: ExportReader.FormatChoice = .auto, layout: MappedCSVLayout? = nil, lookup: ExerciseLookup,
-      warmupSets: WarmupPolicy = .exclude
+      warmupSets: WarmupPolicy = .exclude, limits: ReadLimits = ReadLimits()
     ) {
       self.format = format
       self.layout = layout
       self.lookup = lookup
       self.warmupSets = warmupSets
+      self.limits = limits
     }
   }
 
@@ -150,6 +152,12 @@ public enum UserReader {
     var inputs: [InputFile] = []
     for url in user.files {
       let name = url.lastPathComponent
+      // Checked before reading, so an oversized file never reaches memory.
+      if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+        size > options.limits.maxFileBytes
+      {
+        throw options.limits.fileTooLarge(name, size: size)
+      }
       guard let data = FileManager.default.contents(atPath: url.path) else {
         throw ExportError(file: name, message: "the file cannot be read; check its permissions")
       }
@@ -157,7 +165,8 @@ public enum UserReader {
       inputs.append(InputFile(name: name, bytes: bytes.count, contentHash: ContentHash.of(bytes)))
       files.append(
         try ExportReader.read(
-          file: name, bytes: bytes, format: options.format, settings: settings, layout: options.layout))
+          file: name, bytes: bytes, format: options.format, settings: settings, layout: options.layout,
+          limits: options.limits))
     }
     return (Normalize.merge(files, lookup: options.lookup, warmupSets: options.warmupSets), inputs)
   }

@@ -35,6 +35,9 @@ public struct Pipeline: Sendable, Equatable {
     /// `source.users`: a settings table to read instead of `users.csv` in the input folder;
     /// `nil` means that one, if present. Like `input`, it is read by the runner, not the loader.
     public var users: URL?
+    /// `source.limits`: the bounds on what one input file may cost (size, field, columns,
+    /// JSON depth).
+    public var limits: ReadLimits = ReadLimits()
   }
 
   /// `compare` (SPEC 6): which charts to compare across users, and how.
@@ -54,7 +57,7 @@ public struct Pipeline: Sendable, Equatable {
   public var readOptions: UserReader.Options {
     UserReader.Options(
       format: source.format, layout: source.csv, lookup: ExerciseLookup(catalog: source.catalog),
-      warmupSets: source.warmupSets)
+      warmupSets: source.warmupSets, limits: source.limits)
   }
 }
 

@@ -166,7 +166,8 @@ final class PipelineChecker {
 
   // MARK: source
 
-  static let sourceKeys = ["input", "catalog", "format", "defaults", "normalize", "users", "csv"]
+  static let sourceKeys = ["input", "catalog", "format", "defaults", "normalize", "users", "csv", "limits"]
+  static let limitsKeys = ["maxFileMB", "maxFieldKB", "maxColumns", "maxJSONDepth"]
   static let defaultsKeys = ["timeZone", "weightUnit", "distanceUnit", "firstWeekday"]
 
   func source(_ value: JSONValue, at path: JSONPath) -> Pipeline.Source? {
@@ -223,10 +224,45 @@ final class PipelineChecker {
       loaded = catalog(relative, at: catalogPath)
     }
 
+    var limits = ReadLimits()
+    if let value = members["limits"] {
+      limits = self.limits(value, at: path.appending("limits"))
+    }
+
     guard let input, let loaded else { return nil }
     return Pipeline.Source(
       input: resolve(input), catalogFile: loaded.url, catalog: loaded.catalog, format: format, defaults: defaults,
-      warmupSets: warmupSets, csv: csv, users: users.map(resolve))
+      warmupSets: warmupSets, csv: csv, users: users.map(resolve), limits: limits)
+  }
+
+  /// `source.limits`: each bound in the unit a person thinks in (MB, KB), with a range that
+  /// keeps a typo from turning a limit off (a 64-bit byte count cannot overflow here).
+  func limits(_ value: JSONValue, at path: JSONPath) -> ReadLimits {
+    var limits = ReadLimits()
+    guard let members = object(value, at: path, keys: Self.limitsKeys) else { return limits }
+    if let value = members["maxFileMB"],
+      let megabytes = integer(value, at: path.appending("maxFileMB"), in: 1...65_536, what: "maxFileMB")
+    {
+      limits.maxFileBytes = megabytes << 20
+    }
+    if let value = members["maxFieldKB"],
+      let kilobytes = integer(value, at: path.appending("maxFieldKB"), in: 1...1_048_576, what: "maxFieldKB")
+    {
+      limits.maxFieldBytes = kilobytes << 10
+    }
+    if let value = members["maxColumns"],
+      let columns = integer(value, at: path.appending("maxColumns"), in: 1...1_000_000, what: "maxColumns")
+    {
+      limits.maxColumns = columns
+    }
+    // Values are released recursively after reading: far above the default, the stack of a
+    // worker thread (512 KiB) becomes the limit instead.
+    if let value = members["maxJSONDepth"],
+      let depth = integer(value, at: path.appending("maxJSONDepth"), in: 1...10_000, what: "maxJSONDepth")
+    {
+      limits.maxJSONDepth = depth
+    }
+    return limits
   }
 
   func defaults(_ value: JSONValue, at path: JSONPath) -> UserSettings {

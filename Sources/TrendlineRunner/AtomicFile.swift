@@ -16,27 +16,71 @@ public enum AtomicFile {
 
   /// Writes `data` to `url` atomically, creating the folder if needed.
   ///
+  /// The folder, the temporary file and the rename use the POSIX calls directly, so a failure
+  /// keeps the OS's own reason ("No space left on device", "Read-only file system", "Not a
+  /// directory"): Foundation reports some of these as an unnamed error 512.
+  ///
   /// - Complexity: O(*n*), where *n* is the size of `data`.
   public static func write(_ data: Data, to url: URL) throws(WriteError) {
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
-      ".tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)-\(url.lastPathComponent)")
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      // `.atomic` writes a temporary file and renames it too; writing our own temporary and
-      // renaming it explicitly keeps the temporary name recognizable and the behaviour the
-      // same on every platform.
-      try data.write(to: temporary)
-      if rename(temporary.path, url.path) != 0 {
-        let code = errno
-        try? FileManager.default.removeItem(at: temporary)
-        throw WriteError(path: url.path, reason: String(cString: strerror(code)))
+      "\(temporaryPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)-\(url.lastPathComponent)")
+    try createFolder(folder)
+    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
+    var failure: Int32 = 0
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += written
       }
-    } catch let error as WriteError {
-      throw error
-    } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw WriteError(path: url.path, reason: describe(error))
+    }
+    // A full disk may show only at close (NFS and some others write back late).
+    if close(descriptor) != 0 && failure == 0 { failure = errno }
+    if failure == 0 && rename(temporary.path, url.path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary.path)
+      throw WriteError(path: url.path, reason: String(cString: strerror(failure)))
+    }
+  }
+
+  /// Creates `folder` and its parents, as `mkdir -p` does.
+  ///
+  /// - Complexity: O(*d*), where *d* is the number of path components.
+  static func createFolder(_ folder: URL) throws(WriteError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+    let parent = folder.deletingLastPathComponent()
+    if parent.path != folder.path { try createFolder(parent) }
+    if mkdir(folder.path, 0o755) != 0 && errno != EEXIST {
+      throw WriteError(path: folder.path, reason: String(cString: strerror(errno)))
+    }
+  }
+
+  /// The prefix of every temporary name, followed by the writing process's id.
+  static let temporaryPrefix = ".tmp-"
+
+  /// Removes temporary files left under `folder` by runs that were killed before they could
+  /// rename them. A temporary file of a process still running is left alone.
+  ///
+  /// - Complexity: O(*f*), where *f* is the number of files under `folder`.
+  public static func removeStaleTemporaries(under folder: URL) {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return }
+    for case let path as String in enumerator {
+      let name = (path as NSString).lastPathComponent
+      guard name.hasPrefix(temporaryPrefix),
+        let pid = Int32(name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" })
+      else { continue }
+      // kill(pid, 0) fails with ESRCH when no such process exists: the writer is gone.
+      if kill(pid, 0) != 0 && errno == ESRCH {
+        unlink(folder.appendingPathComponent(path).path)
+      }
     }
   }
 

@@ -106,13 +106,12 @@ public enum Runner {
     let usersFile = loadUsersFile(pipeline.source.users ?? input.appendingPathComponent(InputLayout.settingsFileName))
 
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
-    do {
-      try FileManager.default.createDirectory(at: options.output, withIntermediateDirectories: true)
+    do throws(AtomicFile.WriteError) {
+      try AtomicFile.createFolder(options.output)
       try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS"))
-    } catch let error as AtomicFile.WriteError {
-      throw .output(error)
+      AtomicFile.removeStaleTemporaries(under: options.output)
     } catch {
-      throw .output(AtomicFile.WriteError(path: options.output.path, reason: error.localizedDescription))
+      throw .output(error)
     }
 
     let users = options.shard.map { shard in discovered.users.filter { shard.contains($0.id) } } ?? discovered.users

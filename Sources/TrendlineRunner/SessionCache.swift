@@ -16,7 +16,7 @@ import TrendlineSupport
 ///
 /// An entry is used only when its key matches: the user, the input files (names, sizes,
 /// SHA-256), the user's resolved settings (zone, units, first weekday), the pipeline's source
-/// settings (format, `warmupSets`, the `source.csv` layout, the catalog's content), the tool
+/// settings (format, `warmupSets`, the `source.csv` layout, `source.limits`, the catalog's content), the tool
 /// version, the build of the running binary, the time-zone database and this format's version.
 /// Anything else (a bad checksum, another version, a cut-off file, another user's entry) is
 /// reported as `rebuilt` and overwritten, never trusted.
@@ -236,6 +236,7 @@ public final class SessionCache: Sendable {
       source.format \(format)
       source.normalize.warmupSets \(source.warmupSets.rawValue)
       source.csv \(digest(source.csv))
+      source.limits \(source.limits.maxFileBytes) \(source.limits.maxFieldBytes) \(source.limits.maxColumns) \(source.limits.maxJSONDepth)
       catalog \(digest(source.catalog))
 
       """

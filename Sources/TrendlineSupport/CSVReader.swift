@@ -66,6 +66,12 @@ public final class CSVReader {
   private let stops: UnsafeMutableBufferPointer<Bool>
   /// The longest field accepted, in bytes: a bound on what one hostile field can cost.
   public let maximumFieldBytes: Int
+  /// The most fields in one record: a bound on what a line of commas can cost (a field
+  /// is 40 bytes of bookkeeping, so a 100 MB line of commas would otherwise take 4 GB).
+  public let maximumFields: Int
+  /// How the malformation for a record over ``maximumFields`` begins, for callers that
+  /// explain the limit in their own terms.
+  public static let tooManyFieldsMessage = "a record has more than"
 
   private var position: Int
   private var line = 1
@@ -78,8 +84,11 @@ public final class CSVReader {
   ///   - bytes: the file, with or without a UTF-8 byte order mark.
   ///   - delimiter: `,`, `;` or tab; nil sniffs it from the first record.
   ///   - maximumFieldBytes: a longer field makes its record malformed (default 1 MiB).
+  ///   - maximumFields: a record with more fields is malformed (default: no limit).
   /// - Complexity: O(*h*), where *h* is the length of the first record, for sniffing.
-  public init(bytes: [UInt8], delimiter: UInt8? = nil, maximumFieldBytes: Int = 1 << 20) {
+  public init(
+    bytes: [UInt8], delimiter: UInt8? = nil, maximumFieldBytes: Int = 1 << 20, maximumFields: Int = .max
+  ) {
     self.bytes = bytes
     storage = .allocate(capacity: max(bytes.count, 1))
     _ = storage.initialize(from: bytes)
@@ -88,6 +97,7 @@ public final class CSVReader {
     self.position = start
     self.lineStart = start
     self.maximumFieldBytes = maximumFieldBytes
+    self.maximumFields = maximumFields
     let chosen = delimiter ?? CSVReader.sniffDelimiter(bytes, from: start)
     self.delimiter = chosen
     stops = .allocate(capacity: 256)
@@ -148,15 +158,11 @@ public final class CSVReader {
     let delimiter = self.delimiter
     let stopAt = UnsafeBufferPointer(stops)
     let maximumFieldBytes = self.maximumFieldBytes
+    let maximumFields = self.maximumFields
     guard position < count else { return .end }
     let recordLine = line
     let recordLineStart = lineStart
 
-    func isLineBreak(_ offset: Int) -> Bool {
-      let byte = buffer[offset]
-      if byte == ASCII.newline { return true }
-      return byte == ASCII.carriageReturn && offset + 1 < count && buffer[offset + 1] == ASCII.newline
-    }
     func consumeLineBreak() {
       if position < count && buffer[position] == ASCII.carriageReturn { position += 1 }
       if position < count && buffer[position] == ASCII.newline { position += 1 }
@@ -172,7 +178,8 @@ public final class CSVReader {
       // again must hold the file's bytes.
       for offset in recordLineStart..<min(position + 1, count) { storage[offset] = bytes[offset] }
       var cursor = recordLineStart
-      while cursor < count && bytes[cursor] != ASCII.newline { cursor += 1 }
+      while cursor < count && bytes[cursor] != ASCII.newline && bytes[cursor] != ASCII.carriageReturn { cursor += 1 }
+      if cursor + 1 < count && bytes[cursor] == ASCII.carriageReturn && bytes[cursor + 1] == ASCII.newline { cursor += 1 }
       position = min(cursor + 1, count)
       line = recordLine + 1
       lineStart = position
@@ -208,16 +215,27 @@ public final class CSVReader {
             }
             break
           }
-          if byte == ASCII.newline {
+          // A line break inside quotes is kept, and counted: LF, CRLF (at its LF) or a lone CR.
+          if byte == ASCII.newline
+            || (byte == ASCII.carriageReturn && (position + 1 >= count || buffer[position + 1] != ASCII.newline))
+          {
             line += 1
             lineStart = position + 1
           }
           position += 1
+          // Stop at the limit instead of at the closing quote, which may be megabytes away or
+          // missing: a hostile field costs the limit, not the file.
+          if position - start > maximumFieldBytes {
+            return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
+          }
         }
         var end = position
         position += 1  // the closing quote
         if end - start > maximumFieldBytes {
-          return malformed(line: quoteLine, column: quoteColumn, "field is longer than \(maximumFieldBytes) bytes")
+          return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
+        }
+        if fields.count == maximumFields {
+          return malformed(line: quoteLine, column: quoteColumn, "\(Self.tooManyFieldsMessage) \(maximumFields) fields")
         }
         if escaped { end = unescapeInPlace(start, end) }
         fields.append(
@@ -229,11 +247,6 @@ public final class CSVReader {
           continue
         }
         if byte == ASCII.newline || byte == ASCII.carriageReturn {
-          if byte == ASCII.carriageReturn && !isLineBreak(position) {
-            return malformed(
-              line: line, column: position - lineStart + 1,
-              "carriage return after a closing quote is not followed by a line feed")
-          }
           consumeLineBreak()
           return .record(line: recordLine)
         }
@@ -250,8 +263,7 @@ public final class CSVReader {
           position += 1
           continue
         }
-        if byte == delimiter || byte == ASCII.newline { break }
-        if byte == ASCII.carriageReturn && isLineBreak(position) { break }
+        if byte == delimiter || byte == ASCII.newline || byte == ASCII.carriageReturn { break }
         if byte == ASCII.quote {
           return malformed(
             line: line, column: position - lineStart + 1,
@@ -260,7 +272,12 @@ public final class CSVReader {
         position += 1
       }
       if position - start > maximumFieldBytes {
-        return malformed(line: line, column: start - lineStart + 1, "field is longer than \(maximumFieldBytes) bytes")
+        return malformed(
+          line: line, column: start - lineStart + 1, "field is longer than the limit of \(maximumFieldBytes) bytes")
+      }
+      if fields.count == maximumFields {
+        return malformed(
+          line: line, column: start - lineStart + 1, "\(Self.tooManyFieldsMessage) \(maximumFields) fields")
       }
       fields.append(
         Field(start: start, end: position, hasEscapedQuote: false, line: line, column: start - lineStart + 1))

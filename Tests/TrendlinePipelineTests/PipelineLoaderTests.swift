@@ -273,7 +273,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG", 1️⃣"zone": "UTC"},
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
-      ["1️⃣: error: unknown key 'zone' at source. Valid keys: input, catalog, format, defaults, normalize, users, csv"]
+      ["1️⃣: error: unknown key 'zone' at source. Valid keys: input, catalog, format, defaults, normalize, users, csv, limits"]
     ),
     (
       "wrong type",

@@ -96,7 +96,7 @@ func delimiterIsSniffedFromTheHeader(header: String, expected: UInt8) {
   #expect(reader.next() == .record(line: 1))
   #expect(
     reader.next()
-      == .malformed(.init(recordLine: 2, line: 2, column: 1, message: "field is longer than 4 bytes")))
+      == .malformed(.init(recordLine: 2, line: 2, column: 1, message: "field is longer than the limit of 4 bytes")))
   #expect(reader.next() == .record(line: 3))
 }
 

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Builds one libFuzzer target and runs it for a given time.
+#
+#   Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
+#   Fuzz/run.sh list                 # the targets
+#   Fuzz/run.sh TARGET repro FILE... # run the fuzzer binary once on saved inputs
+#
+# SwiftPM cannot build a libFuzzer binary, so this compiles the package's library modules one by
+# one with swiftc (each with -sanitize=fuzzer,address), in dependency order, into
+# .build-fuzz/, then links Fuzz/TARGET.swift against them. Seeds come from SampleData and
+# ../shared/conformance; new inputs the fuzzer finds go to .build-fuzz/corpus/TARGET (not
+# committed); crashes, timeouts and out-of-memory inputs go to .build-fuzz/findings/TARGET.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
+build=$root/.build-fuzz
+sanitize=${FUZZ_SANITIZE:-fuzzer,address}
+
+targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv
+  native-json ndjson mapped-csv auto-export pipeline-loader)
+
+if [ "${1:-}" = list ] || [ $# -lt 2 ]; then
+  printf '%s\n' "${targets[@]}"
+  [ "${1:-}" = list ] && exit 0
+  echo "usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]" >&2
+  exit 2
+fi
+target=$1
+shift
+case " ${targets[*]} " in *" $target "*) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
+
+# Which modules each target needs, in dependency order, and which entry file it uses.
+modules=(TrendlineSchema TrendlineSupport TrendlineIngest)
+entry=Fuzz/ExportTargets.swift
+case $target in
+  csv-reader) modules=(TrendlineSchema TrendlineSupport); entry=Fuzz/CSVReaderTarget.swift ;;
+  json-reader) modules=(TrendlineSchema TrendlineSupport); entry=Fuzz/JSONReaderTarget.swift ;;
+  pipeline-loader)
+    modules=(TrendlineSchema TrendlineSupport TrendlineIngest TrendlineStages TrendlinePipeline)
+    entry=Fuzz/PipelineLoaderTarget.swift
+    ;;
+esac
+
+mkdir -p "$build/modules" "$build/bin"
+objects=()
+for module in "${modules[@]}"; do
+  sources=(Sources/$module/*.swift)
+  object=$build/modules/$module.o
+  # Rebuild a module only when one of its sources is newer than its object.
+  if [ ! -f "$object" ] || [ -n "$(find "Sources/$module" -newer "$object" -name '*.swift' | head -1)" ]; then
+    echo "== compiling $module" >&2
+    rm -f "$object"
+    "$swiftc" -sanitize="$sanitize" -parse-as-library -O -wmo -module-name "$module" \
+      -swift-version 6 -I "$build/modules" -emit-module -emit-module-path "$build/modules/$module.swiftmodule" \
+      -c "${sources[@]}" -o "$object" 2>&1 | grep -v "ld.gold: warning" >&2 || true
+    [ -f "$object" ] || { echo "compiling $module failed" >&2; exit 1; }
+  fi
+  objects+=("$object")
+done
+
+binary=$build/bin/$target
+define=$(echo "$target" | tr 'a-z-' 'A-Z_')
+echo "== linking $target" >&2
+"$swiftc" -sanitize="$sanitize" -parse-as-library -O -module-name FuzzTarget -swift-version 6 \
+  -D "TARGET_$define" -I "$build/modules" "$entry" "${objects[@]}" -o "$binary" 2>&1 |
+  { grep -v "ld.gold: warning" >&2 || true; }
+[ -x "$binary" ] || { echo "link failed" >&2; exit 1; }
+
+if [ "${1:-}" = repro ]; then
+  shift
+  exec "$binary" -rss_limit_mb=2048 -timeout=10 "$@"
+fi
+seconds=$1
+shift
+
+# Seeds: the files this target reads, from SampleData and the conformance suites.
+seeds=$build/seeds/$target
+corpus=$build/corpus/$target
+findings=$build/findings/$target
+rm -rf "$seeds"
+mkdir -p "$seeds" "$corpus" "$findings"
+seed() { for f in "$@"; do [ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | tr '/' '_')"; done; return 0; }
+conformance=../shared/conformance
+shopt -s globstar nullglob
+case $target in
+  csv-reader | strong-csv | hevy-csv | fitnotes-csv | fitbod-csv | mapped-csv)
+    seed SampleData/exports/**/*.csv SampleData/mapped/*.csv $conformance/csv-spectrum/**/*.csv ../shared/real-exports/**/*.csv ;;
+  json-reader)
+    seed $conformance/json/**/*.json SampleData/*.json SampleData/exports/*.json ;;
+  native-json | ndjson)
+    seed SampleData/exports/*.json SampleData/exports/*.ndjson ../shared/real-exports/**/*.json ;;
+  auto-export)
+    seed SampleData/exports/**/* SampleData/mapped/*.csv ../shared/real-exports/**/* ;;
+  pipeline-loader)
+    seed Pipelines/*.json Tests/Fixtures/pipelines/**/*.json ;;
+esac
+# A dictionary of the tokens each format is built from helps the fuzzer past header checks.
+dict=()
+[ -f "Fuzz/dictionaries/$target.dict" ] && dict=(-dict="Fuzz/dictionaries/$target.dict")
+
+log=$build/$target.log
+echo "== fuzzing $target for ${seconds}s ($(ls -A "$seeds" | wc -l) seeds); log: $log" >&2
+set +e
+"$binary" "$corpus" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  -malloc_limit_mb=2048 -max_len=16384 -print_final_stats=1 -artifact_prefix="$findings/" \
+  "${dict[@]}" "$@" 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(INITED|DONE)|==|SUMMARY|Done)' 
+status=${PIPESTATUS[0]}
+set -e
+# One summary line per run: the final coverage and features, executions and time.
+done_line=$(grep -E '^#[0-9]+\s+(DONE|pulse|NEW|REDUCE)' "$log" | tail -1)
+execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+cov=$(echo "$done_line" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+ft=$(echo "$done_line" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+summary="$(date -u +%FT%TZ) $target seconds=$seconds execs=${execs:-?} cov=${cov:-?} ft=${ft:-?} exit=$status rev=$(git rev-parse --short HEAD)"
+echo "$summary" | tee -a "$build/summary.txt"
+echo "== $target exit $status; findings: $(ls "$findings" | wc -l) in $findings" >&2
+exit "$status"
