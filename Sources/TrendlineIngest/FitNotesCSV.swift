@@ -33,6 +33,8 @@ enum FitNotesCSV {
     let distance: Int?
     let distanceUnitColumn: Int?
     let time: Int?
+    let category: Int?
+    let comment: Int?
     let settings: ReadSettings
     let fields: FieldDecoder
 
@@ -52,6 +54,8 @@ enum FitNotesCSV {
       distance = header.index("Distance")
       distanceUnitColumn = header.index("Distance Unit")
       time = header.index("Time")
+      category = header.index("Category")
+      comment = header.index("Comment", "Notes")
       self.settings = settings
       fields = FieldDecoder(timeZone: settings.timeZone)
     }
@@ -61,10 +65,22 @@ enum FitNotesCSV {
     }
 
     /// Reads a row with `shift` extra fields, all taken to be commas in the exercise name.
-    /// The repair stands only if every field after the name then reads as its column says.
+    /// The repair stands only if every field after the name then reads as its column says,
+    /// the shifted `Category` is a word (not empty, not a number), and a `Comment` column, which
+    /// FitNotes always quotes, was quoted — else the extra comma may sit elsewhere and the row
+    /// is rejected rather than guessed at.
     func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome? {
       let shift = reader.fieldCount - columnCount
       guard shift > 0 else { return nil }
+      if let category {
+        let text = reader.string(category + shift).trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, Double(text) == nil else { return nil }
+      }
+      if let comment {
+        let field = reader.fields[comment + shift]
+        let quoted = field.start > 0 && reader.bytes[field.start - 1] == ASCII.quote
+        guard quoted else { return nil }
+      }
       do throws(FieldProblem) {
         return try parse(reader, line: line, shift: shift)
       } catch {

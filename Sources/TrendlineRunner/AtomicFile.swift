@@ -24,7 +24,7 @@ public enum AtomicFile {
   public static func write(_ data: Data, to url: URL) throws(WriteError) {
     let folder = url.deletingLastPathComponent()
     let temporary = folder.appendingPathComponent(
-      "\(temporaryPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)-\(url.lastPathComponent)")
+      "\(temporaryPrefix)\(ProcessInfo.processInfo.processIdentifier)@\(hostTag)-\(UUID().uuidString)-\(url.lastPathComponent)")
     try createFolder(folder)
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
@@ -63,20 +63,34 @@ public enum AtomicFile {
     }
   }
 
-  /// The prefix of every temporary name, followed by the writing process's id.
+  /// The prefix of every temporary name, followed by the writing process's id and host.
   static let temporaryPrefix = ".tmp-"
 
-  /// Removes temporary files left under `folder` by runs that were killed before they could
-  /// rename them. A temporary file of a process still running is left alone.
+  /// This machine's name as 16 hex digits (FNV-1a 64). A process id means something only on
+  /// its own host: shards on other machines write into the same shared folder, and their
+  /// temporaries must not be mistaken for a dead local writer's.
+  static let hostTag: String = {
+    var buffer = [CChar](repeating: 0, count: 256)
+    gethostname(&buffer, buffer.count)
+    let name = String(cString: buffer)
+    let hash = Shard.hash(name)
+    let text = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - text.count) + text
+  }()
+
+  /// Removes temporary files left under `folder` by runs on this host that were killed before
+  /// they could rename them. A temporary file of a process still running, or of another host
+  /// (a shard elsewhere writing into the same shared folder), is left alone.
   ///
   /// - Complexity: O(*f*), where *f* is the number of files under `folder`.
   public static func removeStaleTemporaries(under folder: URL) {
     guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return }
     for case let path as String in enumerator {
       let name = (path as NSString).lastPathComponent
-      guard name.hasPrefix(temporaryPrefix),
-        let pid = Int32(name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" })
-      else { continue }
+      guard name.hasPrefix(temporaryPrefix) else { continue }
+      let owner = name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" }  // "<pid>@<host>"
+      let parts = owner.split(separator: "@")
+      guard parts.count == 2, parts[1] == hostTag, let pid = Int32(parts[0]) else { continue }
       // kill(pid, 0) fails with ESRCH when no such process exists: the writer is gone.
       if kill(pid, 0) != 0 && errno == ESRCH {
         unlink(folder.appendingPathComponent(path).path)

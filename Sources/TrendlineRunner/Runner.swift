@@ -109,6 +109,11 @@ public enum Runner {
     do throws(AtomicFile.WriteError) {
       try AtomicFile.createFolder(options.output)
       try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS"))
+      if let shard = options.shard {
+        // This shard's marker goes too, before any of its users is rewritten: a re-run killed
+        // part way must not leave yesterday's marker beside today's half-written users.
+        try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS"))
+      }
       AtomicFile.removeStaleTemporaries(under: options.output)
     } catch {
       throw .output(error)
@@ -166,8 +171,7 @@ public enum Runner {
     let gathered = cohort.withLock { $0 }
     do {
       if let shard = options.shard {
-        let folder = options.output.appendingPathComponent("shards").appendingPathComponent(shard.description)
-        try AtomicFile.remove(folder.appendingPathComponent("_SUCCESS"))
+        let folder = shardFolder(shard, in: options.output)
         let partial = CohortPartial(
           pipeline: pipelineRecord, asOf: options.asOfText, shard: .init(index: shard.index, count: shard.count),
           compare: gathered.compare, series: gathered.series, radar: gathered.radar,
@@ -190,6 +194,11 @@ public enum Runner {
     }
     events(.finished(manifest))
     return manifest
+  }
+
+  /// `shards/<I>-of-<N>/`: a shard's partial cohort, manifest and marker.
+  static func shardFolder(_ shard: Shard, in output: URL) -> URL {
+    output.appendingPathComponent("shards").appendingPathComponent(shard.description)
   }
 
   /// Writes `cohort/<chart>.json` for every compared chart.
