@@ -1,3 +1,4 @@
+import TrendlineSchema
 import TrendlineSupport
 
 /// A wall-clock date and time as an export writes it, before any time zone is applied.
@@ -18,20 +19,12 @@ public struct CivilDateTime: Sendable, Equatable, CustomStringConvertible {
     self.second = second
   }
 
-  /// Days from 1970-01-01 to this date in the proleptic Gregorian calendar.
-  ///
-  /// Integer arithmetic (Howard Hinnant's `days_from_civil`), so reading a date costs no
-  /// `Calendar` call and no allocation.
+  /// Days from 1970-01-01 to this date in the proleptic Gregorian calendar (integer
+  /// arithmetic, shared with the output writer in ``RFC3339``: no `Calendar` call per row).
   ///
   /// - Complexity: O(1).
   public var daysSinceEpoch: Int64 {
-    let y = Int64(month <= 2 ? year - 1 : year)
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let m = Int64(month)
-    let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
+    RFC3339.days(fromCivil: Int64(year), month: Int64(month), day: Int64(day))
   }
 
   /// Seconds from 1970-01-01T00:00:00 to this wall time, as if it were UTC.
@@ -45,26 +38,14 @@ public struct CivilDateTime: Sendable, Equatable, CustomStringConvertible {
   public init(localSeconds: Int64) {
     let days = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
     let secondOfDay = Int(localSeconds - days * 86_400)
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
-    let month = Int(mp < 10 ? mp + 3 : mp - 9)
-    let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+    let (year, month, day) = RFC3339.civilDate(fromDays: days)
     self.init(
-      year: year, month: month, day: day, hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
+      year: Int(year), month: Int(month), day: Int(day), hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60,
       second: secondOfDay % 60)
   }
 
   public static func daysInMonth(year: Int, month: Int) -> Int {
-    switch month {
-    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
+    Int(RFC3339.daysInMonth(year: Int64(year), month: Int64(month)))
   }
 
   public var description: String {

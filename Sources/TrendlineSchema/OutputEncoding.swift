@@ -44,11 +44,11 @@ public enum OutputEncoder {
 
   private static func write(_ node: NodeBox, indent: Int, into out: inout [UInt8]) {
     switch node.kind {
-    case .null: out += Array("null".utf8)
-    case .bool, .number: out += Array(node.text.utf8)
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool, .number: out.append(contentsOf: node.text.utf8)
     case .string: writeString(node.text, into: &out)
     case .array:
-      guard !node.items.isEmpty else { return out += Array("[]".utf8) }
+      guard !node.items.isEmpty else { return out.append(contentsOf: "[]".utf8) }
       out.append(UInt8(ascii: "["))
       for (index, item) in node.items.enumerated() {
         if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -58,7 +58,7 @@ public enum OutputEncoder {
       newline(indent, into: &out)
       out.append(UInt8(ascii: "]"))
     case .object:
-      guard !node.members.isEmpty else { return out += Array("{}".utf8) }
+      guard !node.members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
       let ordered =
         node.sorted
         ? node.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) } : node.members
@@ -67,7 +67,8 @@ public enum OutputEncoder {
         if index > 0 { out.append(UInt8(ascii: ",")) }
         newline(indent + 1, into: &out)
         writeString(member.key, into: &out)
-        out += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+        out.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: " "))
         write(member.value, indent: indent + 1, into: &out)
       }
       newline(indent, into: &out)
@@ -77,12 +78,18 @@ public enum OutputEncoder {
 
   private static func newline(_ indent: Int, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\n"))
-    for _ in 0..<indent { out += [0x20, 0x20] }
+    out.append(contentsOf: repeatElement(0x20, count: 2 * indent))
   }
 
   /// RFC 8259 string escaping: `"`, `\`, and control characters; everything else as UTF-8.
   private static func writeString(_ text: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Nearly every string needs no escape: copy it whole.
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      out.append(contentsOf: text.utf8)
+      out.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""): out += [0x5C, 0x22]

@@ -6,6 +6,7 @@ let subcommands: [Subcommand] = [
   RunCommand.subcommand,
   ValidateCommand.subcommand,
   MergeCommand.subcommand,
+  GenerateCommand.subcommand,
   ParseCommand.subcommand,
 ]
 

@@ -1,0 +1,66 @@
+import Foundation
+import TrendlineRunner
+
+/// `trendline generate --users N --seed S --output DIR`: a deterministic synthetic corpus in
+/// every supported format, for benchmarks and tests.
+enum GenerateCommand {
+  static let subcommand = Subcommand(name: name, abstract: abstract, help: help, run: run)
+
+  static let name = "generate"
+  static let abstract = "Write a deterministic synthetic corpus in every supported format."
+  static let help = """
+    OVERVIEW: \(abstract)
+
+    USAGE: trendline generate --users N --seed S --output DIR [--sessions N]
+
+    OPTIONS:
+      --users N         Users to write (one export each, formats in turn: Strong two ways,
+                        Hevy, FitNotes, Fitbod, native JSON, NDJSON) and a users.csv.
+      --seed S          The seed; the same arguments give the same bytes.
+      --output DIR      Where to write (created if needed; existing files are replaced).
+      --sessions N      Sessions per user (default 100), ending 2026-11-28.
+      -h, --help        Show this help.
+
+    """
+
+  static func run(_ arguments: [String]) -> ExitCode {
+    var users: Int?
+    var seed: UInt64?
+    var output: String?
+    var sessions = 100
+    var remaining = arguments[...]
+    func fail(_ message: String) -> ExitCode { usageFailure(UsageError(message), help: "trendline generate --help") }
+    while let argument = remaining.popFirst() {
+      if argument == "-h" || argument == "--help" {
+        printOutput(help)
+        return .success
+      }
+      guard ["--users", "--seed", "--output", "--sessions"].contains(argument) else {
+        return fail("unknown argument '\(argument)'")
+      }
+      guard let value = remaining.popFirst() else { return fail("missing value for '\(argument)'") }
+      switch argument {
+      case "--users":
+        guard let number = Int(value), number >= 1 else { return fail("--users takes a whole number ≥ 1") }
+        users = number
+      case "--seed":
+        guard let number = UInt64(value) else { return fail("--seed takes a whole number ≥ 0") }
+        seed = number
+      case "--sessions":
+        guard let number = Int(value), number >= 1 else { return fail("--sessions takes a whole number ≥ 1") }
+        sessions = number
+      default:
+        output = value
+      }
+    }
+    guard let users, let seed, let output else { return fail("give --users, --seed and --output") }
+    do {
+      try CorpusGenerator(users: users, seed: seed, sessionsPerUser: sessions)
+        .write(to: URL(fileURLWithPath: output))
+    } catch {
+      printError("error: cannot write '\(output)': \(error.localizedDescription)\n")
+      return .ioError
+    }
+    return .success
+  }
+}
