@@ -64,6 +64,8 @@ public struct ReadLimits: Sendable, Equatable {
 /// One set as a format reader accepted it: values in kilograms, metres and seconds, the
 /// session it belongs to, and the line it came from.
 public struct ExportSet: Sendable, Equatable {
+  /// The 1-based line of the row; 0 for a native JSON set, whose position is looked up only
+  /// when it is rejected (finding it walks the document, which per set would be quadratic).
   public var line: Int
   /// The session key: the same workout gives the same key in every export of it, whatever
   /// the variant (it is built from the start instant and the name, never from raw text).
