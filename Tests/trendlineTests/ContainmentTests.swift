@@ -155,6 +155,29 @@ import _TrendlineTestSupport
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/volume.json").path))
   }
 
+  /// `users.csv` is input too: a link out of the folder (whose text would be echoed in
+  /// messages) or a FIFO (which would block) stops the run before anything is written.
+  @Test func usersFileThatLinksOutOrIsAPipeStopsTheRun() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(), to: "in/ann.csv")
+    let outside = try scratch.write("user,timeZone\nann,SECRET\n", to: "outside.csv")
+    let settings = input.appendingPathComponent("users.csv")
+    try FileManager.default.createSymbolicLink(at: settings, withDestinationURL: outside)
+    let pipeline = try scratch.write(Self.pipeline(input: input), to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    var result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr == "error: users.csv:1:1: error: links outside the input folder; it is not read. Put the file itself there\n")
+    try FileManager.default.removeItem(at: settings)
+    try #require(mkfifo(settings.path, 0o644) == 0)
+    result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 2)
+    #expect(result.stderr == "error: users.csv:1:1: error: is not a regular file; it is not read\n")
+    #expect(!FileManager.default.fileExists(atPath: out.path))
+  }
+
   /// An unknown time zone in `users.csv` fails that user with the value and the line; the
   /// others are written.
   @Test func unknownTimeZoneInUsersFileFailsThatUser() throws {
