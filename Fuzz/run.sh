@@ -69,6 +69,7 @@ echo "== linking $target" >&2
 
 if [ "${1:-}" = repro ]; then
   shift
+  export SWIFT_BACKTRACE=enable=no
   exec "$binary" -rss_limit_mb=2048 -timeout=10 "$@"
 fi
 seconds=$1
@@ -99,6 +100,9 @@ esac
 dict=()
 [ -f "Fuzz/dictionaries/$target.dict" ] && dict=(-dict="Fuzz/dictionaries/$target.dict")
 
+# libFuzzer prints the stack of a crash itself; Swift's backtracer would also spawn a helper
+# that outlives the fuzzer, holds the log pipe open and so stalls this script.
+export SWIFT_BACKTRACE=enable=no
 log=$build/$target.log
 echo "== fuzzing $target for ${seconds}s ($(ls -A "$seeds" | wc -l) seeds); log: $log" >&2
 set +e
@@ -108,8 +112,10 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 # One summary line per run: the final coverage and features, executions and time.
-done_line=$(grep -E '^#[0-9]+\s+(DONE|pulse|NEW|REDUCE)' "$log" | tail -1)
-execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+# (A run that stopped on a finding may have no such line: the greps must not end the script.)
+done_line=$(grep -E '^#[0-9]+\s+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1 || true)
+execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
+[ -n "$execs" ] || execs=$(echo "$done_line" | sed -n 's/^#\([0-9]*\).*/\1/p')
 cov=$(echo "$done_line" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
 ft=$(echo "$done_line" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
 summary="$(date -u +%FT%TZ) $target seconds=$seconds execs=${execs:-?} cov=${cov:-?} ft=${ft:-?} exit=$status rev=$(git rev-parse --short HEAD)"

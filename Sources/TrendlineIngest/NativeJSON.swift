@@ -36,7 +36,20 @@ enum NativeJSON {
     var duplicates = DuplicateSetFilter()
     for (sessionIndex, session) in sessions.enumerated() {
       let sessionPath = JSONPath([.key("sessions"), .index(sessionIndex)])
-      let sets = session["sets"]?.arrayValue ?? []
+      // A session that is not an object, or whose `sets` is not an array, holds no set to
+      // count; it is one rejected row all the same, so that it cannot vanish unaccounted.
+      let setsValue = session.objectMembers == nil ? nil : session["sets"]
+      guard session.objectMembers != nil, setsValue == nil || setsValue?.arrayValue != nil else {
+        let isObject = session.objectMembers != nil
+        let place = document.location(of: isObject ? sessionPath.appending("sets") : sessionPath) ?? (1, 1)
+        result.rowsRead += 1
+        result.rejects.append(
+          RowReject(
+            file: file, line: place.line, column: place.column, field: isObject ? "sets" : "",
+            reason: isObject ? "sets must be an array of sets" : "a session must be an object"))
+        continue
+      }
+      let sets = setsValue?.arrayValue ?? []
       let header: NativeSetDecoder.SessionHeader
       do throws(NativeSetDecoder.Problem) {
         header = try decoder.sessionHeader(session, idKey: "id")

@@ -152,10 +152,13 @@ public enum UserReader {
     var inputs: [InputFile] = []
     for url in user.files {
       let name = url.lastPathComponent
-      // Checked before reading, so an oversized file never reaches memory.
-      if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-        size > options.limits.maxFileBytes
-      {
+      // Checked before reading, through any link, so an oversized file never reaches memory
+      // and a FIFO or device (which would block or never end) is never opened.
+      let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
+      if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+        throw ExportError(file: name, message: "is not a regular file (a pipe, socket or device); it is not read")
+      }
+      if let size = attributes?[.size] as? Int, size > options.limits.maxFileBytes {
         throw options.limits.fileTooLarge(name, size: size)
       }
       guard let data = FileManager.default.contents(atPath: url.path) else {

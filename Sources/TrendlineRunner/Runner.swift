@@ -103,7 +103,16 @@ public enum Runner {
     if let named = pipeline.source.users, !FileManager.default.fileExists(atPath: named.path) {
       throw .input(ExportError(file: named.path, message: "source.users names a settings file that does not exist"))
     }
-    let usersFile = loadUsersFile(pipeline.source.users ?? input.appendingPathComponent(InputLayout.settingsFileName))
+    let usersFile: UsersFile
+    do throws(ExportError) {
+      // A users.csv found in the input folder is input like any export: it must stay inside the
+      // folder and be a regular file. A `source.users` table was named by the operator.
+      usersFile = try loadUsersFile(
+        pipeline.source.users ?? input.appendingPathComponent(InputLayout.settingsFileName),
+        inside: pipeline.source.users == nil ? input : nil)
+    } catch {
+      throw .input(error)
+    }
 
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do throws(AtomicFile.WriteError) {
@@ -210,7 +219,16 @@ public enum Runner {
 
   /// The settings table: `source.users` if the pipeline names one, else `users.csv` in the
   /// input folder; none at all means every user gets the pipeline's defaults.
-  private static func loadUsersFile(_ url: URL) -> UsersFile {
+  private static func loadUsersFile(_ url: URL, inside root: URL?) throws(ExportError) -> UsersFile {
+    let resolved = url.resolvingSymlinksInPath().standardizedFileURL
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved.path) else { return UsersFile() }
+    if let root, !resolved.path.hasPrefix(root.resolvingSymlinksInPath().standardizedFileURL.path + "/") {
+      throw ExportError(
+        file: url.lastPathComponent, message: "links outside the input folder; it is not read. Put the file itself there")
+    }
+    guard attributes[.type] as? FileAttributeType == .typeRegular else {
+      throw ExportError(file: url.lastPathComponent, message: "is not a regular file; it is not read")
+    }
     guard let data = FileManager.default.contents(atPath: url.path) else { return UsersFile() }
     return UsersFile(bytes: [UInt8](data), file: url.lastPathComponent)
   }

@@ -194,6 +194,15 @@ import _TrendlineTestSupport
         negative-duration-strong.csv:3:31: error: Duration: '-1h 5m' is not a duration (like 1h 5m, 45m, 01:05:00 or seconds)
         """#
     ),
+    (
+      "non-object-session-native.json",
+      #"""
+        read 4: accepted 1, rejected 3, duplicate 0, ignored 0
+        non-object-session-native.json:1:15: error: a session must be an object
+        non-object-session-native.json:2:91: error: sets: sets must be an array of sets
+        non-object-session-native.json:3:139: error: exercise: exercise is missing or not a string
+        """#
+    ),
     ("nul-bytes-strong.csv", "read 2: accepted 2, rejected 0, duplicate 0, ignored 0"),
     (
       "out-of-range-values-strong.csv",

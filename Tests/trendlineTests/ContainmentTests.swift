@@ -125,6 +125,59 @@ import _TrendlineTestSupport
     #expect(((manifest as? [String: Any])?["skippedEntries"] as? [Any])?.count == bad.count)
   }
 
+  /// A FIFO among the exports, directly or through a link inside the folder, would block a
+  /// reader forever: it fails its user at once, and a big file behind a link is still held to
+  /// the size limit.
+  @Test func pipesAndLinkedGiantsAreNotRead() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(), to: "in/ann.csv")
+    try #require(mkfifo(input.appendingPathComponent("pipe.csv").path, 0o644) == 0)
+    try FileManager.default.createDirectory(at: input.appendingPathComponent("bob"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: input.appendingPathComponent("bob/link.csv").path, withDestinationPath: "../pipe.csv")
+    let big = Self.strong() + String(repeating: "2026-11-20 10:00:00,\"A\",1h,\"Squat (Barbell)\",3,100,5,0,0,,,\n", count: 20_000)
+    try scratch.write(big, to: "in/.store/big.csv")  // hidden: not a user of its own
+    try FileManager.default.createDirectory(at: input.appendingPathComponent("cy"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: input.appendingPathComponent("cy/link.csv").path, withDestinationPath: "../.store/big.csv")
+    let text = Self.pipeline(input: input).replacingOccurrences(
+      of: #""catalog": "\#(Self.catalog)""#, with: #""catalog": "\#(Self.catalog)", "limits": {"maxFileMB": 1}"#)
+    let pipeline = try scratch.write(text, to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderr.contains("user 'pipe' failed: pipe.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read"),
+      "\(result.stderr)")
+    #expect(result.stderr.contains("user 'bob' failed: link.csv:1:1: error: is not a regular file"), "\(result.stderr)")
+    #expect(result.stderr.contains("user 'cy' failed: link.csv:1:1: error: the file is 1.1 MB, over the limit of 1 MB"), "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/volume.json").path))
+  }
+
+  /// `users.csv` is input too: a link out of the folder (whose text would be echoed in
+  /// messages) or a FIFO (which would block) stops the run before anything is written.
+  @Test func usersFileThatLinksOutOrIsAPipeStopsTheRun() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(), to: "in/ann.csv")
+    let outside = try scratch.write("user,timeZone\nann,SECRET\n", to: "outside.csv")
+    let settings = input.appendingPathComponent("users.csv")
+    try FileManager.default.createSymbolicLink(at: settings, withDestinationURL: outside)
+    let pipeline = try scratch.write(Self.pipeline(input: input), to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    var result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr == "error: users.csv:1:1: error: links outside the input folder; it is not read. Put the file itself there\n")
+    try FileManager.default.removeItem(at: settings)
+    try #require(mkfifo(settings.path, 0o644) == 0)
+    result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 2)
+    #expect(result.stderr == "error: users.csv:1:1: error: is not a regular file; it is not read\n")
+    #expect(!FileManager.default.fileExists(atPath: out.path))
+  }
+
   /// An unknown time zone in `users.csv` fails that user with the value and the line; the
   /// others are written.
   @Test func unknownTimeZoneInUsersFileFailsThatUser() throws {
