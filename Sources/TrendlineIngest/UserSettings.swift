@@ -152,19 +152,21 @@ public enum UserReader {
     var inputs: [InputFile] = []
     for url in user.files {
       let name = url.lastPathComponent
-      // Checked before reading, through any link, so an oversized file never reaches memory
-      // and a FIFO or device (which would block or never end) is never opened.
-      let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
-      if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
-        throw ExportError(file: name, message: "is not a regular file (a pipe, socket or device); it is not read")
+      // Checked on the open file, through any link, so an oversized file never reaches memory
+      // and a FIFO or device (which would block or never end) is never read.
+      let bytes: [UInt8]
+      do throws(FileBytes.Failure) {
+        bytes = try FileBytes.read(url.path, maximumBytes: options.limits.maxFileBytes)
+      } catch {
+        switch error {
+        case .notRegularFile:
+          throw ExportError(file: name, message: "is not a regular file (a pipe, socket or device); it is not read")
+        case .tooLarge(let size):
+          throw options.limits.fileTooLarge(name, size: size)
+        case .unreadable(let reason, _):
+          throw ExportError(file: name, message: "the file cannot be read (\(reason)); check its permissions")
+        }
       }
-      if let size = attributes?[.size] as? Int, size > options.limits.maxFileBytes {
-        throw options.limits.fileTooLarge(name, size: size)
-      }
-      guard let data = FileManager.default.contents(atPath: url.path) else {
-        throw ExportError(file: name, message: "the file cannot be read; check its permissions")
-      }
-      let bytes = [UInt8](data)
       inputs.append(InputFile(name: name, bytes: bytes.count, contentHash: ContentHash.of(bytes)))
       files.append(
         try ExportReader.read(

@@ -17,7 +17,8 @@ import Foundation
 public final class ZoneResolver {
   public let timeZone: TimeZone
   /// Offset in seconds per local day (days since 1970); `nil` marks a day with a transition.
-  private var offsetByDay: [Int64: Int?] = [:]
+  /// Unchecked for exclusivity: looked up once per row, by the one thread that owns the resolver.
+  @exclusivity(unchecked) private var offsetByDay: [Int64: Int?] = [:]
 
   public init(timeZone: TimeZone) {
     self.timeZone = timeZone

@@ -221,16 +221,23 @@ public enum Runner {
   /// input folder; none at all means every user gets the pipeline's defaults.
   private static func loadUsersFile(_ url: URL, inside root: URL?) throws(ExportError) -> UsersFile {
     let resolved = url.resolvingSymlinksInPath().standardizedFileURL
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved.path) else { return UsersFile() }
+    guard FileManager.default.fileExists(atPath: resolved.path) else { return UsersFile() }
     if let root, !resolved.path.hasPrefix(root.resolvingSymlinksInPath().standardizedFileURL.path + "/") {
       throw ExportError(
         file: url.lastPathComponent, message: "links outside the input folder; it is not read. Put the file itself there")
     }
-    guard attributes[.type] as? FileAttributeType == .typeRegular else {
-      throw ExportError(file: url.lastPathComponent, message: "is not a regular file; it is not read")
+    do throws(FileBytes.Failure) {
+      return UsersFile(bytes: try FileBytes.read(resolved.path), file: url.lastPathComponent)
+    } catch {
+      switch error {
+      case .notRegularFile:
+        throw ExportError(file: url.lastPathComponent, message: "is not a regular file; it is not read")
+      case .unreadable(let reason, _):
+        throw ExportError(file: url.lastPathComponent, message: "cannot be read (\(reason)); check its permissions")
+      case .tooLarge:
+        preconditionFailure("users.csv is read without a size limit")
+      }
     }
-    guard let data = FileManager.default.contents(atPath: url.path) else { return UsersFile() }
-    return UsersFile(bytes: [UInt8](data), file: url.lastPathComponent)
   }
 
   static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {

@@ -124,10 +124,9 @@ public final class SessionCache: Sendable {
         needsWrite: true)
     }
 
-    guard let data = FileManager.default.contents(atPath: url(for: user.id).path) else {
+    guard let bytes = try? FileBytes.read(url(for: user.id).path) else {
       return result(.miss, "no entry")
     }
-    let bytes = [UInt8](data)
     let head: Entry.Head
     do throws(CacheFault) {
       head = try Entry.Head(decoding: bytes)
@@ -149,11 +148,10 @@ public final class SessionCache: Sendable {
       let stored = head.inputs[index]
       if !verify, let stat = stats[index], stat == head.stats[index], !head.racy[index] { continue }
       // The stat changed (or cannot be trusted): the content decides.
-      guard let data = FileManager.default.contents(atPath: url.path) else {
+      guard let fileBytes = try? FileBytes.read(url.path) else {
         return result(.miss, "\(stored.name) cannot be read")
       }
       filesHashed.add(1, ordering: .relaxed)
-      let fileBytes = [UInt8](data)
       guard fileBytes.count == stored.bytes, ContentHash.of(fileBytes) == stored.contentHash else {
         return result(.miss, "\(stored.name) changed")
       }

@@ -295,6 +295,20 @@ import _TrendlineTestSupport
     #expect(actual == expected)
   }
 
+  /// The UTF-8 check reads eight bytes at a time and then the last few one by one: a bad
+  /// last byte is found wherever it falls (the padding moves it through all eight positions
+  /// of a word, so it is in a whole word once and in the tail seven times).
+  @Test(arguments: 0..<8)
+  func invalidUTF8IsFoundInTheLastWordAndInTheTail(padding: Int) {
+    let text = "Date,Workout Name,Exercise Name,Set Order,Weight,Reps\n2025-01-06 10:00:00,Legs,Squat,1,100,5"
+    let bytes = Array((text + String(repeating: "0", count: padding)).utf8) + [0xFF]
+    #expect(
+      Self.outcome("padded.csv", bytes) == """
+        read 1: accepted 0, rejected 1, duplicate 0, ignored 0
+        padded.csv:2:38: error: Reps: invalid UTF-8 (byte 0xFF); save the file as UTF-8
+        """)
+  }
+
   /// Every committed fixture has a row in the table, so a new file cannot go unchecked.
   @Test func everyFixtureIsInTheTable() throws {
     let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { !$0.hasPrefix(".") }
