@@ -59,16 +59,21 @@ public final class CSVReader {
   private let storage: UnsafeMutableBufferPointer<UInt8>
   /// The delimiter in use: given, or sniffed from the first record.
   public let delimiter: UInt8
-  /// The fields of the last record returned.
+  /// The fields of the last record returned, valid until the next call to ``next()``.
   ///
-  /// Read for every field of every row, from other modules too: a checked class property
-  /// paid a dynamic exclusivity check (`swift_beginAccess`) per read, about 8 % of a whole
-  /// run. Unchecked is safe because a reader is confined to one thread and no access to
-  /// `fields` overlaps another (`next()` works on a local copy and stores it back once).
-  @exclusivity(unchecked) public private(set) var fields: [Field] = []
+  /// A buffer the reader owns rather than an array: appending a field to an array paid a
+  /// uniqueness check and a capacity check per field, and reading one from another module
+  /// paid a dynamic exclusivity check (together about a tenth of a whole run).
+  public var fields: UnsafeBufferPointer<Field> { UnsafeBufferPointer(start: fieldStorage, count: fieldCount) }
+  /// The number of fields in the last record.
+  @exclusivity(unchecked) public private(set) var fieldCount = 0
+  @exclusivity(unchecked) private var fieldStorage: UnsafeMutablePointer<Field>
+  @exclusivity(unchecked) private var fieldCapacity = 16
   /// Per byte value, whether it can end an unquoted field or break it (delimiter, line feed,
   /// carriage return, quote): one table look-up per byte instead of four comparisons.
   private let stops: UnsafeMutableBufferPointer<Bool>
+  /// The same inside quotes: the closing quote, or a line break to count.
+  private let quotedStops: UnsafeMutableBufferPointer<Bool>
   /// The longest field accepted, in bytes: a bound on what one hostile field can cost.
   public let maximumFieldBytes: Int
   /// The most fields in one record: a bound on what a line of commas can cost (a field
@@ -108,11 +113,17 @@ public final class CSVReader {
     stops = .allocate(capacity: 256)
     stops.initialize(repeating: false)
     for byte in [chosen, ASCII.newline, ASCII.carriageReturn, ASCII.quote] { stops[Int(byte)] = true }
+    quotedStops = .allocate(capacity: 256)
+    quotedStops.initialize(repeating: false)
+    for byte in [ASCII.newline, ASCII.carriageReturn, ASCII.quote] { quotedStops[Int(byte)] = true }
+    fieldStorage = .allocate(capacity: fieldCapacity)
   }
 
   deinit {
     storage.deallocate()
     stops.deallocate()
+    quotedStops.deallocate()
+    fieldStorage.deallocate()
   }
 
   /// The candidate delimiter that occurs most often outside quotes in the first record;
@@ -146,14 +157,12 @@ public final class CSVReader {
   ///
   /// - Complexity: O(*r*), where *r* is the length of the record.
   public func next() -> Event {
-    var fields = self.fields
-    self.fields = []  // so the local copy stays unique and appends do not copy
-    fields.removeAll(keepingCapacity: true)
+    var fieldCount = 0
     var position = self.position
     var line = self.line
     var lineStart = self.lineStart
     defer {
-      self.fields = fields
+      self.fieldCount = fieldCount
       self.position = position
       self.line = line
       self.lineStart = lineStart
@@ -162,11 +171,24 @@ public final class CSVReader {
     let count = bytes.count
     let delimiter = self.delimiter
     let stopAt = UnsafeBufferPointer(stops)
+    let quotedStopAt = UnsafeBufferPointer(quotedStops)
     let maximumFieldBytes = self.maximumFieldBytes
     let maximumFields = self.maximumFields
     guard position < count else { return .end }
     let recordLine = line
     let recordLineStart = lineStart
+
+    func append(_ field: Field) {
+      if fieldCount == fieldCapacity {
+        let grown = UnsafeMutablePointer<Field>.allocate(capacity: 2 * fieldCapacity)
+        grown.moveInitialize(from: fieldStorage, count: fieldCount)
+        fieldStorage.deallocate()
+        fieldStorage = grown
+        fieldCapacity *= 2
+      }
+      (fieldStorage + fieldCount).initialize(to: field)
+      fieldCount += 1
+    }
 
     func consumeLineBreak() {
       if position < count && buffer[position] == ASCII.carriageReturn { position += 1 }
@@ -188,7 +210,7 @@ public final class CSVReader {
       position = min(cursor + 1, count)
       line = recordLine + 1
       lineStart = position
-      fields.removeAll(keepingCapacity: true)
+      fieldCount = 0
       return .malformed(Malformation(recordLine: recordLine, line: badLine, column: column, message: message))
     }
 
@@ -206,10 +228,17 @@ public final class CSVReader {
         let quoteColumn = position - lineStart + 1
         position += 1
         let start = position
+        // Stop at the limit instead of at the closing quote, which may be megabytes away or
+        // missing: a hostile field costs the limit, not the file.
+        let limit = maximumFieldBytes >= count - start ? count : start + maximumFieldBytes + 1
         var escaped = false
         while true {
-          guard position < count else {
-            return malformed(line: quoteLine, column: quoteColumn, "quoted field is never closed")
+          while position < limit && !quotedStopAt[Int(buffer[position])] { position += 1 }
+          guard position < limit else {
+            if limit == count {
+              return malformed(line: quoteLine, column: quoteColumn, "quoted field is never closed")
+            }
+            return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
           }
           let byte = buffer[position]
           if byte == ASCII.quote {
@@ -221,30 +250,22 @@ public final class CSVReader {
             break
           }
           // A line break inside quotes is kept, and counted: LF, CRLF (at its LF) or a lone CR.
-          if byte == ASCII.newline
-            || (byte == ASCII.carriageReturn && (position + 1 >= count || buffer[position + 1] != ASCII.newline))
-          {
+          if byte == ASCII.newline || position + 1 >= count || buffer[position + 1] != ASCII.newline {
             line += 1
             lineStart = position + 1
           }
           position += 1
-          // Stop at the limit instead of at the closing quote, which may be megabytes away or
-          // missing: a hostile field costs the limit, not the file.
-          if position - start > maximumFieldBytes {
-            return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
-          }
         }
         var end = position
         position += 1  // the closing quote
         if end - start > maximumFieldBytes {
           return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
         }
-        if fields.count == maximumFields {
+        if fieldCount == maximumFields {
           return malformed(line: quoteLine, column: quoteColumn, "\(Self.tooManyFieldsMessage) \(maximumFields) fields")
         }
         if escaped { end = unescapeInPlace(start, end) }
-        fields.append(
-          Field(start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn))
+        append(Field(start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn))
         if position >= count { return .record(line: recordLine) }
         let byte = buffer[position]
         if byte == delimiter {
@@ -280,12 +301,11 @@ public final class CSVReader {
         return malformed(
           line: line, column: start - lineStart + 1, "field is longer than the limit of \(maximumFieldBytes) bytes")
       }
-      if fields.count == maximumFields {
+      if fieldCount == maximumFields {
         return malformed(
           line: line, column: start - lineStart + 1, "\(Self.tooManyFieldsMessage) \(maximumFields) fields")
       }
-      fields.append(
-        Field(start: start, end: position, hasEscapedQuote: false, line: line, column: start - lineStart + 1))
+      append(Field(start: start, end: position, hasEscapedQuote: false, line: line, column: start - lineStart + 1))
       if position >= count { return .record(line: recordLine) }
       if buffer[position] == delimiter {
         position += 1
@@ -296,9 +316,6 @@ public final class CSVReader {
     }
   }
 
-  /// The number of fields in the last record.
-  public var fieldCount: Int { fields.count }
-
   /// The bytes of field `index`, unescaped, valid until the reader is released.
   ///
   /// A doubled quote was already replaced by one when the record was read (in the reader's
@@ -308,7 +325,8 @@ public final class CSVReader {
   /// - Complexity: O(1).
   @inline(__always)
   public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-    let field = fields[index]
+    precondition(index >= 0 && index < fieldCount, "field \(index) of a record of \(fieldCount)")
+    let field = fieldStorage[index]
     return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end])
   }
 
@@ -320,7 +338,7 @@ public final class CSVReader {
   }
 
   /// True when field `index` has no bytes.
-  public func isEmpty(_ index: Int) -> Bool { fields[index].start == fields[index].end }
+  public func isEmpty(_ index: Int) -> Bool { field(index).isEmpty }
 
   /// Replaces each doubled quote in `storage[start..<end]` by one quote, moving the rest
   /// left, and returns the field's new end. Only the reader's copy changes; `bytes` keeps the

@@ -100,6 +100,33 @@ func delimiterIsSniffedFromTheHeader(header: String, expected: UInt8) {
   #expect(reader.next() == .record(line: 3))
 }
 
+/// A quoted field is scanned only up to the limit: exactly the limit is read, one byte more
+/// (a doubled quote counting as the two bytes written) is malformed at the opening quote, and
+/// a quote left open before the limit runs out at the end of the file.
+@Test(arguments: [
+  ("\"1234\",x\n", "1:[1234][x]"),
+  ("\"12345\",x\n", "1:1: field is longer than the limit of 4 bytes"),
+  ("\"1\"\"2\",x\n", "1:[1\"2][x]"),
+  ("\"12\"\"\"\"\",x\n", "1:1: field is longer than the limit of 4 bytes"),
+  ("x,\"12", "1:3: quoted field is never closed"),
+  ("x,\"1\n2\r\n3\r4\"\n", "1:[x][1\n2\r\n3\r4]"),
+])
+func quotedFieldsStopAtTheLimit(text: String, expected: String) {
+  let reader = CSVReader(bytes: Array(text.utf8), maximumFieldBytes: text.contains("\r") ? 100 : 4)
+  switch reader.next() {
+  case .record(let line):
+    #expect("\(line):" + (0..<reader.fieldCount).map { "[\(reader.string($0))]" }.joined() == expected)
+  case .malformed(let bad): #expect("\(bad.line):\(bad.column): \(bad.message)" == expected)
+  default: Issue.record("no record in \(text)")
+  }
+}
+
+/// A record with more fields than the reader's first buffer holds keeps all of them, in order.
+@Test func recordsLongerThanTheFieldBufferGrowIt() {
+  let fields = (1...100).map(String.init)
+  #expect(readAll(fields.joined(separator: ",") + "\n1,2\n") == ["1:" + fields.map { "[\($0)]" }.joined(), "2:[1][2]"])
+}
+
 /// csv-spectrum: every CSV read to its expected records (header zipped with each record).
 /// `location_coordinates` is broken upstream (a bare quote in an unquoted field, and expected
 /// values that differ from the file) and is expected to be rejected as malformed.
