@@ -159,32 +159,38 @@ public enum Normalize {
       let runs = bySession[key]!
       let first = files[runs[0].file].sets[runs[0].range.lowerBound]
       var counted: [TrainedSet] = []
+      counted.reserveCapacity(runs.reduce(0) { $0 + $1.range.count })
       var unmappedHere = Set<String>()
       var last: (exercise: String, resolved: (display: String, ids: [Int]?))?
       var duration: Int64?
       for (fileIndex, range) in runs {
-        for set in files[fileIndex].sets[range] {
-          if duration == nil { duration = set.durationSeconds }
-          guard warmupSets == .include || set.type != .warmup else { continue }
-          let resolved: (display: String, ids: [Int]?)
-          if let last, last.exercise == set.exercise {
-            resolved = last.resolved
-          } else if let known = names[set.exercise] {
-            resolved = known
-          } else {
-            let entry = lookup.find(set.exercise)
-            resolved = (entry?.name ?? set.exercise, entry?.muscleGroupIds)
-            names[set.exercise] = resolved
+        // Fields are read in place: copying each set out of the array retained and released
+        // its three strings and its array, which cost more than the rest of this loop.
+        files[fileIndex].sets.withUnsafeBufferPointer { sets in
+          for index in range {
+            if duration == nil { duration = sets[index].durationSeconds }
+            guard warmupSets == .include || sets[index].type != .warmup else { continue }
+            let exercise = sets[index].exercise
+            let resolved: (display: String, ids: [Int]?)
+            if let last, last.exercise == exercise {
+              resolved = last.resolved
+            } else if let known = names[exercise] {
+              resolved = known
+            } else {
+              let entry = lookup.find(exercise)
+              resolved = (entry?.name ?? exercise, entry?.muscleGroupIds)
+              names[exercise] = resolved
+            }
+            last = (exercise, resolved)
+            let stated = sets[index].muscleGroupIds
+            let isUnmapped = stated == nil && resolved.ids == nil
+            if isUnmapped { unmappedHere.insert(resolved.display) }
+            counted.append(
+              TrainedSet(
+                exercise: resolved.display, muscleGroupIds: stated ?? resolved.ids ?? [], isUnmapped: isUnmapped,
+                type: sets[index].type, weightKg: sets[index].weightKg, reps: sets[index].reps,
+                distanceMeters: sets[index].distanceMeters, seconds: sets[index].seconds))
           }
-          last = (set.exercise, resolved)
-          let ids = set.muscleGroupIds ?? resolved.ids ?? []
-          let isUnmapped = set.muscleGroupIds == nil && resolved.ids == nil
-          if isUnmapped { unmappedHere.insert(resolved.display) }
-          counted.append(
-            TrainedSet(
-              exercise: resolved.display, muscleGroupIds: ids, isUnmapped: isUnmapped,
-              type: set.type, weightKg: set.weightKg, reps: set.reps,
-              distanceMeters: set.distanceMeters, seconds: set.seconds))
         }
       }
       for name in unmappedHere { unmapped[name, default: 0] += 1 }
