@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Writes files so that none is ever seen half-written under its final name.
 ///
@@ -23,10 +24,16 @@ public enum AtomicFile {
   /// - Complexity: O(*n*), where *n* is the size of `data`.
   public static func write(_ data: Data, to url: URL) throws(WriteError) {
     let folder = url.deletingLastPathComponent()
-    let temporary = folder.appendingPathComponent(
-      "\(temporaryPrefix)\(ProcessInfo.processInfo.processIdentifier)@\(hostTag)-\(UUID().uuidString)-\(url.lastPathComponent)")
     try createFolder(folder)
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    var temporary: URL
+    var descriptor: Int32
+    // The name is this process's (pid and host) plus a number it never hands out twice. A
+    // name taken anyway (a dead process's leftover whose pid came back) is skipped.
+    repeat {
+      temporary = folder.appendingPathComponent(
+        "\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(url.lastPathComponent)")
+      descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    } while descriptor < 0 && errno == EEXIST
     guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
     var failure: Int32 = 0
     data.withUnsafeBytes { buffer in
@@ -65,6 +72,12 @@ public enum AtomicFile {
 
   /// The prefix of every temporary name, followed by the writing process's id and host.
   static let temporaryPrefix = ".tmp-"
+
+  /// `<pid>@<host>`, worked out once: a UUID per file read `/dev/urandom` once per output.
+  private static let processTag = "\(ProcessInfo.processInfo.processIdentifier)@\(hostTag)"
+
+  /// The next temporary file's number in this process.
+  private static let temporaryNumber = Atomic<Int>(0)
 
   /// This machine's name as 16 hex digits (FNV-1a 64). A process id means something only on
   /// its own host: shards on other machines write into the same shared folder, and their
