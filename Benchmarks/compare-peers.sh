@@ -52,7 +52,11 @@ echo "== building trendline (release)" >&2
 (cd "$root" && swift build -c release 2>&1 | tail -1) >&2
 trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
 
-rm -rf "$work"
+# An earlier run's outputs (tens of thousands of files) are moved aside now and deleted when
+# this run ends, never just before a measured run: ext4 skips inodes freed in the last minutes
+# when it creates files, so a fresh deletion slows whichever tool happens to run next.
+if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
+trap 'rm -rf "$work.old.$$"' EXIT
 mkdir -p "$work"
 results="$work/results.tsv"
 : > "$results"
@@ -91,7 +95,6 @@ measure cat "$big" bash -c "find -L '$big' -type f -name '*.csv' -print0 | xargs
 run_trendline trendline-jobs1 "$big" "$work/out-jobs1" --jobs 1
 run_trendline trendline "$big" "$work/out-trendline"
 # Two nights: yesterday fills the cache (cold), tonight has a new as-of and reads it (warm).
-rm -rf "$work/cache"
 measure trendline-cache-cold "$big" "$trendline" run "$pipeline" --input "$big" --as-of 2025-11-28 \
   --output "$work/out-cold" --quiet --cache "$work/cache"
 run_trendline trendline-cache-warm "$big" "$work/out-warm" --cache "$work/cache"

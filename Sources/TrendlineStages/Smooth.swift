@@ -66,10 +66,13 @@ public struct Smooth: Sendable, Equatable {
   ///   the number of measures.
   public func apply(_ series: BucketedSeries) -> BucketedSeries {
     var result = series
-    for index in result.buckets.indices { result.buckets[index].trend = [:] }
-    for measure in series.measures {
-      let smoothed = apply(series.buckets.map { $0.values[measure] ?? 0 })
-      for (index, value) in smoothed.enumerated() { result.buckets[index].trend?[measure] = value }
+    let smoothed = series.measures.map { measure in apply(series.buckets.map { $0.values[measure] ?? 0 }) }
+    // Each bucket's trend is built whole, at its final size: filling it in place one measure
+    // at a time rehashed and regrew the dictionaries of every bucket.
+    for index in result.buckets.indices {
+      var trend = [Measure: Double](minimumCapacity: smoothed.count)
+      for (column, measure) in series.measures.enumerated() { trend[measure] = smoothed[column][index] }
+      result.buckets[index].trend = trend
     }
     return result
   }
