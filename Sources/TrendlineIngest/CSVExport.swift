@@ -207,14 +207,16 @@ func readCSVExport(
 /// enough: Hevy numbers sets per exercise block, so an exercise done twice in one workout
 /// repeats indices with different sets, and dropping those would lose real work.
 struct DuplicateSetFilter {
+  /// The synthesized `==` compares in declaration order, so the name comes last: the numbers
+  /// nearly always differ first, and a string comparison costs more than all of them.
   private struct Key: Equatable {
-    var exercise: String
     var index: Int
     var type: SetType
     var weightKg: Double
     var reps: Double
     var distanceMeters: Double
     var seconds: Double
+    var exercise: String
   }
   /// The keys of the session being read; a session's rows come together in every export, so
   /// a short list searched from the end beats hashing two strings per row.
@@ -229,12 +231,12 @@ struct DuplicateSetFilter {
       if !keys.isEmpty { earlier[session] = keys }
       session = set.sessionKey
       keys = earlier.removeValue(forKey: session) ?? []
+      keys.reserveCapacity(32)  // A session's sets, typically: one allocation instead of six.
     }
     let key = Key(
-      exercise: set.exercise, index: index, type: set.type, weightKg: set.weightKg, reps: set.reps,
-      distanceMeters: set.distanceMeters, seconds: set.seconds)
-    // Compare the number first: most keys differ there, and it is the cheap test.
-    if keys.contains(where: { $0.index == key.index && $0 == key }) { return true }
+      index: index, type: set.type, weightKg: set.weightKg, reps: set.reps,
+      distanceMeters: set.distanceMeters, seconds: set.seconds, exercise: set.exercise)
+    if keys.contains(key) { return true }
     keys.append(key)
     return false
   }
