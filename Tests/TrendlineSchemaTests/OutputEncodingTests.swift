@@ -37,14 +37,14 @@ import TrendlineSchema
 
   @Test func roundTripThroughJSONDecoderWithISO8601() throws {
     // What an app does: JSONDecoder with .iso8601, nothing of ours.
-    let data = try OutputEncoder.encode(series, timeZone: oslo)
+    let data = try OutputWriter.encode(series, timeZone: oslo)
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     #expect(try decoder.decode(SeriesOutput.self, from: data) == series)
   }
 
   @Test func everyOutputRoundTrips() throws {
-    let decoder = OutputEncoder.makeDecoder()
+    let decoder = OutputWriter.makeDecoder()
     let t = Date(epochSeconds: 1_762_037_999)
     let radar = RadarOutput(
       user: "ada", chart: "muscle-balance", timeZone: "Europe/Oslo", asOf: t,
@@ -52,7 +52,7 @@ import TrendlineSchema
       periods: [.init(start: t, end: t, partial: true, sessions: 3, counts: [2], scale: [1])],
       unmappedExercises: [.init(name: "Atlas Stone", sessions: 1)])
     #expect(
-      try decoder.decode(RadarOutput.self, from: OutputEncoder.encode(radar, timeZone: oslo))
+      try decoder.decode(RadarOutput.self, from: OutputWriter.encode(radar, timeZone: oslo))
         == radar)
     let heatmap = HeatmapOutput(
       user: "ada", chart: "body", timeZone: "Europe/Oslo", asOf: t,
@@ -62,7 +62,7 @@ import TrendlineSchema
           groups: [.init(id: 1, name: "Chest", sessions: 1, intensity: 0.5)])
       ])
     #expect(
-      try decoder.decode(HeatmapOutput.self, from: OutputEncoder.encode(heatmap, timeZone: oslo))
+      try decoder.decode(HeatmapOutput.self, from: OutputWriter.encode(heatmap, timeZone: oslo))
         == heatmap)
     let sparklines = SparklinesOutput(
       user: "ada", chart: "trends", timeZone: "Europe/Oslo", asOf: t, value: .e1rmKg,
@@ -71,15 +71,15 @@ import TrendlineSchema
       lines: [.init(exercise: "Squat", points: [.init(t: t, v: 116.5)])])
     #expect(
       try decoder.decode(
-        SparklinesOutput.self, from: OutputEncoder.encode(sparklines, timeZone: oslo)) == sparklines
+        SparklinesOutput.self, from: OutputWriter.encode(sparklines, timeZone: oslo)) == sparklines
     )
   }
 
   @Test func equalValuesGiveIdenticalBytes() throws {
     // Twice in one process; `theWrittenFile` pins the bytes across processes, where
     // Foundation's unsorted key order would change with the hash seed.
-    let first = try OutputEncoder.encode(series, timeZone: oslo)
-    let second = try OutputEncoder.encode(series, timeZone: oslo)
+    let first = try OutputWriter.encode(series, timeZone: oslo)
+    let second = try OutputWriter.encode(series, timeZone: oslo)
     #expect(first == second)
   }
 
@@ -152,7 +152,7 @@ import TrendlineSchema
 
       """
     #expect(
-      String(decoding: try OutputEncoder.encode(series, timeZone: oslo), as: UTF8.self) == expected)
+      String(decoding: try OutputWriter.encode(series, timeZone: oslo), as: UTF8.self) == expected)
   }
 
   @Test func noTrendKeyWithoutSmoothAndNullDomainWithoutBuckets() throws {
@@ -163,23 +163,23 @@ import TrendlineSchema
       return bucket
     }
     let withoutTrend = String(
-      decoding: try OutputEncoder.encode(value, timeZone: oslo), as: UTF8.self)
+      decoding: try OutputWriter.encode(value, timeZone: oslo), as: UTF8.self)
     #expect(!withoutTrend.contains("\"trend\""))
     value.buckets = []
     value.domain = nil
-    let empty = String(decoding: try OutputEncoder.encode(value, timeZone: oslo), as: UTF8.self)
+    let empty = String(decoding: try OutputWriter.encode(value, timeZone: oslo), as: UTF8.self)
     #expect(empty.contains("\"domain\": null,"))
     #expect(empty.contains("\"buckets\": [],"))
     #expect(
-      try OutputEncoder.makeDecoder().decode(SeriesOutput.self, from: Data(empty.utf8)) == value)
+      try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: Data(empty.utf8)) == value)
   }
 
   @Test func decodingTheWrongSchemaNamesBoth() throws {
     let t = Date(epochSeconds: 0)
     let heatmap = HeatmapOutput(user: "ada", chart: "body", timeZone: "UTC", asOf: t, periods: [])
-    let data = try OutputEncoder.encode(heatmap, timeZone: TimeZone(identifier: "UTC")!)
+    let data = try OutputWriter.encode(heatmap, timeZone: TimeZone(identifier: "UTC")!)
     do {
-      _ = try OutputEncoder.makeDecoder().decode(RadarOutput.self, from: data)
+      _ = try OutputWriter.makeDecoder().decode(RadarOutput.self, from: data)
       Issue.record("a heat map decoded as a radar")
     } catch DecodingError.dataCorrupted(let context) {
       #expect(
@@ -189,19 +189,36 @@ import TrendlineSchema
     }
   }
 
-  @Test func notANumberIsAnErrorNotNull() {
-    var value = series
-    value.average[.sessions] = .nan
-    #expect(throws: EncodingError.self) { try OutputEncoder.encode(value, timeZone: oslo) }
+  @Test func aNumberJSONCannotHoldIsAnErrorNamingItsPlace() {
+    func failure(_ value: some OutputWritable) -> String? {
+      do {
+        _ = try OutputWriter.encode(value, timeZone: oslo)
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    var series = series
+    series.average[.sessions] = .nan
+    #expect(failure(series) == "nan at average.sessions cannot be written as JSON")
+    var radar = OutputFixtures.radar
+    radar.periods[0].scale = [0.5, .infinity]
+    #expect(failure(radar) == "inf at periods[0].scale[1] cannot be written as JSON")
+    var cohort = OutputFixtures.cohortSeries
+    cohort.buckets[0].values[.volumeKg]?.quantiles[1].value = -.infinity
+    #expect(failure(cohort) == "-inf at buckets[0].values.volumeKg.p12.5 cannot be written as JSON")
+    var sparklines = OutputFixtures.sparklines
+    sparklines.lines[0].points[1].v = .nan
+    #expect(failure(sparklines) == "nan at lines[0].points[1].v cannot be written as JSON")
   }
 
   // MARK: Every output type, byte for byte
 
-  /// The bytes of every output type, written out in full: the files apps read must not change
-  /// by a byte however they are written.
-  func written(_ value: some Encodable, zone: String) throws -> String {
+  /// Each expected text below is what the Codable encoder that `OutputWriter` replaced wrote
+  /// for the same value, so the files apps read did not change by a byte.
+  func written(_ value: some OutputWritable, zone: String) throws -> String {
     String(
-      decoding: try OutputEncoder.encode(value, timeZone: TimeZone(identifier: zone)!), as: UTF8.self
+      decoding: try OutputWriter.encode(value, timeZone: TimeZone(identifier: zone)!), as: UTF8.self
     )
   }
 
@@ -603,9 +620,9 @@ import TrendlineSchema
   /// these values, the optional ones too, so a key the writer spelled differently from the
   /// decoder would fail here.
   @Test func everyOutputTypeRoundTripsWithEveryField() throws {
-    func roundTrip<T: Codable>(_ value: T, zone: String) throws -> T {
-      try OutputEncoder.makeDecoder().decode(
-        T.self, from: OutputEncoder.encode(value, timeZone: TimeZone(identifier: zone)!))
+    func roundTrip<T: OutputWritable & Decodable>(_ value: T, zone: String) throws -> T {
+      try OutputWriter.makeDecoder().decode(
+        T.self, from: OutputWriter.encode(value, timeZone: TimeZone(identifier: zone)!))
     }
     #expect(try roundTrip(OutputFixtures.series, zone: "America/St_Johns") == OutputFixtures.series)
     #expect(try roundTrip(OutputFixtures.emptySeries, zone: "UTC") == OutputFixtures.emptySeries)
