@@ -137,10 +137,10 @@ public enum ChartOutput: Sendable, Equatable {
   /// - Complexity: O(*s*), where *s* is the size of the output.
   public func encoded(timeZone: TimeZone) throws -> Data {
     switch self {
-    case .series(let value): return try OutputEncoder.encode(value, timeZone: timeZone)
-    case .radar(let value): return try OutputEncoder.encode(value, timeZone: timeZone)
-    case .heatmap(let value): return try OutputEncoder.encode(value, timeZone: timeZone)
-    case .sparklines(let value): return try OutputEncoder.encode(value, timeZone: timeZone)
+    case .series(let value): return try OutputWriter.encode(value, timeZone: timeZone)
+    case .radar(let value): return try OutputWriter.encode(value, timeZone: timeZone)
+    case .heatmap(let value): return try OutputWriter.encode(value, timeZone: timeZone)
+    case .sparklines(let value): return try OutputWriter.encode(value, timeZone: timeZone)
     }
   }
 }

@@ -62,10 +62,10 @@ struct CohortGatherer: Sendable {
   func outputs(asOf: String) throws -> [(name: String, data: Data)] {
     var files: [(String, Data)] = []
     for name in series.keys.sorted() {
-      files.append((name, try OutputEncoder.encode(compare.reduce(series[name]!, chart: name, asOf: asOf), timeZone: .gmt)))
+      files.append((name, try OutputWriter.encode(compare.reduce(series[name]!, chart: name, asOf: asOf), timeZone: .gmt)))
     }
     for name in radar.keys.sorted() {
-      files.append((name, try OutputEncoder.encode(compare.reduce(radar[name]!, chart: name, asOf: asOf), timeZone: .gmt)))
+      files.append((name, try OutputWriter.encode(compare.reduce(radar[name]!, chart: name, asOf: asOf), timeZone: .gmt)))
     }
     return files
   }

@@ -34,13 +34,25 @@ public enum BucketRange: String, Codable, Sendable, CaseIterable {
 ///
 /// Only the two ends are stored, not a duration, because a chart needs the ends and a
 /// duration would have to be added back in the user's calendar to find them.
-public struct Extent: Codable, Sendable, Equatable {
+public struct Extent: Decodable, Sendable, Equatable {
   public var start: Date
   public var end: Date
 
   public init(start: Date, end: Date) {
     self.start = start
     self.end = end
+  }
+}
+
+extension Extent: OutputWritable {
+  /// Writes `start, end`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("start", start)
+    writer.member("end", end)
+    writer.endObject()
   }
 }
 

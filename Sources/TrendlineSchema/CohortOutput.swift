@@ -5,7 +5,7 @@ import Foundation
 /// Written as one flat object, `{"mean": …, "min": …, "max": …, "p25": …, "p50": …}`, with a
 /// `p<q×100>` key per quantile the pipeline asked for (SPEC 7: numpy's default, linear
 /// interpolation between closest ranks).
-public struct CohortStats: Codable, Sendable, Equatable {
+public struct CohortStats: Decodable, Sendable, Equatable {
   public var mean: Double
   public var min: Double
   public var max: Double
@@ -46,14 +46,6 @@ public struct CohortStats: Codable, Sendable, Equatable {
     init?(intValue: Int) { nil }
   }
 
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: Key.self)
-    try container.encode(mean, forKey: Key("mean"))
-    try container.encode(min, forKey: Key("min"))
-    try container.encode(max, forKey: Key("max"))
-    for quantile in quantiles { try container.encode(quantile.value, forKey: Key(quantile.name)) }
-  }
-
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Key.self)
     mean = try container.decode(Double.self, forKey: Key("mean"))
@@ -68,7 +60,7 @@ public struct CohortStats: Codable, Sendable, Equatable {
 /// A value axis shared by every user's chart of one measure, so charts drawn side by side
 /// compare honestly: from 0 to a "nice" rounded maximum (1, 2, 2.5 or 5 × 10ⁿ) at or above the
 /// largest value any user has.
-public struct AxisDomain: Codable, Sendable, Equatable {
+public struct AxisDomain: Decodable, Sendable, Equatable {
   public var min: Double
   public var max: Double
   public init(min: Double, max: Double) {
@@ -84,7 +76,7 @@ public struct AxisDomain: Codable, Sendable, Equatable {
 /// are the same row. Weekly buckets of users whose week starts on another day are aligned to
 /// the Monday nearest their start (a Sunday-first week of 23 November joins the row of
 /// Monday 24 November), so a cohort of mixed week starts still has one row per week.
-public struct CohortSeriesOutput: Codable, Sendable, Equatable {
+public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/cohort-series@1"
 
   public var schema: String = CohortSeriesOutput.schemaID
@@ -105,7 +97,7 @@ public struct CohortSeriesOutput: Codable, Sendable, Equatable {
   /// measure this chart does not have.
   public var ranking: Ranking?
 
-  public struct Bucket: Codable, Sendable, Equatable {
+  public struct Bucket: Decodable, Sendable, Equatable {
     /// The local start date, `YYYY-MM-DD`.
     public var date: String
     /// Users with this bucket.
@@ -119,7 +111,8 @@ public struct CohortSeriesOutput: Codable, Sendable, Equatable {
     }
   }
 
-  public struct Ranking: Codable, Sendable, Equatable {
+  public struct Ranking: Decodable, Sendable, Equatable {
+    /// `Encodable` as well, unlike the rest of the output: the cohort partial file holds entries.
     public struct Entry: Codable, Sendable, Equatable {
       public var user: String
       public var value: Double
@@ -156,7 +149,7 @@ public struct CohortSeriesOutput: Codable, Sendable, Equatable {
 
 /// Cross-user comparison of one radar chart (`trendline/cohort-radar@1`, SPEC 7): per axis,
 /// the distribution over users of the latest period's counts (the period holding as-of).
-public struct CohortRadarOutput: Codable, Sendable, Equatable {
+public struct CohortRadarOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/cohort-radar@1"
 
   public var schema: String = CohortRadarOutput.schemaID
@@ -167,7 +160,7 @@ public struct CohortRadarOutput: Codable, Sendable, Equatable {
   /// In spoke order, like the users' radars.
   public var axes: [Axis]
 
-  public struct Axis: Codable, Sendable, Equatable {
+  public struct Axis: Decodable, Sendable, Equatable {
     public var id: String
     public var label: String
     public var counts: CohortStats
@@ -184,5 +177,130 @@ public struct CohortRadarOutput: Codable, Sendable, Equatable {
     self.period = period
     self.users = users
     self.axes = axes
+  }
+}
+
+extension CohortStats: OutputWritable {
+  /// Writes `mean, min, max`, then a key per quantile in the pipeline's order.
+  ///
+  /// - Complexity: O(*q*), where *q* is the number of quantiles.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    try writer.member("mean", mean)
+    try writer.member("min", min)
+    try writer.member("max", max)
+    for quantile in quantiles { try writer.member(quantile.name, quantile.value) }
+    writer.endObject()
+  }
+}
+
+extension AxisDomain: OutputWritable {
+  /// Writes `min, max`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    try writer.member("min", min)
+    try writer.member("max", max)
+    writer.endObject()
+  }
+}
+
+extension CohortSeriesOutput: OutputWritable {
+  /// Writes `schema, chart, asOf, range, granularity, measures, users, buckets, yDomain,
+  /// ranking`; `ranking` is left out, not `null`, when there is none.
+  ///
+  /// - Complexity: O(*b* × *m* × *q*), where *b* is the number of buckets, *m* of measures
+  ///   and *q* of quantiles.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("schema", schema)
+    writer.member("chart", chart)
+    writer.member("asOf", asOf)
+    writer.member("range", range.rawValue)
+    writer.member("granularity", granularity.rawValue)
+    writer.key("measures")
+    writer.array(measures) { $0.string($1.rawValue) }
+    writer.member("users", users)
+    writer.key("buckets")
+    try writer.array(buckets)
+    writer.key("yDomain")
+    try writer.object(yDomain) { try $1.write(to: &$0) }
+    if let ranking {
+      writer.key("ranking")
+      try ranking.write(to: &writer)
+    }
+    writer.endObject()
+  }
+}
+
+extension CohortSeriesOutput.Bucket: OutputWritable {
+  /// Writes `date, n, values`.
+  ///
+  /// - Complexity: O(*m* × *q*), where *m* is the number of measures and *q* of quantiles.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("date", date)
+    writer.member("n", n)
+    writer.key("values")
+    try writer.object(values) { try $1.write(to: &$0) }
+    writer.endObject()
+  }
+}
+
+extension CohortSeriesOutput.Ranking: OutputWritable {
+  /// Writes `measure, top, users`.
+  ///
+  /// - Complexity: O(*u*), where *u* is the number of users ranked.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("measure", measure.rawValue)
+    writer.member("top", top)
+    writer.key("users")
+    try writer.array(users)
+    writer.endObject()
+  }
+}
+
+extension CohortSeriesOutput.Ranking.Entry: OutputWritable {
+  /// Writes `user, value`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("user", user)
+    try writer.member("value", value)
+    writer.endObject()
+  }
+}
+
+extension CohortRadarOutput: OutputWritable {
+  /// Writes `schema, chart, asOf, period, users, axes`.
+  ///
+  /// - Complexity: O(*a* × *q*), where *a* is the number of axes and *q* of quantiles.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("schema", schema)
+    writer.member("chart", chart)
+    writer.member("asOf", asOf)
+    writer.member("period", period.rawValue)
+    writer.member("users", users)
+    writer.key("axes")
+    try writer.array(axes)
+    writer.endObject()
+  }
+}
+
+extension CohortRadarOutput.Axis: OutputWritable {
+  /// Writes `id, label, counts`.
+  ///
+  /// - Complexity: O(*q*), where *q* is the number of quantiles.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("id", id)
+    writer.member("label", label)
+    writer.key("counts")
+    try counts.write(to: &writer)
+    writer.endObject()
   }
 }

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// Every catalog group is listed in every period, zeros included, in catalog order: an app maps
 /// ids onto body regions and must find each one, trained or not.
-public struct HeatmapOutput: Codable, Sendable, Equatable {
+public struct HeatmapOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/heatmap@1"
 
-  public struct Group: Codable, Sendable, Equatable {
+  public struct Group: Decodable, Sendable, Equatable {
     public var id: Int
     public var name: String
     public var sessions: Int
@@ -23,7 +23,7 @@ public struct HeatmapOutput: Codable, Sendable, Equatable {
     }
   }
 
-  public struct Period: Codable, Sendable, Equatable {
+  public struct Period: Decodable, Sendable, Equatable {
     public var start: Date
     public var end: Date
     public var partial: Bool
@@ -64,5 +64,51 @@ public struct HeatmapOutput: Codable, Sendable, Equatable {
     timeZone = try c.decode(String.self, forKey: .timeZone)
     asOf = try c.decode(Date.self, forKey: .asOf)
     periods = try c.decode([Period].self, forKey: .periods)
+  }
+}
+
+extension HeatmapOutput: OutputWritable {
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, periods`.
+  ///
+  /// - Complexity: O(*p* × *g*), where *p* is the number of periods and *g* of groups.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("schema", schema)
+    writer.member("user", user)
+    writer.member("chart", chart)
+    writer.member("timeZone", timeZone)
+    writer.member("asOf", asOf)
+    writer.key("periods")
+    try writer.array(periods)
+    writer.endObject()
+  }
+}
+
+extension HeatmapOutput.Period: OutputWritable {
+  /// Writes `start, end, partial, groups`.
+  ///
+  /// - Complexity: O(*g*), where *g* is the number of groups.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("start", start)
+    writer.member("end", end)
+    writer.member("partial", partial)
+    writer.key("groups")
+    try writer.array(groups)
+    writer.endObject()
+  }
+}
+
+extension HeatmapOutput.Group: OutputWritable {
+  /// Writes `id, name, sessions, intensity`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("id", id)
+    writer.member("name", name)
+    writer.member("sessions", sessions)
+    try writer.member("intensity", intensity)
+    writer.endObject()
   }
 }

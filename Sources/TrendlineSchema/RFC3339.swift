@@ -22,37 +22,51 @@ public enum RFC3339 {
   /// `+00:00`, which only a few zones before 1972 would need).
   ///
   /// - Complexity: O(1); one allocation for the result.
-  static func text(seconds: Int64, offset given: Int64) -> String {
+  static func text(seconds: Int64, offset: Int64) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(25)
+    append(seconds: seconds, offset: offset, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the 25 bytes of ``text(seconds:offset:)`` to `bytes`, so that a writer of
+  /// thousands of instants makes no `String` for each.
+  ///
+  /// - Complexity: O(1) amortized.
+  static func append(seconds: Int64, offset given: Int64, to bytes: inout [UInt8]) {
     let offset = given % 60 == 0 ? given : 0
     let local = seconds + offset
     let days = floorDiv(local, 86_400)
     let secondOfDay = local - days * 86_400
     let (year, month, day) = civilDate(fromDays: days)
     let offsetMinutes = abs(offset) / 60
-    var bytes = [UInt8](repeating: 0, count: 25)
-    func put(_ value: Int64, _ width: Int, at index: Int) {
-      var value = value
-      for position in stride(from: index + width - 1, through: index, by: -1) {
-        bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
-        value /= 10
+    // Filled on the stack and appended whole: an array append per character cost more than
+    // the date arithmetic.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 25) { text in
+      func put(_ value: Int64, _ width: Int, at index: Int) {
+        var value = value
+        for position in stride(from: index + width - 1, through: index, by: -1) {
+          text[position] = UInt8(ascii: "0") + UInt8(value % 10)
+          value /= 10
+        }
       }
+      put(year, 4, at: 0)
+      text[4] = UInt8(ascii: "-")
+      put(month, 2, at: 5)
+      text[7] = UInt8(ascii: "-")
+      put(day, 2, at: 8)
+      text[10] = UInt8(ascii: "T")
+      put(secondOfDay / 3600, 2, at: 11)
+      text[13] = UInt8(ascii: ":")
+      put(secondOfDay / 60 % 60, 2, at: 14)
+      text[16] = UInt8(ascii: ":")
+      put(secondOfDay % 60, 2, at: 17)
+      text[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+      put(offsetMinutes / 60, 2, at: 20)
+      text[22] = UInt8(ascii: ":")
+      put(offsetMinutes % 60, 2, at: 23)
+      bytes.append(contentsOf: text)
     }
-    put(year, 4, at: 0)
-    bytes[4] = UInt8(ascii: "-")
-    put(month, 2, at: 5)
-    bytes[7] = UInt8(ascii: "-")
-    put(day, 2, at: 8)
-    bytes[10] = UInt8(ascii: "T")
-    put(secondOfDay / 3600, 2, at: 11)
-    bytes[13] = UInt8(ascii: ":")
-    put(secondOfDay / 60 % 60, 2, at: 14)
-    bytes[16] = UInt8(ascii: ":")
-    put(secondOfDay % 60, 2, at: 17)
-    bytes[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
-    put(offsetMinutes / 60, 2, at: 20)
-    bytes[22] = UInt8(ascii: ":")
-    put(offsetMinutes % 60, 2, at: 23)
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Formats many instants of one zone, asking the zone for an offset only when an instant
@@ -69,13 +83,25 @@ public enum RFC3339 {
 
     /// - Complexity: O(1) amortized over rising instants.
     public func string(_ seconds: Int64) -> String {
+      RFC3339.text(seconds: seconds, offset: offset(at: seconds))
+    }
+
+    /// Appends the instant's text to `bytes`, for ``OutputWriter``, which writes every instant
+    /// of an output into one buffer.
+    ///
+    /// - Complexity: O(1) amortized over rising instants.
+    func append(_ seconds: Int64, to bytes: inout [UInt8]) {
+      RFC3339.append(seconds: seconds, offset: offset(at: seconds), to: &bytes)
+    }
+
+    private func offset(at seconds: Int64) -> Int64 {
       if seconds < validFrom || seconds >= validUntil {
         let date = Date(epochSeconds: seconds)
         offset = Int64(timeZone.secondsFromGMT(for: date))
         validFrom = seconds
         validUntil = timeZone.nextDaylightSavingTimeTransition(after: date)?.epochSeconds ?? Int64.max
       }
-      return text(seconds: seconds, offset: offset)
+      return offset
     }
   }
 

@@ -4,10 +4,12 @@ import Foundation
 ///
 /// `scale` is shared by all periods of one output, so the polygons of two months drawn on one
 /// radar are comparable; an app must not rescale each period on its own.
-public struct RadarOutput: Codable, Sendable, Equatable {
+public struct RadarOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/radar@1"
 
   /// A spoke, in spoke order (spoke 0 at the top, then clockwise).
+  ///
+  /// `Encodable` as well, unlike the rest of the output: the cohort partial file holds axes.
   public struct Axis: Codable, Sendable, Equatable {
     public var id: String
     public var label: String
@@ -17,7 +19,7 @@ public struct RadarOutput: Codable, Sendable, Equatable {
     }
   }
 
-  public struct Period: Codable, Sendable, Equatable {
+  public struct Period: Decodable, Sendable, Equatable {
     public var start: Date
     public var end: Date
     /// True for the period containing as-of.
@@ -42,7 +44,7 @@ public struct RadarOutput: Codable, Sendable, Equatable {
   }
 
   /// An exercise no axis can count because nothing maps it to muscle groups.
-  public struct UnmappedExercise: Codable, Sendable, Equatable {
+  public struct UnmappedExercise: Decodable, Sendable, Equatable {
     public var name: String
     public var sessions: Int
     public init(name: String, sessions: Int) {
@@ -90,5 +92,70 @@ public struct RadarOutput: Codable, Sendable, Equatable {
     axes = try c.decode([Axis].self, forKey: .axes)
     periods = try c.decode([Period].self, forKey: .periods)
     unmappedExercises = try c.decode([UnmappedExercise].self, forKey: .unmappedExercises)
+  }
+}
+
+extension RadarOutput: OutputWritable {
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, axes, periods,
+  /// unmappedExercises`.
+  ///
+  /// - Complexity: O(*p* × *a* + *u*), where *p* is the number of periods, *a* of axes and *u*
+  ///   of unmapped exercises.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("schema", schema)
+    writer.member("user", user)
+    writer.member("chart", chart)
+    writer.member("timeZone", timeZone)
+    writer.member("asOf", asOf)
+    writer.key("axes")
+    try writer.array(axes)
+    writer.key("periods")
+    try writer.array(periods)
+    writer.key("unmappedExercises")
+    try writer.array(unmappedExercises)
+    writer.endObject()
+  }
+}
+
+extension RadarOutput.Axis: OutputWritable {
+  /// Writes `id, label`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("id", id)
+    writer.member("label", label)
+    writer.endObject()
+  }
+}
+
+extension RadarOutput.Period: OutputWritable {
+  /// Writes `start, end, partial, sessions, counts, scale`.
+  ///
+  /// - Complexity: O(*a*), where *a* is the number of axes.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("start", start)
+    writer.member("end", end)
+    writer.member("partial", partial)
+    writer.member("sessions", sessions)
+    writer.key("counts")
+    writer.array(counts) { $0.number($1) }
+    writer.key("scale")
+    try writer.array(scale) { try $0.number($1) }
+    writer.endObject()
+  }
+}
+
+extension RadarOutput.UnmappedExercise: OutputWritable {
+  /// Writes `name, sessions`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("name", name)
+    writer.member("sessions", sessions)
+    writer.endObject()
   }
 }

@@ -5,11 +5,11 @@ import Foundation
 /// Every number a chart needs is here already: bucket edges in the user's calendar (a day may be
 /// 23 or 25 hours), bar extents, the padded domain, the trend and the averages. An app draws
 /// them; it does not recompute them, so every app draws the same chart.
-public struct SeriesOutput: Codable, Sendable, Equatable {
+public struct SeriesOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/series@1"
 
   /// One calendar period.
-  public struct Bucket: Codable, Sendable, Equatable {
+  public struct Bucket: Decodable, Sendable, Equatable {
     /// The period's first instant.
     public var start: Date
     /// The next period's first instant (so a day bucket may be 23 or 25 hours long).
@@ -86,20 +86,53 @@ public struct SeriesOutput: Codable, Sendable, Equatable {
     buckets = try c.decode([Bucket].self, forKey: .buckets)
     average = try c.decode([Measure: Double].self, forKey: .average)
   }
+}
 
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(schema, forKey: .schema)
-    try c.encode(user, forKey: .user)
-    try c.encode(chart, forKey: .chart)
-    try c.encode(timeZone, forKey: .timeZone)
-    try c.encode(asOf, forKey: .asOf)
-    try c.encode(range, forKey: .range)
-    try c.encode(granularity, forKey: .granularity)
-    try c.encode(measures, forKey: .measures)
+extension SeriesOutput: OutputWritable {
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, range, granularity,
+  /// measures, domain, buckets, average`.
+  ///
+  /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("schema", schema)
+    writer.member("user", user)
+    writer.member("chart", chart)
+    writer.member("timeZone", timeZone)
+    writer.member("asOf", asOf)
+    writer.member("range", range.rawValue)
+    writer.member("granularity", granularity.rawValue)
+    writer.key("measures")
+    writer.array(measures) { $0.string($1.rawValue) }
+    writer.key("domain")
     // Written as `null`, not left out: "no buckets, so no domain" is a fact the app should see.
-    try c.encode(domain, forKey: .domain)
-    try c.encode(buckets, forKey: .buckets)
-    try c.encode(average, forKey: .average)
+    if let domain { domain.write(to: &writer) } else { writer.null() }
+    writer.key("buckets")
+    try writer.array(buckets)
+    writer.key("average")
+    try writer.object(average) { try $0.number($1) }
+    writer.endObject()
+  }
+}
+
+extension SeriesOutput.Bucket: OutputWritable {
+  /// Writes `start, end, partial, values, trend, bar`.
+  ///
+  /// - Complexity: O(*m*), where *m* is the number of measures.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("start", start)
+    writer.member("end", end)
+    writer.member("partial", partial)
+    writer.key("values")
+    try writer.object(values) { try $0.number($1) }
+    // Left out, not `null`, without a `smooth` stage (SPEC 9.8).
+    if let trend {
+      writer.key("trend")
+      try writer.object(trend) { try $0.number($1) }
+    }
+    writer.key("bar")
+    bar.write(to: &writer)
+    writer.endObject()
   }
 }

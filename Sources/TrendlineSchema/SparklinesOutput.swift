@@ -6,7 +6,7 @@ import Foundation
 /// `domain` is the window itself, not the span of the data: every line of the output, and of
 /// every user, is drawn on the same time axis, so a line that stops early shows that the
 /// exercise stopped.
-public struct SparklinesOutput: Codable, Sendable, Equatable {
+public struct SparklinesOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/sparklines@1"
 
   /// What a point's `v` measures, per session.
@@ -21,7 +21,7 @@ public struct SparklinesOutput: Codable, Sendable, Equatable {
     case reps
   }
 
-  public struct Point: Codable, Sendable, Equatable {
+  public struct Point: Decodable, Sendable, Equatable {
     /// The session's start.
     public var t: Date
     public var v: Double
@@ -31,7 +31,7 @@ public struct SparklinesOutput: Codable, Sendable, Equatable {
     }
   }
 
-  public struct Line: Codable, Sendable, Equatable {
+  public struct Line: Decodable, Sendable, Equatable {
     /// The catalog's name, or the trimmed NFC name for an exercise outside the catalog.
     public var exercise: String
     /// Oldest first.
@@ -83,5 +83,52 @@ public struct SparklinesOutput: Codable, Sendable, Equatable {
     windowDays = try c.decode(Int.self, forKey: .windowDays)
     domain = try c.decode(Extent.self, forKey: .domain)
     lines = try c.decode([Line].self, forKey: .lines)
+  }
+}
+
+extension SparklinesOutput: OutputWritable {
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, value, windowDays,
+  /// domain, lines`.
+  ///
+  /// - Complexity: O(*p*), where *p* is the number of points.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("schema", schema)
+    writer.member("user", user)
+    writer.member("chart", chart)
+    writer.member("timeZone", timeZone)
+    writer.member("asOf", asOf)
+    writer.member("value", value.rawValue)
+    writer.member("windowDays", windowDays)
+    writer.key("domain")
+    domain.write(to: &writer)
+    writer.key("lines")
+    try writer.array(lines)
+    writer.endObject()
+  }
+}
+
+extension SparklinesOutput.Line: OutputWritable {
+  /// Writes `exercise, points`.
+  ///
+  /// - Complexity: O(*p*), where *p* is the number of points.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("exercise", exercise)
+    writer.key("points")
+    try writer.array(points)
+    writer.endObject()
+  }
+}
+
+extension SparklinesOutput.Point: OutputWritable {
+  /// Writes `t, v`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("t", t)
+    try writer.member("v", v)
+    writer.endObject()
   }
 }

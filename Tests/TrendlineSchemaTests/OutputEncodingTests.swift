@@ -37,14 +37,14 @@ import TrendlineSchema
 
   @Test func roundTripThroughJSONDecoderWithISO8601() throws {
     // What an app does: JSONDecoder with .iso8601, nothing of ours.
-    let data = try OutputEncoder.encode(series, timeZone: oslo)
+    let data = try OutputWriter.encode(series, timeZone: oslo)
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     #expect(try decoder.decode(SeriesOutput.self, from: data) == series)
   }
 
   @Test func everyOutputRoundTrips() throws {
-    let decoder = OutputEncoder.makeDecoder()
+    let decoder = OutputWriter.makeDecoder()
     let t = Date(epochSeconds: 1_762_037_999)
     let radar = RadarOutput(
       user: "ada", chart: "muscle-balance", timeZone: "Europe/Oslo", asOf: t,
@@ -52,7 +52,7 @@ import TrendlineSchema
       periods: [.init(start: t, end: t, partial: true, sessions: 3, counts: [2], scale: [1])],
       unmappedExercises: [.init(name: "Atlas Stone", sessions: 1)])
     #expect(
-      try decoder.decode(RadarOutput.self, from: OutputEncoder.encode(radar, timeZone: oslo))
+      try decoder.decode(RadarOutput.self, from: OutputWriter.encode(radar, timeZone: oslo))
         == radar)
     let heatmap = HeatmapOutput(
       user: "ada", chart: "body", timeZone: "Europe/Oslo", asOf: t,
@@ -62,7 +62,7 @@ import TrendlineSchema
           groups: [.init(id: 1, name: "Chest", sessions: 1, intensity: 0.5)])
       ])
     #expect(
-      try decoder.decode(HeatmapOutput.self, from: OutputEncoder.encode(heatmap, timeZone: oslo))
+      try decoder.decode(HeatmapOutput.self, from: OutputWriter.encode(heatmap, timeZone: oslo))
         == heatmap)
     let sparklines = SparklinesOutput(
       user: "ada", chart: "trends", timeZone: "Europe/Oslo", asOf: t, value: .e1rmKg,
@@ -71,15 +71,15 @@ import TrendlineSchema
       lines: [.init(exercise: "Squat", points: [.init(t: t, v: 116.5)])])
     #expect(
       try decoder.decode(
-        SparklinesOutput.self, from: OutputEncoder.encode(sparklines, timeZone: oslo)) == sparklines
+        SparklinesOutput.self, from: OutputWriter.encode(sparklines, timeZone: oslo)) == sparklines
     )
   }
 
   @Test func equalValuesGiveIdenticalBytes() throws {
     // Twice in one process; `theWrittenFile` pins the bytes across processes, where
     // Foundation's unsorted key order would change with the hash seed.
-    let first = try OutputEncoder.encode(series, timeZone: oslo)
-    let second = try OutputEncoder.encode(series, timeZone: oslo)
+    let first = try OutputWriter.encode(series, timeZone: oslo)
+    let second = try OutputWriter.encode(series, timeZone: oslo)
     #expect(first == second)
   }
 
@@ -152,7 +152,7 @@ import TrendlineSchema
 
       """
     #expect(
-      String(decoding: try OutputEncoder.encode(series, timeZone: oslo), as: UTF8.self) == expected)
+      String(decoding: try OutputWriter.encode(series, timeZone: oslo), as: UTF8.self) == expected)
   }
 
   @Test func noTrendKeyWithoutSmoothAndNullDomainWithoutBuckets() throws {
@@ -163,23 +163,23 @@ import TrendlineSchema
       return bucket
     }
     let withoutTrend = String(
-      decoding: try OutputEncoder.encode(value, timeZone: oslo), as: UTF8.self)
+      decoding: try OutputWriter.encode(value, timeZone: oslo), as: UTF8.self)
     #expect(!withoutTrend.contains("\"trend\""))
     value.buckets = []
     value.domain = nil
-    let empty = String(decoding: try OutputEncoder.encode(value, timeZone: oslo), as: UTF8.self)
+    let empty = String(decoding: try OutputWriter.encode(value, timeZone: oslo), as: UTF8.self)
     #expect(empty.contains("\"domain\": null,"))
     #expect(empty.contains("\"buckets\": [],"))
     #expect(
-      try OutputEncoder.makeDecoder().decode(SeriesOutput.self, from: Data(empty.utf8)) == value)
+      try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: Data(empty.utf8)) == value)
   }
 
   @Test func decodingTheWrongSchemaNamesBoth() throws {
     let t = Date(epochSeconds: 0)
     let heatmap = HeatmapOutput(user: "ada", chart: "body", timeZone: "UTC", asOf: t, periods: [])
-    let data = try OutputEncoder.encode(heatmap, timeZone: TimeZone(identifier: "UTC")!)
+    let data = try OutputWriter.encode(heatmap, timeZone: TimeZone(identifier: "UTC")!)
     do {
-      _ = try OutputEncoder.makeDecoder().decode(RadarOutput.self, from: data)
+      _ = try OutputWriter.makeDecoder().decode(RadarOutput.self, from: data)
       Issue.record("a heat map decoded as a radar")
     } catch DecodingError.dataCorrupted(let context) {
       #expect(
@@ -189,9 +189,452 @@ import TrendlineSchema
     }
   }
 
-  @Test func notANumberIsAnErrorNotNull() {
-    var value = series
-    value.average[.sessions] = .nan
-    #expect(throws: EncodingError.self) { try OutputEncoder.encode(value, timeZone: oslo) }
+  @Test func aNumberJSONCannotHoldIsAnErrorNamingItsPlace() {
+    func failure(_ value: some OutputWritable) -> String? {
+      do {
+        _ = try OutputWriter.encode(value, timeZone: oslo)
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    var series = series
+    series.average[.sessions] = .nan
+    #expect(failure(series) == "nan at average.sessions cannot be written as JSON")
+    var radar = OutputFixtures.radar
+    radar.periods[0].scale = [0.5, .infinity]
+    #expect(failure(radar) == "inf at periods[0].scale[1] cannot be written as JSON")
+    var cohort = OutputFixtures.cohortSeries
+    cohort.buckets[0].values[.volumeKg]?.quantiles[1].value = -.infinity
+    #expect(failure(cohort) == "-inf at buckets[0].values.volumeKg.p12.5 cannot be written as JSON")
+    var sparklines = OutputFixtures.sparklines
+    sparklines.lines[0].points[1].v = .nan
+    #expect(failure(sparklines) == "nan at lines[0].points[1].v cannot be written as JSON")
+  }
+
+  // MARK: Every output type, byte for byte
+
+  /// Each expected text below is what the Codable encoder that `OutputWriter` replaced wrote
+  /// for the same value, so the files apps read did not change by a byte.
+  func written(_ value: some OutputWritable, zone: String) throws -> String {
+    String(
+      decoding: try OutputWriter.encode(value, timeZone: TimeZone(identifier: zone)!), as: UTF8.self
+    )
+  }
+
+  @Test func seriesWithEscapesNumbersAndNegativeOffsets() throws {
+    // St. John's is −03:30 in winter and −02:30 in summer; `trend` is left out of the second
+    // bucket, and an empty dictionary is `{}`. 2⁵³ − 1 is written as an integer, 2⁵³ is not.
+    #expect(
+      try written(OutputFixtures.series, zone: "America/St_Johns") == #"""
+        {
+          "schema": "trendline/series@1",
+          "user": "a\"b\\c\nd\te\rf\u0001g\u001fh/é😀",
+          "chart": "training-volume",
+          "timeZone": "America/St_Johns",
+          "asOf": "2025-11-30T00:29:59-03:30",
+          "range": "3m",
+          "granularity": "week",
+          "measures": [
+            "volumeKg",
+            "sessions",
+            "sets",
+            "durationSeconds"
+          ],
+          "domain": {
+            "start": "1969-12-31T20:29:59-03:30",
+            "end": "1969-12-31T20:30:01-03:30"
+          },
+          "buckets": [
+            {
+              "start": "2025-10-25T22:29:59-02:30",
+              "end": "2025-10-25T22:30:00-02:30",
+              "partial": false,
+              "values": {
+                "durationSeconds": 1e-07,
+                "sessions": 3,
+                "sets": 0,
+                "volumeKg": 0.1
+              },
+              "trend": {
+                "durationSeconds": 9007199254740992.0,
+                "sessions": 2.5,
+                "sets": 9007199254740991,
+                "volumeKg": 1e+300
+              },
+              "bar": {
+                "start": "1969-12-31T20:30:00-03:30",
+                "end": "2023-11-14T18:43:20-03:30"
+              }
+            },
+            {
+              "start": "2025-10-25T22:30:00-02:30",
+              "end": "2025-11-01T22:30:00-02:30",
+              "partial": true,
+              "values": {},
+              "bar": {
+                "start": "2025-10-25T22:30:00-02:30",
+                "end": "2025-10-25T22:30:00-02:30"
+              }
+            }
+          ],
+          "average": {
+            "durationSeconds": 5e-324,
+            "sessions": -1.5,
+            "sets": -1e+16,
+            "volumeKg": 1234.5678
+          }
+        }
+
+        """#)
+  }
+
+  @Test func seriesWithoutBuckets() throws {
+    // `domain` is `null`, not left out.
+    #expect(
+      try written(OutputFixtures.emptySeries, zone: "UTC") == #"""
+        {
+          "schema": "trendline/series@1",
+          "user": "ada",
+          "chart": "c",
+          "timeZone": "UTC",
+          "asOf": "1970-01-01T00:00:00+00:00",
+          "range": "all",
+          "granularity": "day",
+          "measures": [],
+          "domain": null,
+          "buckets": [],
+          "average": {}
+        }
+
+        """#)
+  }
+
+  @Test func radarInAQuarterHourZone() throws {
+    // Kathmandu is +05:45.
+    #expect(
+      try written(OutputFixtures.radar, zone: "Asia/Kathmandu") == #"""
+        {
+          "schema": "trendline/radar@1",
+          "user": "ada",
+          "chart": "muscle-balance",
+          "timeZone": "Asia/Kathmandu",
+          "asOf": "2025-11-29T23:14:59+05:45",
+          "axes": [
+            {
+              "id": "back",
+              "label": "Back \"upper\""
+            },
+            {
+              "id": "legs",
+              "label": "Legs"
+            }
+          ],
+          "periods": [
+            {
+              "start": "2025-10-01T00:30:00+05:45",
+              "end": "2025-11-01T00:30:00+05:45",
+              "partial": false,
+              "sessions": 7,
+              "counts": [
+                4,
+                0
+              ],
+              "scale": [
+                0.6666666666666666,
+                0
+              ]
+            },
+            {
+              "start": "2025-11-01T00:30:00+05:45",
+              "end": "2025-12-01T00:30:00+05:45",
+              "partial": true,
+              "sessions": 0,
+              "counts": [],
+              "scale": []
+            }
+          ],
+          "unmappedExercises": [
+            {
+              "name": "Atlas Stone",
+              "sessions": 12
+            },
+            {
+              "name": "Zercher\tCarry",
+              "sessions": 1
+            }
+          ]
+        }
+
+        """#)
+  }
+
+  @Test func radarWithNothing() throws {
+    #expect(
+      try written(OutputFixtures.emptyRadar, zone: "UTC") == #"""
+        {
+          "schema": "trendline/radar@1",
+          "user": "ada",
+          "chart": "r",
+          "timeZone": "UTC",
+          "asOf": "1970-01-01T00:00:00+00:00",
+          "axes": [],
+          "periods": [],
+          "unmappedExercises": []
+        }
+
+        """#)
+  }
+
+  @Test func heatmapWithAnInstantBefore1972() throws {
+    // Amsterdam was +00:19:32 in 1900: written in UTC, not with a rounded offset.
+    #expect(
+      try written(OutputFixtures.heatmap, zone: "Europe/Amsterdam") == #"""
+        {
+          "schema": "trendline/heatmap@1",
+          "user": "ada",
+          "chart": "body",
+          "timeZone": "Europe/Amsterdam",
+          "asOf": "1900-01-01T00:00:00+00:00",
+          "periods": [
+            {
+              "start": "1900-01-01T00:00:00+00:00",
+              "end": "2025-11-29T18:29:59+01:00",
+              "partial": true,
+              "groups": [
+                {
+                  "id": 1,
+                  "name": "Chest",
+                  "sessions": 3,
+                  "intensity": 1
+                },
+                {
+                  "id": 27,
+                  "name": "Neck",
+                  "sessions": 0,
+                  "intensity": 0
+                },
+                {
+                  "id": -4,
+                  "name": "",
+                  "sessions": 1,
+                  "intensity": 0.3333333333333333
+                }
+              ]
+            },
+            {
+              "start": "1970-01-01T01:00:00+01:00",
+              "end": "1970-01-02T01:00:00+01:00",
+              "partial": false,
+              "groups": []
+            }
+          ]
+        }
+
+        """#)
+  }
+
+  @Test func sparklinesAcrossTheFallBack() throws {
+    // The two points are one second apart, either side of the 26 October 2025 fall-back.
+    #expect(
+      try written(OutputFixtures.sparklines, zone: "Europe/Oslo") == #"""
+        {
+          "schema": "trendline/sparklines@1",
+          "user": "ada",
+          "chart": "trends",
+          "timeZone": "Europe/Oslo",
+          "asOf": "2025-11-29T23:59:59+01:00",
+          "value": "e1rmKg",
+          "windowDays": 91,
+          "domain": {
+            "start": "2025-08-31T01:00:00+02:00",
+            "end": "2025-11-29T23:59:59+01:00"
+          },
+          "lines": [
+            {
+              "exercise": "Squat (Barbell)",
+              "points": [
+                {
+                  "t": "2025-10-26T02:59:59+02:00",
+                  "v": 116.66666666666667
+                },
+                {
+                  "t": "2025-10-26T02:00:00+01:00",
+                  "v": 1e+21
+                }
+              ]
+            },
+            {
+              "exercise": "Überzug",
+              "points": []
+            }
+          ]
+        }
+
+        """#)
+  }
+
+  @Test func cohortSeriesWithRanking() throws {
+    // Quantile keys stay in the pipeline's order (`p5`, `p12.5`, `p50`), not sorted as text.
+    #expect(
+      try written(OutputFixtures.cohortSeries, zone: "UTC") == #"""
+        {
+          "schema": "trendline/cohort-series@1",
+          "chart": "training-volume",
+          "asOf": "2025-11-29",
+          "range": "6m",
+          "granularity": "month",
+          "measures": [
+            "sessions",
+            "volumeKg"
+          ],
+          "users": 3,
+          "buckets": [
+            {
+              "date": "2025-10-01",
+              "n": 2,
+              "values": {
+                "sessions": {
+                  "mean": 2,
+                  "min": 1,
+                  "max": 3
+                },
+                "volumeKg": {
+                  "mean": 1500.25,
+                  "min": 0,
+                  "max": 3000.5,
+                  "p5": 75.5,
+                  "p12.5": 375.0625,
+                  "p50": 1500.25
+                }
+              }
+            },
+            {
+              "date": "2025-11-01",
+              "n": 0,
+              "values": {}
+            }
+          ],
+          "yDomain": {
+            "sessions": {
+              "min": 0,
+              "max": 2.5
+            },
+            "volumeKg": {
+              "min": 0,
+              "max": 5000
+            }
+          },
+          "ranking": {
+            "measure": "volumeKg",
+            "top": 2,
+            "users": [
+              {
+                "user": "bo",
+                "value": 3000.5
+              },
+              {
+                "user": "a\"b\\c\nd\te\rf\u0001g\u001fh/é😀",
+                "value": 0.1
+              }
+            ]
+          }
+        }
+
+        """#)
+  }
+
+  @Test func cohortSeriesWithoutRanking() throws {
+    // No ranking: the key is left out, not `null`.
+    #expect(
+      try written(OutputFixtures.cohortSeriesWithoutRanking, zone: "UTC") == #"""
+        {
+          "schema": "trendline/cohort-series@1",
+          "chart": "c",
+          "asOf": "today",
+          "range": "all",
+          "granularity": "week",
+          "measures": [],
+          "users": 0,
+          "buckets": [],
+          "yDomain": {}
+        }
+
+        """#)
+  }
+
+  @Test func cohortRadar() throws {
+    #expect(
+      try written(OutputFixtures.cohortRadar, zone: "UTC") == #"""
+        {
+          "schema": "trendline/cohort-radar@1",
+          "chart": "muscle-balance",
+          "asOf": "2025-11-29T23:59:59+01:00",
+          "period": "month",
+          "users": 3,
+          "axes": [
+            {
+              "id": "back",
+              "label": "Back",
+              "counts": {
+                "mean": 4.333333333333333,
+                "min": 1,
+                "max": 8,
+                "p25": 2.5,
+                "p90": 7.2
+              }
+            },
+            {
+              "id": "legs",
+              "label": "Legs",
+              "counts": {
+                "mean": 0,
+                "min": 0,
+                "max": 0
+              }
+            }
+          ]
+        }
+
+        """#)
+  }
+
+  @Test func cohortRadarWithoutAxes() throws {
+    #expect(
+      try written(OutputFixtures.emptyCohortRadar, zone: "UTC") == #"""
+        {
+          "schema": "trendline/cohort-radar@1",
+          "chart": "r",
+          "asOf": "today",
+          "period": "day",
+          "users": 0,
+          "axes": []
+        }
+
+        """#)
+  }
+
+  // MARK: Round trips
+
+  /// What an app does with each output: `JSONDecoder` with `.iso8601`. Every field is set in
+  /// these values, the optional ones too, so a key the writer spelled differently from the
+  /// decoder would fail here.
+  @Test func everyOutputTypeRoundTripsWithEveryField() throws {
+    func roundTrip<T: OutputWritable & Decodable>(_ value: T, zone: String) throws -> T {
+      try OutputWriter.makeDecoder().decode(
+        T.self, from: OutputWriter.encode(value, timeZone: TimeZone(identifier: zone)!))
+    }
+    #expect(try roundTrip(OutputFixtures.series, zone: "America/St_Johns") == OutputFixtures.series)
+    #expect(try roundTrip(OutputFixtures.emptySeries, zone: "UTC") == OutputFixtures.emptySeries)
+    #expect(try roundTrip(OutputFixtures.radar, zone: "Asia/Kathmandu") == OutputFixtures.radar)
+    #expect(
+      try roundTrip(OutputFixtures.heatmap, zone: "Europe/Amsterdam") == OutputFixtures.heatmap)
+    #expect(
+      try roundTrip(OutputFixtures.sparklines, zone: "Europe/Oslo") == OutputFixtures.sparklines)
+    #expect(try roundTrip(OutputFixtures.cohortSeries, zone: "UTC") == OutputFixtures.cohortSeries)
+    #expect(
+      try roundTrip(OutputFixtures.cohortSeriesWithoutRanking, zone: "UTC")
+        == OutputFixtures.cohortSeriesWithoutRanking)
+    #expect(try roundTrip(OutputFixtures.cohortRadar, zone: "UTC") == OutputFixtures.cohortRadar)
   }
 }

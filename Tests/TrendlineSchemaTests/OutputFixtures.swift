@@ -1,0 +1,143 @@
+import Foundation
+import TrendlineSchema
+
+/// One value of every output type with every field set, the optional ones both present and
+/// absent, and the strings and numbers that are easy to get wrong: escapes, fractions that
+/// have no exact binary form, `-0.0`, values past 2⁵³, zones with negative and
+/// quarter-hour offsets, and an instant before 1972 in a zone whose offset then was not a
+/// whole number of minutes.
+enum OutputFixtures {
+  /// `"`, `\`, newline, tab, carriage return, two other control characters, `/`, and
+  /// non-ASCII text, which is written as UTF-8, not escaped.
+  static let awkward = "a\"b\\c\nd\te\rf\u{01}g\u{1F}h/é😀"
+
+  /// Epoch seconds, from UTC: 2025-10-26T01:00:00Z = 1 761 440 400 is the Oslo fall-back
+  /// (02:00 summer time → 01:00 winter time); one second before it is 02:59:59+02:00, the
+  /// instant itself 02:00:00+01:00.
+  static let beforeFallBack: Int64 = 1_761_440_399
+  static let atFallBack: Int64 = 1_761_440_400
+
+  static let series = SeriesOutput(
+    user: awkward, chart: "training-volume", timeZone: "America/St_Johns",
+    asOf: Date(epochSeconds: 1_764_475_199), range: .threeMonths, granularity: .week,
+    measures: [.volumeKg, .sessions, .sets, .durationSeconds],
+    domain: Extent(start: Date(epochSeconds: -1), end: Date(epochSeconds: 1)),
+    buckets: [
+      .init(
+        start: Date(epochSeconds: beforeFallBack), end: Date(epochSeconds: atFallBack),
+        partial: false,
+        values: [.volumeKg: 0.1, .sessions: 3, .sets: -0.0, .durationSeconds: 1e-7],
+        trend: [
+          .volumeKg: 1e300, .sessions: 2.5, .sets: 9_007_199_254_740_991,
+          .durationSeconds: 9_007_199_254_740_992,
+        ],
+        bar: Extent(start: Date(epochSeconds: 0), end: Date(epochSeconds: 1_700_000_000))),
+      .init(
+        start: Date(epochSeconds: atFallBack), end: Date(epochSeconds: atFallBack + 604_800),
+        partial: true,
+        values: [:], trend: nil,
+        bar: Extent(start: Date(epochSeconds: atFallBack), end: Date(epochSeconds: atFallBack))),
+    ],
+    average: [.sessions: -1.5, .volumeKg: 1234.5678, .durationSeconds: 5e-324, .sets: -1e16])
+
+  /// No buckets: `domain` is written as `null`, `buckets` as `[]`, an empty dictionary as `{}`.
+  static let emptySeries = SeriesOutput(
+    user: "ada", chart: "c", timeZone: "UTC", asOf: Date(epochSeconds: 0), range: .all,
+    granularity: .day,
+    measures: [], domain: nil, buckets: [], average: [:])
+
+  static let radar = RadarOutput(
+    user: "ada", chart: "muscle-balance", timeZone: "Asia/Kathmandu",
+    asOf: Date(epochSeconds: 1_764_437_399),
+    axes: [.init(id: "back", label: "Back \"upper\""), .init(id: "legs", label: "Legs")],
+    periods: [
+      .init(
+        start: Date(epochSeconds: 1_759_257_900), end: Date(epochSeconds: 1_761_936_300),
+        partial: false,
+        sessions: 7, counts: [4, 0], scale: [2.0 / 3.0, 0]),
+      .init(
+        start: Date(epochSeconds: 1_761_936_300), end: Date(epochSeconds: 1_764_528_300),
+        partial: true,
+        sessions: 0, counts: [], scale: []),
+    ],
+    unmappedExercises: [
+      .init(name: "Atlas Stone", sessions: 12), .init(name: "Zercher\tCarry", sessions: 1),
+    ])
+
+  static let emptyRadar = RadarOutput(
+    user: "ada", chart: "r", timeZone: "UTC", asOf: Date(epochSeconds: 0), axes: [], periods: [],
+    unmappedExercises: [])
+
+  /// Amsterdam in 1900 was 19 min 32 s ahead of UTC: not a whole number of minutes, so the
+  /// instant is written in UTC. 1900-01-01T00:00:00Z = −2 208 988 800.
+  static let heatmap = HeatmapOutput(
+    user: "ada", chart: "body", timeZone: "Europe/Amsterdam",
+    asOf: Date(epochSeconds: -2_208_988_800),
+    periods: [
+      .init(
+        start: Date(epochSeconds: -2_208_988_800), end: Date(epochSeconds: 1_764_437_399),
+        partial: true,
+        groups: [
+          .init(id: 1, name: "Chest", sessions: 3, intensity: 1),
+          .init(id: 27, name: "Neck", sessions: 0, intensity: 0),
+          .init(id: -4, name: "", sessions: 1, intensity: 0.3333333333333333),
+        ]),
+      .init(
+        start: Date(epochSeconds: 0), end: Date(epochSeconds: 86_400), partial: false, groups: []),
+    ])
+
+  static let sparklines = SparklinesOutput(
+    user: "ada", chart: "trends", timeZone: "Europe/Oslo", asOf: Date(epochSeconds: 1_764_457_199),
+    value: .e1rmKg, windowDays: 91,
+    domain: Extent(
+      start: Date(epochSeconds: 1_756_594_800), end: Date(epochSeconds: 1_764_457_199)),
+    lines: [
+      .init(
+        exercise: "Squat (Barbell)",
+        points: [
+          .init(t: Date(epochSeconds: beforeFallBack), v: 116.66666666666667),
+          .init(t: Date(epochSeconds: atFallBack), v: 1e21),
+        ]),
+      .init(exercise: "Überzug", points: []),
+    ])
+
+  static let cohortSeries = CohortSeriesOutput(
+    chart: "training-volume", asOf: "2025-11-29", range: .sixMonths, granularity: .month,
+    measures: [.sessions, .volumeKg], users: 3,
+    buckets: [
+      .init(
+        date: "2025-10-01", n: 2,
+        values: [
+          .volumeKg: CohortStats(
+            mean: 1500.25, min: 0, max: 3000.5,
+            quantiles: [
+              .init(name: "p5", value: 75.5), .init(name: "p12.5", value: 375.0625),
+              .init(name: "p50", value: 1500.25),
+            ]),
+          .sessions: CohortStats(mean: 2, min: 1, max: 3, quantiles: []),
+        ]),
+      .init(date: "2025-11-01", n: 0, values: [:]),
+    ],
+    yDomain: [.volumeKg: AxisDomain(min: 0, max: 5000), .sessions: AxisDomain(min: 0, max: 2.5)],
+    ranking: .init(
+      measure: .volumeKg, top: 2,
+      users: [.init(user: "bo", value: 3000.5), .init(user: awkward, value: 0.1)]))
+
+  static let cohortSeriesWithoutRanking = CohortSeriesOutput(
+    chart: "c", asOf: "today", range: .all, granularity: .week, measures: [], users: 0, buckets: [],
+    yDomain: [:], ranking: nil)
+
+  static let cohortRadar = CohortRadarOutput(
+    chart: "muscle-balance", asOf: "2025-11-29T23:59:59+01:00", period: .month, users: 3,
+    axes: [
+      .init(
+        id: "back", label: "Back",
+        counts: CohortStats(
+          mean: 4.333333333333333, min: 1, max: 8,
+          quantiles: [.init(name: "p25", value: 2.5), .init(name: "p90", value: 7.2)])),
+      .init(id: "legs", label: "Legs", counts: CohortStats(mean: 0, min: 0, max: 0, quantiles: [])),
+    ])
+
+  static let emptyCohortRadar = CohortRadarOutput(
+    chart: "r", asOf: "today", period: .day, users: 0, axes: [])
+}

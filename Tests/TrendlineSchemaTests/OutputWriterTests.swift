@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import TrendlineSchema
+
+@Suite struct OutputWriterTests {
+  /// What `write` puts in a writer in `zone`, without the final newline `encode` adds.
+  func written(zone: String = "UTC", _ write: (inout OutputWriter) throws -> Void) rethrows
+    -> String
+  {
+    var writer = OutputWriter(timeZone: TimeZone(identifier: zone)!)
+    try write(&writer)
+    return String(decoding: writer.bytes, as: UTF8.self)
+  }
+
+  @Test(arguments: [
+    (0.0, "0"),
+    (-0.0, "0"),
+    (3, "3"),
+    (-3, "-3"),
+    (4524, "4524"),
+    (2.5, "2.5"),
+    (-1.5, "-1.5"),
+    (0.1, "0.1"),
+    (1e-7, "1e-07"),
+    (2.0 / 3.0, "0.6666666666666666"),
+    (1234.5678, "1234.5678"),
+    (1e300, "1e+300"),
+    (5e-324, "5e-324"),
+    (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
+    // 2⁵³ − 1 is the largest whole number written without a fraction; 2⁵³ and beyond are
+    // written as Swift describes them.
+    (9_007_199_254_740_991, "9007199254740991"),
+    (-9_007_199_254_740_991, "-9007199254740991"),
+    (9_007_199_254_740_992, "9007199254740992.0"),
+    (-1e16, "-1e+16"),
+  ])
+  func number(value: Double, expected: String) throws {
+    #expect(try written { try $0.number(value) } == expected)
+  }
+
+  @Test(arguments: [
+    (0, "0"),
+    (-7, "-7"),
+    (1_000_000, "1000000"),
+    (Int.max, "9223372036854775807"),
+    (Int.min, "-9223372036854775808"),
+  ])
+  func integer(value: Int, expected: String) {
+    #expect(written { $0.number(value) } == expected)
+  }
+
+  @Test(arguments: [Double.nan, .infinity, -.infinity])
+  func aNumberJSONCannotHoldIsRejected(value: Double) {
+    #expect(throws: OutputWriter.NonFiniteNumber.self) {
+      try written {
+        $0.beginObject()
+        try $0.member("v", value)
+      }
+    }
+  }
+
+  @Test(arguments: [
+    ("plain", #""plain""#),
+    ("", #""""#),
+    // Quote, backslash, the three named escapes, other control characters as \u00xx.
+    ("say \"hi\"", #""say \"hi\"""#),
+    ("C:\\temp", #""C:\\temp""#),
+    ("a\nb\rc\td", #""a\nb\rc\td""#),
+    ("\u{00}\u{01}\u{1F}", #""\u0000\u0001\u001f""#),
+    // Everything else as UTF-8: the slash, DEL, and non-ASCII text, line separator included.
+    ("a/b\u{7F}", "\"a/b\u{7F}\""),
+    ("Überzug 😀 \u{2028}", "\"Überzug 😀 \u{2028}\""),
+  ])
+  func string(text: String, expected: String) {
+    #expect(written { $0.string(text) } == expected)
+  }
+
+  @Test func keysAreEscapedLikeStrings() {
+    let text = written {
+      $0.beginObject()
+      $0.member("a\"b", 1)
+      $0.endObject()
+    }
+    #expect(text == "{\n  \"a\\\"b\": 1\n}")
+  }
+
+  @Test func nestingAndEmptyContainers() {
+    let text = written { w in
+      w.beginObject()
+      w.key("a")
+      w.beginArray()
+      w.number(1)
+      w.beginArray()
+      w.endArray()
+      w.beginObject()
+      w.endObject()
+      w.beginArray()
+      w.null()
+      w.bool(true)
+      w.endArray()
+      w.endArray()
+      w.member("b", false)
+      w.key("c")
+      w.beginObject()
+      w.member("d", "e")
+      w.endObject()
+      w.key("f")
+      w.beginObject()
+      w.endObject()
+      w.endObject()
+    }
+    #expect(
+      text == """
+        {
+          "a": [
+            1,
+            [],
+            {},
+            [
+              null,
+              true
+            ]
+          ],
+          "b": false,
+          "c": {
+            "d": "e"
+          },
+          "f": {}
+        }
+        """)
+    let emptyArray = written {
+      $0.beginArray()
+      $0.endArray()
+    }
+    #expect(emptyArray == "[]")
+  }
+
+  @Test func measureKeysAreSortedByTheirBytes() throws {
+    // Whatever order the dictionary holds them in, which changes with the hash seed.
+    let values: [Measure: Double] = [.volumeKg: 1, .sets: 2, .sessions: 3, .durationSeconds: 4]
+    let text = try written { try $0.object(values) { try $0.number($1) } }
+    #expect(
+      text == """
+        {
+          "durationSeconds": 4,
+          "sessions": 3,
+          "sets": 2,
+          "volumeKg": 1
+        }
+        """)
+    #expect(try written { try $0.object([Measure: Double]()) { try $0.number($1) } } == "{}")
+  }
+
+  @Test(arguments: [
+    // A fraction of a second is dropped, also before 1970: −0.5 s is 23:59:59 the day before.
+    (1.9, "UTC", #""1970-01-01T00:00:01+00:00""#),
+    (-0.5, "UTC", #""1969-12-31T23:59:59+00:00""#),
+    // 2025-01-15T12:00:00Z = 1 736 942 400: 08:30 in St. John's (−03:30).
+    (1_736_942_400, "America/St_Johns", #""2025-01-15T08:30:00-03:30""#),
+    // The Oslo fall-back, 2025-10-26T01:00:00Z = 1 761 440 400: the second before it is
+    // still summer time.
+    (1_761_440_399, "Europe/Oslo", #""2025-10-26T02:59:59+02:00""#),
+    (1_761_440_400, "Europe/Oslo", #""2025-10-26T02:00:00+01:00""#),
+  ])
+  func instant(seconds: Double, zone: String, expected: String) {
+    #expect(written(zone: zone) { $0.instant(Date(timeIntervalSince1970: seconds)) } == expected)
+  }
+
+  @Test func encodeEndsWithANewline() throws {
+    let extent = Extent(start: Date(epochSeconds: 0), end: Date(epochSeconds: 60))
+    let data = try OutputWriter.encode(extent, timeZone: TimeZone(identifier: "UTC")!)
+    #expect(
+      String(decoding: data, as: UTF8.self) == """
+        {
+          "start": "1970-01-01T00:00:00+00:00",
+          "end": "1970-01-01T00:01:00+00:00"
+        }
+
+        """)
+  }
+}
