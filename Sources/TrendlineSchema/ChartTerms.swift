@@ -7,6 +7,21 @@ import Foundation
 /// value (`{"volumeKg": 1200}`), not as the alternating key/value array `Dictionary` falls back to.
 public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
   case sessions, sets, durationSeconds, volumeKg
+
+  /// The case's place in the declaration.
+  private var ordinal: Int {
+    switch self {
+    case .sessions: 0
+    case .sets: 1
+    case .durationSeconds: 2
+    case .volumeKg: 3
+    }
+  }
+
+  // A raw-value enum inherits `==` and `hash(into:)` from `RawRepresentable`, which compare and
+  // hash the raw strings: every `[Measure: Double]` look-up in the stages hashed a string.
+  public static func == (left: Measure, right: Measure) -> Bool { left.ordinal == right.ordinal }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 }
 
 /// The length of a calendar period: the resolved granularity of a series, or the period of a
