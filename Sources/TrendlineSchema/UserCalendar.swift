@@ -30,8 +30,9 @@ public struct UserCalendar: Sendable, Equatable {
     timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier
   }
 
-  /// A Gregorian calendar in this zone with this week start, for the few calls per user that
-  /// work out period boundaries (never one per session).
+  /// A Gregorian calendar in this zone with this week start, for the one or two calls per user
+  /// that step a window back by months (`Bucket`) or find a date's noon (`AsOf`). Period
+  /// boundaries are worked out without it (`Periods`): a calendar call per period was too slow.
   public var calendar: Calendar {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone

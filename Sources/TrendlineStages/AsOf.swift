@@ -44,25 +44,22 @@ public enum AsOf: Sendable, Equatable {
   /// and still the day's true last second where a zone falls back at midnight and 23:59:59
   /// happens twice.
   ///
-  /// - Complexity: O(1) calendar calls.
+  /// - Complexity: O(1); at most one calendar call, for a date's noon.
   public func resolve(for calendar: UserCalendar, now: Int64) -> Int64 {
-    let gregorian = calendar.calendar
     switch self {
     case .instant(let instant):
       return instant
     case .today:
-      let today = Periods.start(of: .day, containing: now, in: gregorian)
-      return Periods.start(of: .day, after: today, in: gregorian) - 1
+      return Periods(.day, last: 1, through: now, calendar: calendar).end(0) - 1
     case .endOfDay(let year, let month, let day):
       // Noon is inside the day in every zone (no zone shifts its clock at noon), so the day is
       // found without guessing which of its instants exist.
       var components = DateComponents()
       (components.year, components.month, components.day, components.hour) = (year, month, day, 12)
-      guard let noon = gregorian.date(from: components) else {
+      guard let noon = calendar.calendar.date(from: components) else {
         preconditionFailure("a parsed date is a valid Gregorian date: \(year)-\(month)-\(day)")
       }
-      let start = Periods.start(of: .day, containing: noon.epochSeconds, in: gregorian)
-      return Periods.start(of: .day, after: start, in: gregorian) - 1
+      return Periods(.day, last: 1, through: noon.epochSeconds, calendar: calendar).end(0) - 1
     }
   }
 }

@@ -72,8 +72,8 @@ public struct Bucket: Sendable, Equatable {
   /// Sessions starting after `asOf` are not used. A session belongs to the bucket containing its
   /// start; a session at local 00:00 starts the new day.
   ///
-  /// - Complexity: O(*p* + *n*) plus *p* calendar calls, where *p* is the number of periods in
-  ///   the window and *n* the number of sessions.
+  /// - Complexity: O(*p* + *n*) plus one calendar call (the window's start), where *p* is the
+  ///   number of periods in the window and *n* the number of sessions.
   public func apply(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) -> BucketedSeries {
     let granularity = resolvedGranularity
     guard let windowStart = windowStart(sessions, calendar: calendar, asOf: asOf) else {

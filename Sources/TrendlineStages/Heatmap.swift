@@ -24,9 +24,9 @@ public struct Heatmap: Sendable, Equatable {
   /// Ids a session trained that the catalog does not list are not shown: there is no body
   /// region to paint them on.
   ///
-  /// - Complexity: O(*p* × *c* + *n* × (log *p* + *g*)) plus *p* calendar calls, where *p* is
-  ///   `periods`, *c* the number of catalog groups, *n* the number of sessions and *g* the
-  ///   muscle-group ids per session.
+  /// - Complexity: O(*p* × *c* + *n* × (log *p* + *g*)), where *p* is `periods`, *c* the number
+  ///   of catalog groups, *n* the number of sessions and *g* the muscle-group ids per session.
+  ///   No calendar call: ``Periods`` needs a few time-zone look-ups.
   public func apply(
     _ sessions: [Session], catalog: Catalog, calendar: UserCalendar, asOf: Int64, user: String,
     chart: String

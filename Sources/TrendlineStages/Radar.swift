@@ -46,8 +46,9 @@ public struct Radar: Sendable, Equatable {
   /// groups, with its number of distinct sessions, most first, then by name: the sessions the
   /// axes could not see.
   ///
-  /// - Complexity: O(*p* + *n* × (log *p* + *s*)) plus *p* calendar calls, where *p* is
-  ///   `periods`, *n* the number of sessions and *s* the number of sets per session.
+  /// - Complexity: O(*p* + *n* × (log *p* + *s*)), where *p* is `periods`, *n* the number of
+  ///   sessions and *s* the number of sets per session. No calendar call: ``Periods`` needs a
+  ///   few time-zone look-ups.
   public func apply(
     _ sessions: [Session], calendar: UserCalendar, asOf: Int64, user: String, chart: String
   ) -> RadarOutput {
