@@ -23,18 +23,22 @@ public enum AtomicFile {
   ///
   /// - Complexity: O(*n*), where *n* is the size of `data`.
   public static func write(_ data: Data, to url: URL) throws(WriteError) {
-    let folder = url.deletingLastPathComponent()
-    try createFolder(folder)
-    var temporary: URL
+    // Paths as strings from here on: building a URL per temporary file and per folder check
+    // was 6 % of a run that reads its sessions from the cache.
+    let path = url.path
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    try createFolder(folder.isEmpty ? "/" : folder)
+    var temporary: String
     var descriptor: Int32
     // The name is this process's (pid and host) plus a number it never hands out twice. A
     // name taken anyway (a dead process's leftover whose pid came back) is skipped.
     repeat {
-      temporary = folder.appendingPathComponent(
-        "\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(url.lastPathComponent)")
-      descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      temporary = "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     } while descriptor < 0 && errno == EEXIST
-    guard descriptor >= 0 else { throw WriteError(path: url.path, reason: String(cString: strerror(errno))) }
+    guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
     var failure: Int32 = 0
     data.withUnsafeBytes { buffer in
       var offset = 0
@@ -50,23 +54,23 @@ public enum AtomicFile {
     }
     // A full disk may show only at close (NFS and some others write back late).
     if close(descriptor) != 0 && failure == 0 { failure = errno }
-    if failure == 0 && rename(temporary.path, url.path) != 0 { failure = errno }
+    if failure == 0 && rename(temporary, path) != 0 { failure = errno }
     if failure != 0 {
-      unlink(temporary.path)
-      throw WriteError(path: url.path, reason: String(cString: strerror(failure)))
+      unlink(temporary)
+      throw WriteError(path: path, reason: String(cString: strerror(failure)))
     }
   }
 
-  /// Creates `folder` and its parents, as `mkdir -p` does.
+  /// Creates the folder at `path` and its parents, as `mkdir -p` does.
   ///
   /// - Complexity: O(*d*), where *d* is the number of path components.
-  static func createFolder(_ folder: URL) throws(WriteError) {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
-    let parent = folder.deletingLastPathComponent()
-    if parent.path != folder.path { try createFolder(parent) }
-    if mkdir(folder.path, 0o755) != 0 && errno != EEXIST {
-      throw WriteError(path: folder.path, reason: String(cString: strerror(errno)))
+  static func createFolder(_ path: String) throws(WriteError) {
+    var status = stat()
+    if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR { return }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != path { try createFolder(parent) }
+    if mkdir(path, 0o755) != 0 && errno != EEXIST {
+      throw WriteError(path: path, reason: String(cString: strerror(errno)))
     }
   }
 

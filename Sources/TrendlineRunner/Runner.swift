@@ -116,7 +116,7 @@ public enum Runner {
 
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do throws(AtomicFile.WriteError) {
-      try AtomicFile.createFolder(options.output)
+      try AtomicFile.createFolder(options.output.path)
       try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS"))
       if let shard = options.shard {
         // This shard's marker goes too, before any of its users is rewritten: a re-run killed

@@ -270,7 +270,7 @@ import _TrendlineTestSupport
     (.truncatedHeader, "the cache file is cut off"),
     (.empty, "the cache file is cut off"),
     (.garbage, "not a Trendline cache file"),
-    (.otherVersion, "cache format version 7, this trendline reads version 1"),
+    (.otherVersion, "cache format version 7, this trendline reads version 2"),
     (.reservedBits, "the cache file is malformed: reserved header bits are set"),
     (.appendedBytes, "the cache file is malformed: bytes after the payload"),
     (.otherUser, "the cache file holds user 'bob'"),
@@ -358,13 +358,15 @@ import _TrendlineTestSupport
     #expect(throws: CacheFault.malformed("a number longer than 64 bits")) { try tooLong.varint() }
   }
 
-  /// FNV-1a 64 against the published test vectors.
-  @Test func checksumIsFNV1a64() {
-    func hash(_ text: String) -> UInt64 {
-      Array(text.utf8).withUnsafeBufferPointer { FNV1a64.hash($0[...]) }
+  /// The checksum is the first half of MurmurHash3 x64 128 of the payload (after the 32-byte
+  /// header), the value Python's `mmh3.hash128(payload, 0, True, signed=False) & (2**64 - 1)`
+  /// gives: 0xcbd8a7b341bd9b02 for `hello`, 0xe34bbc7bbc071b6c for the quick brown fox.
+  @Test func checksumIsMurmur3OfThePayload() {
+    func checksum(_ text: String) -> UInt64 {
+      Entry.checksum(Array(repeating: 0xAA, count: Entry.headerSize) + Array(text.utf8))
     }
-    #expect(hash("") == 0xcbf2_9ce4_8422_2325)
-    #expect(hash("a") == 0xaf63_dc4c_8601_ec8c)
-    #expect(hash("foobar") == 0x8594_4171_f739_67e8)
+    #expect(checksum("hello") == 0xcbd8_a7b3_41bd_9b02)
+    #expect(checksum("The quick brown fox jumps over the lazy dog") == 0xe34b_bc7b_bc07_1b6c)
+    #expect(checksum("") == 0)
   }
 }

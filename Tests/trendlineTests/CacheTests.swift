@@ -119,7 +119,8 @@ import _TrendlineTestSupport
       input: input, output: scratch.url.appendingPathComponent("night1"), asOf: "2026-11-29",
       cache: cache)
 
-    // One byte flipped, one file cut short, one replaced by garbage, one of another version.
+    // One byte flipped, one file cut short, one replaced by garbage, one in format version 1
+    // (FNV-1a checksums; this trendline writes version 2).
     func damage(_ user: String, _ change: (inout [UInt8]) -> Void) throws {
       let url = cache.appendingPathComponent(user + ".tlcache")
       var bytes = [UInt8](try Data(contentsOf: url))
@@ -129,7 +130,7 @@ import _TrendlineTestSupport
     try damage("kenji") { $0[$0.count - 10] ^= 0xFF }
     try damage("mason") { $0.removeLast($0.count / 2) }
     try damage("sam") { $0 = Array("garbage".utf8) }
-    try damage("tom") { $0[8] = 2 }
+    try damage("tom") { $0[8] = 1 }
     // Another user's valid entry under uma's name.
     try FileManager.default.removeItem(at: cache.appendingPathComponent("uma.tlcache"))
     try FileManager.default.copyItem(
