@@ -109,8 +109,16 @@ public enum InputLayout {
 
   private enum Kind { case file, directory }
 
-  /// A regular file or folder inside `root` (after following links), or nil.
+  /// A folder, or anything else that exists (a file; a pipe or device fails later, when it is
+  /// read), inside `root` after following links; nil when it is missing or a link leads out.
+  ///
+  /// One `lstat` per entry: only a link is resolved, because an entry listed in `root` or in a
+  /// user's folder is inside `root` by construction. Resolving every path walked each of its
+  /// components with a system call, serially, before any user started.
   private static func entryKind(_ url: URL, root: URL) -> Kind? {
+    var status = stat()
+    guard lstat(url.path, &status) == 0 else { return nil }
+    if status.st_mode & S_IFMT != S_IFLNK { return status.st_mode & S_IFMT == S_IFDIR ? .directory : .file }
     let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
     guard resolved.hasPrefix(root.path + "/") else { return nil }
     var isDirectory: ObjCBool = false
