@@ -135,14 +135,14 @@ public enum Merger {
       users: failed, skippedEntries: skipped)
     merged.shards = summaries
     do {
-      try AtomicFile.remove(output.appendingPathComponent("_SUCCESS"))
+      try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
       try Runner.writeCohort(gatherer!, asOf: reference.asOf, to: output)
       try ReportWriter.writeCohortReport(
         gatherer!, pipeline: reference.pipeline.name,
         formats: (reference.formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
         users: entries, output: output)
-      try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json"))
-      try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS"))
+      try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json").path)
+      try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
     } catch {
       throw .output("\(error). Check that the output folder is writable and the disk has space, then merge again")
     }

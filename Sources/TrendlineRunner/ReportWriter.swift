@@ -22,11 +22,11 @@ enum ReportWriter {
   }
 
   /// `<name>.svg` beside `<name>.json` in `folder`, when the pipeline writes SVG.
-  static func writeSVG(_ document: ChartDocument, named name: String, in folder: URL, formats: [Pipeline.Output.Format])
+  static func writeSVG(_ document: ChartDocument, named name: String, in folder: String, formats: [Pipeline.Output.Format])
     throws(AtomicFile.WriteError)
   {
     guard formats.contains(.svg) else { return }
-    try AtomicFile.write(Data(SVGRenderer.render(document).utf8), to: folder.appendingPathComponent(name + ".svg"))
+    try AtomicFile.write(Data(SVGRenderer.render(document).utf8), to: folder + "/" + name + ".svg")
   }
 
   /// `report/users/<user>.html`, when the pipeline writes HTML.
@@ -41,7 +41,7 @@ enum ReportWriter {
       rejects: rejects.map {
         HTMLReport.RejectedRow(file: $0.file, line: $0.line, column: $0.column, field: $0.field, reason: $0.reason)
       })
-    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output))
+    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
   }
 
   /// The page of a user whose data could not be read: the reason, and nothing else.
@@ -51,7 +51,7 @@ enum ReportWriter {
     guard formats.contains(.html) else { return }
     let page = HTMLReport.UserPage(
       user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], rejects: [])
-    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output))
+    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
   }
 
   static func userPageURL(_ user: String, output: URL) -> URL {
@@ -80,13 +80,13 @@ enum ReportWriter {
     for name in gathered.radar.keys.sorted() {
       documents.append(.cohortRadar(gathered.compare.reduce(gathered.radar[name]!, chart: name, asOf: asOf)))
     }
-    let folder = output.appendingPathComponent("cohort")
+    let folder = output.appendingPathComponent("cohort").path
     for document in documents {
       try writeSVG(document, named: document.name, in: folder, formats: formats)
     }
     guard formats.contains(.html) else { return }
     let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users)
     try AtomicFile.write(
-      Data(HTMLReport.index(index).utf8), to: output.appendingPathComponent("report").appendingPathComponent("index.html"))
+      Data(HTMLReport.index(index).utf8), to: output.appendingPathComponent("report").appendingPathComponent("index.html").path)
   }
 }

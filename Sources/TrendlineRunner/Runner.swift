@@ -117,11 +117,11 @@ public enum Runner {
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do throws(AtomicFile.WriteError) {
       try AtomicFile.createFolder(options.output.path)
-      try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS"))
+      try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS").path)
       if let shard = options.shard {
         // This shard's marker goes too, before any of its users is rewritten: a re-run killed
         // part way must not leave yesterday's marker beside today's half-written users.
-        try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS"))
+        try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS").path)
       }
       AtomicFile.removeStaleTemporaries(under: options.output)
     } catch {
@@ -185,16 +185,16 @@ public enum Runner {
           pipeline: pipelineRecord, asOf: options.asOfText, shard: .init(index: shard.index, count: shard.count),
           compare: gathered.compare, series: gathered.series, radar: gathered.radar,
           formats: pipeline.output.formats.map(\.rawValue))
-        try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json"))
-        try AtomicFile.write(try manifest.encoded(), to: folder.appendingPathComponent("manifest.json"))
-        try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS"))
+        try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json").path)
+        try AtomicFile.write(try manifest.encoded(), to: folder.appendingPathComponent("manifest.json").path)
+        try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
       } else {
         try writeCohort(gathered, asOf: options.asOfText, to: options.output)
         try ReportWriter.writeCohortReport(
           gathered, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: options.asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: options.output)
-        try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json"))
-        try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS"))
+        try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json").path)
+        try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS").path)
       }
     } catch let error as AtomicFile.WriteError {
       throw .output(error)
@@ -213,7 +213,7 @@ public enum Runner {
   /// Writes `cohort/<chart>.json` for every compared chart.
   static func writeCohort(_ gathered: CohortGatherer, asOf: String, to output: URL) throws {
     for (name, data) in try gathered.outputs(asOf: asOf) {
-      try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json"))
+      try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
     }
   }
 

@@ -62,6 +62,8 @@ public final class SessionCache: Sendable {
 
   /// The cache folder.
   public let folder: URL
+  /// `folder.path`, worked out once: entry paths are built per user.
+  private let folderPath: String
   /// Hash every input on every run instead of trusting unchanged stats.
   public let verify: Bool
   /// The run-wide part of every key (format version, tool, build, source settings, catalog).
@@ -95,14 +97,15 @@ public final class SessionCache: Sendable {
     racyWindowNanoseconds: Int64
   ) {
     self.folder = folder
+    folderPath = folder.path
     self.verify = verify
     racyWindow = racyWindowNanoseconds
     runKey = SessionCache.runKey(source: source, toolVersion: toolVersion)
   }
 
   /// The entry file of `user`. User ids are checked by `InputLayout`, so the id is safe as a name.
-  public func url(for user: String) -> URL {
-    folder.appendingPathComponent(user + ".tlcache")
+  public func path(for user: String) -> String {
+    folderPath + "/" + user + ".tlcache"
   }
 
   /// Looks up `user`'s entry and checks it against the user's files and settings.
@@ -124,7 +127,7 @@ public final class SessionCache: Sendable {
         needsWrite: true)
     }
 
-    guard let bytes = try? FileBytes.read(url(for: user.id).path) else {
+    guard let bytes = try? FileBytes.read(path(for: user.id)) else {
       return result(.miss, "no entry")
     }
     let head: Entry.Head
@@ -189,7 +192,7 @@ public final class SessionCache: Sendable {
       user: lookup.user, key: lookup.key, inputs: read.inputs,
       stats: lookup.stats.map { $0 ?? FileStat() },
       racy: lookup.stats.map { isRacy($0, at: lookup.statTime) }, ingest: read.ingest)
-    try AtomicFile.write(Data(entry.encoded()), to: url(for: lookup.user))
+    try AtomicFile.write(Data(entry.encoded()), to: path(for: lookup.user))
   }
 
   /// Whether a file changed too recently for its stat to prove anything next time: a write in

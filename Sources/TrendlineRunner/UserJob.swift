@@ -32,7 +32,7 @@ enum UserJob {
   {
     let clock = ContinuousClock.now
     // The id was checked by InputLayout; it is the only input-derived part of any path.
-    let folder = context.options.output.appendingPathComponent("users").appendingPathComponent(user.id)
+    let folder = context.options.output.path + "/users/" + user.id
     var record = Manifest.UserRecord(
       user: user.id, status: .ok, message: nil, files: [], rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
       rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, afterAsOf: 0, sessions: 0, unmappedExercises: 0,
@@ -86,16 +86,16 @@ enum UserJob {
     record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
     record.unmappedExercises = ingest.unmappedExercises.count
 
-    let rejectsURL = folder.appendingPathComponent("rejects.csv")
+    let rejectsPath = folder + "/rejects.csv"
     if ingest.rejects.isEmpty {
-      try AtomicFile.remove(rejectsURL)
+      try AtomicFile.remove(rejectsPath)
     } else {
-      try AtomicFile.write(Data(RejectsCSV.text(ingest.rejects).utf8), to: rejectsURL)
+      try AtomicFile.write(Data(RejectsCSV.text(ingest.rejects).utf8), to: rejectsPath)
     }
     if context.options.strict && !ingest.rejects.isEmpty {
       for chart in context.pipeline.charts {
-        try AtomicFile.remove(folder.appendingPathComponent(chart.name + ".json"))
-        try AtomicFile.remove(folder.appendingPathComponent(chart.name + ".svg"))
+        try AtomicFile.remove(folder + "/" + chart.name + ".json")
+        try AtomicFile.remove(folder + "/" + chart.name + ".svg")
       }
       let first = ingest.rejects[0]
       let message = "--strict: \(ingest.rejects.count) rejected row(s), the first \(first); see rejects.csv"
@@ -117,7 +117,7 @@ enum UserJob {
       } catch {
         preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
       }
-      try AtomicFile.write(data, to: folder.appendingPathComponent(chart.name + ".json"))
+      try AtomicFile.write(data, to: folder + "/" + chart.name + ".json")
       if compares(chart.name) { compared.append((chart.name, output)) }
       let document = ReportWriter.document(output, bands: chart.bands)
       try ReportWriter.writeSVG(document, named: chart.name, in: folder, formats: formats)

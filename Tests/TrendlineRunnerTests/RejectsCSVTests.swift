@@ -25,8 +25,8 @@ import TrendlineRunner
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-atomic-\(UUID())")
   defer { try? FileManager.default.removeItem(at: folder) }
   let file = folder.appendingPathComponent("chart.json")
-  try AtomicFile.write(Data("one".utf8), to: file)
-  try AtomicFile.write(Data("two".utf8), to: file)
+  try AtomicFile.write(Data("one".utf8), to: file.path)
+  try AtomicFile.write(Data("two".utf8), to: file.path)
   #expect(try String(contentsOf: file, encoding: .utf8) == "two")
   #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["chart.json"])
 }
@@ -44,6 +44,6 @@ import TrendlineRunner
   // Root ignores permission bits; the check only means something for other users.
   guard getuid() != 0 else { return }
   #expect(throws: AtomicFile.WriteError.self) {
-    try AtomicFile.write(Data("x".utf8), to: folder.appendingPathComponent("chart.json"))
+    try AtomicFile.write(Data("x".utf8), to: folder.appendingPathComponent("chart.json").path)
   }
 }

@@ -279,7 +279,7 @@ import _TrendlineTestSupport
     let fixture = try Fixture()
     let cache = fixture.cache()
     try fixture.run(cache)
-    let url = cache.url(for: "ada")
+    let url = URL(fileURLWithPath: cache.path(for: "ada"))
     var bytes = [UInt8](try Data(contentsOf: url))
     switch damage {
     case .flippedPayloadByte: bytes[bytes.count / 2] ^= 0x10
@@ -303,7 +303,7 @@ import _TrendlineTestSupport
         lookup,
         read: try UserReader.read(
           bobUser, settings: ReadSettings(), options: fixture.pipeline.readOptions))
-      bytes = [UInt8](try Data(contentsOf: cache.url(for: "bob")))
+      bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache.path(for: "bob"))))
     }
     try Data(bytes).write(to: url)
 
