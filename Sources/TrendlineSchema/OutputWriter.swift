@@ -212,12 +212,11 @@ public struct OutputWriter {
     _ values: [Measure: Value], _ writeValue: (inout OutputWriter, Value) throws -> Void
   ) rethrows {
     beginObject()
-    // Matched by a scan, not looked up with `values[measure]`: a measure hashes its raw
-    // value, a string, and four hashes cost more than writing the object.
+    // A look-up per measure is cheap: `Measure` hashes its case, not its raw string.
     for measure in Self.measuresInKeyOrder {
-      for entry in values where entry.key == measure {
+      if let value = values[measure] {
         key(measure.rawValue)
-        try writeValue(&self, entry.value)
+        try writeValue(&self, value)
       }
     }
     endObject()
