@@ -69,8 +69,10 @@ public enum InputLayout {
     var seen: [String: String] = [:]
     for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
       if name.hasPrefix(".") || name == settingsFileName { continue }
-      let entry = root.appendingPathComponent(name)
-      guard let kind = entryKind(entry, root: root) else {
+      // URLs built with their kind known: `appendingPathComponent(_:)` alone stats the path to
+      // find out whether it is a folder, a system call per file on top of `entryKind`'s.
+      let entryPath = root.path + "/" + name
+      guard let kind = entryKind(entryPath, root: root) else {
         problems.append(
           InputProblem(entry: escaped(name), message: "links outside the input folder; it is not read"))
         continue
@@ -90,14 +92,14 @@ public enum InputLayout {
       }
       seen[id] = name
       if kind == .file {
-        users.append(UserInput(id: id, files: [entry]))
+        users.append(UserInput(id: id, files: [URL(fileURLWithPath: entryPath, isDirectory: false)]))
         continue
       }
-      let files = ((try? fileManager.contentsOfDirectory(atPath: entry.path)) ?? [])
+      let files = ((try? fileManager.contentsOfDirectory(atPath: entryPath)) ?? [])
         .filter { !$0.hasPrefix(".") }
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        .map { entry.appendingPathComponent($0) }
-        .filter { entryKind($0, root: root) == .file }
+        .filter { entryKind(entryPath + "/" + $0, root: root) == .file }
+        .map { URL(fileURLWithPath: entryPath + "/" + $0, isDirectory: false) }
       if files.isEmpty {
         problems.append(InputProblem(entry: escaped(name), message: "holds no export files"))
         continue
@@ -115,11 +117,11 @@ public enum InputLayout {
   /// One `lstat` per entry: only a link is resolved, because an entry listed in `root` or in a
   /// user's folder is inside `root` by construction. Resolving every path walked each of its
   /// components with a system call, serially, before any user started.
-  private static func entryKind(_ url: URL, root: URL) -> Kind? {
+  private static func entryKind(_ path: String, root: URL) -> Kind? {
     var status = stat()
-    guard lstat(url.path, &status) == 0 else { return nil }
+    guard lstat(path, &status) == 0 else { return nil }
     if status.st_mode & S_IFMT != S_IFLNK { return status.st_mode & S_IFMT == S_IFDIR ? .directory : .file }
-    let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
+    let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
     guard resolved.hasPrefix(root.path + "/") else { return nil }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else { return nil }

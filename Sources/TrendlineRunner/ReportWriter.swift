@@ -55,7 +55,9 @@ enum ReportWriter {
   }
 
   static func userPageURL(_ user: String, output: URL) -> URL {
-    output.appendingPathComponent("report").appendingPathComponent("users").appendingPathComponent(user + ".html")
+    // Kinds stated: without them `appendingPathComponent` stats each path to find out.
+    output.appendingPathComponent("report", isDirectory: true).appendingPathComponent("users", isDirectory: true)
+      .appendingPathComponent(user + ".html", isDirectory: false)
   }
 
   /// The index's line for a user: all the report keeps of a manifest record.
