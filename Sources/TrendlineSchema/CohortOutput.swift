@@ -189,7 +189,10 @@ extension CohortStats: OutputWritable {
     try writer.member("mean", mean)
     try writer.member("min", min)
     try writer.member("max", max)
-    for quantile in quantiles { try writer.member(quantile.name, quantile.value) }
+    for quantile in quantiles {
+      writer.key(escaping: quantile.name)
+      try writer.number(quantile.value)
+    }
     writer.endObject()
   }
 }

@@ -75,10 +75,21 @@ import TrendlineSchema
     #expect(written { $0.string(text) } == expected)
   }
 
+  /// The writer spells the measure names itself, in byte order: they must be `Measure`'s raw
+  /// values, every one of them, each written once.
+  @Test func measureKeysAreInByteOrder() {
+    let values = Dictionary(uniqueKeysWithValues: Measure.allCases.enumerated().map { ($1, $0) })
+    let text = written { w in w.object(values) { $0.number($1) } }
+    let names = Measure.allCases.map(\.rawValue).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let expected = "{\n" + names.map { "  \"\($0)\": \(values[Measure(rawValue: $0)!]!)" }.joined(separator: ",\n") + "\n}"
+    #expect(text == expected)
+  }
+
   @Test func keysAreEscapedLikeStrings() {
     let text = written {
       $0.beginObject()
-      $0.member("a\"b", 1)
+      $0.key(escaping: "a\"b")
+      $0.number(1)
       $0.endObject()
     }
     #expect(text == "{\n  \"a\\\"b\": 1\n}")
