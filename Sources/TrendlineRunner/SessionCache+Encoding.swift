@@ -454,6 +454,11 @@ struct CacheReader {
   }
 
   mutating func varint() throws(CacheFault) -> UInt64 {
+    // Most numbers in an entry (table indices, small counts) fit in one byte.
+    if offset < bytes.count && bytes[offset] < 0x80 {
+      offset += 1
+      return UInt64(bytes[offset - 1])
+    }
     var value: UInt64 = 0
     var shift: UInt64 = 0
     while true {
