@@ -59,7 +59,7 @@ let package = Package(
       name: "TrendlineRunnerTests",
       dependencies: ["TrendlineRunner", "TrendlinePipeline", "TrendlineSchema", "_TrendlineTestSupport"]),
     .testTarget(
-      name: "trendlineTests", dependencies: ["trendline", "_TrendlineTestSupport"]),
+      name: "trendlineTests", dependencies: ["trendline", "TrendlineSupport", "_TrendlineTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

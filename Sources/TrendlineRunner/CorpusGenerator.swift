@@ -1,6 +1,7 @@
 import Foundation
 import TrendlineIngest
 import TrendlineSchema
+import TrendlineSupport
 
 /// `trendline generate`: a deterministic synthetic corpus in every supported format, for
 /// benchmarks and tests (SPEC 1). The same arguments give the same bytes on every machine.
@@ -210,19 +211,5 @@ public struct CorpusGenerator: Sendable {
       }
       return (".ndjson", out)
     }
-  }
-}
-
-/// SplitMix64 (Steele, Lea and Flood): a tiny seeded generator whose sequence is the same on
-/// every platform, unlike `SystemRandomNumberGenerator`.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-  public init(seed: UInt64) { state = seed }
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -10,18 +10,6 @@ import _TrendlineTestSupport
 /// libFuzzer's (`Fuzz/`); this keeps their invariants checked in CI: no crash, the accounting
 /// identity, only finite values, positions of rejects inside the file.
 @Suite struct MutationSmokeTests {
-  struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-  }
-
   static let exports: [URL] = {
     let folder = TestPaths.sampleData.appendingPathComponent("exports")
     let names = FileManager.default.subpaths(atPath: folder.path) ?? []
@@ -54,7 +42,7 @@ import _TrendlineTestSupport
 
   @Test(arguments: exports)
   func mutatedExportsAreReadOrRefusedCleanly(file: URL) {
-    var random = SplitMix64(state: UInt64(truncatingIfNeeded: file.lastPathComponent.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+    var random = SplitMix64(seed: UInt64(truncatingIfNeeded: file.lastPathComponent.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
     let original = Array(TestPaths.bytes(file).prefix(4096))
     let formats: [ExportReader.FormatChoice] = [.auto] + ExportFormat.allCases.map { .fixed($0) }
     let layout = MappedCSVLayout(columns: .init(start: "Date", exercise: "Exercise Name", setIndex: "Set Order"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrendlineSchema
 import TrendlineStages
+import TrendlineSupport
 
 /// `Periods` against ``CalendarPeriods``, the Calendar-based computation it replaced, in every
 /// zone Foundation knows, from 1970 to 2040: around each of the zone's clock changes and at
@@ -87,7 +88,9 @@ import TrendlineStages
       }
     }
     // Instants anywhere: every granularity and week start, both initializers, several periods.
-    var random = SplitMix64(seed: identifier)
+    // Seeded from the zone's name, so each zone draws its own instants, the same on every run
+    // (FNV-1a of the name: `hashValue` is seeded per process).
+    var random = SplitMix64(seed: identifier.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
     let span = UInt64(instants.count)
     for _ in 0..<(thorough ? 200 : 5) {
       let instant = instants.lowerBound + Int64(random.next() % span)
@@ -205,25 +208,6 @@ import TrendlineStages
           "\(describe(oracle)) \(what): \(periods.boundaries.map(text)), Calendar \(expected.map(text))"
         )
       }
-    }
-  }
-
-  /// SplitMix64, seeded from the zone's name so that each zone draws its own instants, the same
-  /// on every run.
-  struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: String) {
-      // FNV-1a: `hashValue` is seeded per process and would change the instants on every run.
-      state = seed.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
-    }
-
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
     }
   }
 }

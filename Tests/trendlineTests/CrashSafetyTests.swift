@@ -1,24 +1,12 @@
 import Foundation
 import Testing
+import TrendlineSupport
 import _TrendlineTestSupport
 
 /// A nightly job killed at any moment, or writing to a disk that is full or read-only, loses
 /// nothing: no file is ever half-written under its final name, a re-run repairs everything,
 /// and the input is never touched (SPEC 7, "Every file is written to a temporary name").
 @Suite(.serialized) struct CrashSafetyTests {
-  /// SplitMix64: the kill moments are random but the same on every run of the test.
-  struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    /// A value in `0..<1`.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-  }
 
   /// A scratch folder for one test, removed at the end.
   final class Scratch {
@@ -108,7 +96,7 @@ import _TrendlineTestSupport
     let expected = try Self.tree(reference).filter { $0.key != "/manifest.json" }
 
     let output = scratch.url.appendingPathComponent("killed")
-    var random = SplitMix64(state: 20_261_129)
+    var random = SplitMix64(seed: 20_261_129)  // the kill moments: random, the same every run
     var killedBeforeTheEnd = 0
     for round in 0..<20 {
       let delay = duration * random.unit()

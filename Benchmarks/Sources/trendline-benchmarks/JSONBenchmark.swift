@@ -16,19 +16,6 @@ struct JSONBenchmark {
   /// The largest document the native JSON export reader is timed on (doubling from 1 MB).
   var nativeMegabytes: Int
 
-  /// Seeded, so the same arguments give the same bytes (ALG `SplitMix64`).
-  struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  }
-
   static let exercises = [
     "Bench Press (Barbell)", "Squat (Barbell)", "Deadlift (Barbell)", "Overhead Press (Barbell)",
     "Lat Pulldown (Cable)", "Kniebeuge mit Langhantel", "Développé couché", "Pull Up",
@@ -38,7 +25,7 @@ struct JSONBenchmark {
   static let types = ["normal", "normal", "normal", "normal", "warmup", "dropset", "failure"]
 
   static func document(megabytes: Int, seed: UInt64) -> (bytes: [UInt8], sessions: Int, sets: Int) {
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)  // the same arguments give the same bytes
     let target = megabytes * 1_000_000
     var out: [UInt8] = []
     out.reserveCapacity(target + 4096)
