@@ -72,12 +72,7 @@ extension HeatmapOutput: OutputWritable {
   ///
   /// - Complexity: O(*p* × *g*), where *p* is the number of periods and *g* of groups.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginObject()
-    writer.member("schema", schema)
-    writer.member("user", user)
-    writer.member("chart", chart)
-    writer.member("timeZone", timeZone)
-    writer.member("asOf", asOf)
+    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
     writer.key("periods")
     try writer.array(periods)
     writer.endObject()

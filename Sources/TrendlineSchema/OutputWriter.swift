@@ -201,6 +201,19 @@ public struct OutputWriter {
     instant(value)
   }
 
+  /// Opens a per-user output's object with the members every one of them starts with, in
+  /// SPEC 7's order: `schema, user, chart, timeZone, asOf`. Its own members follow.
+  ///
+  /// - Complexity: O(*k* + *d*), where *k* is the length of the strings.
+  public mutating func beginUserOutput(schema: String, user: String, chart: String, timeZone: String, asOf: Date) {
+    beginObject()
+    member("schema", schema)
+    member("user", user)
+    member("chart", chart)
+    member("timeZone", timeZone)
+    member("asOf", asOf)
+  }
+
   /// An array of values that write themselves.
   ///
   /// - Complexity: O(*n*), where *n* is the size of what the elements write.

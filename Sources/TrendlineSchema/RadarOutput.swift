@@ -102,12 +102,7 @@ extension RadarOutput: OutputWritable {
   /// - Complexity: O(*p* × *a* + *u*), where *p* is the number of periods, *a* of axes and *u*
   ///   of unmapped exercises.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginObject()
-    writer.member("schema", schema)
-    writer.member("user", user)
-    writer.member("chart", chart)
-    writer.member("timeZone", timeZone)
-    writer.member("asOf", asOf)
+    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
     writer.key("axes")
     try writer.array(axes)
     writer.key("periods")

@@ -94,12 +94,7 @@ extension SeriesOutput: OutputWritable {
   ///
   /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginObject()
-    writer.member("schema", schema)
-    writer.member("user", user)
-    writer.member("chart", chart)
-    writer.member("timeZone", timeZone)
-    writer.member("asOf", asOf)
+    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
     writer.member("range", range.rawValue)
     writer.member("granularity", granularity.rawValue)
     writer.key("measures")

@@ -92,12 +92,7 @@ extension SparklinesOutput: OutputWritable {
   ///
   /// - Complexity: O(*p*), where *p* is the number of points.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginObject()
-    writer.member("schema", schema)
-    writer.member("user", user)
-    writer.member("chart", chart)
-    writer.member("timeZone", timeZone)
-    writer.member("asOf", asOf)
+    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
     writer.member("value", value.rawValue)
     writer.member("windowDays", windowDays)
     writer.key("domain")
