@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
-"""Writes the synthetic sample exports of SampleData/ and the expectations that go with them.
+"""Writes every sample export of SampleData/ and the expectations that go with them.
 
     python3 SampleData/make_samples.py          # rewrite the generated files
     python3 SampleData/make_samples.py --check  # exit 1 if any generated file would change
 
-Standard library only, seeded: the same script always writes the same bytes. It writes
+Standard library only, seeded: the same script always writes the same bytes. Every export is
+generated here (none is copied from anyone); the variants and quirks follow the real exports
+documented in ../../shared/EXPORT-FORMATS.md. It writes
 
-- the generated exports under exports/ and mapped/ (never the real exports copied from public
-  repositories: those are only read here, to check their hashes and count their rows),
-- exports/users.csv and mapped/users.csv,
-- expected.json: per file rowsRead/Accepted/Rejected/Duplicate/Ignored/Repaired with the line
-  of every rejected, duplicate, ignored and repaired row; per user the sessions, the first and
-  last session, the unmapped exercises, and the UTC instants of the DST and midnight sessions,
+- the exports under exports/ and mapped/, exports/users.csv and mapped/users.csv,
+- expected.json: per file rowsRead/Accepted/Rejected/Duplicate/Ignored/Repaired/ValueDropped
+  with the line of every rejected, duplicate, ignored, repaired and value-dropped row; per user
+  the sessions, the first and last session, the unmapped exercises (against the built-in
+  catalog of Sources/TrendlineIngest/BuiltInCatalog.swift), and the UTC instants of the DST,
+  midnight and date-order sessions,
 - the block between the GENERATED markers of README.md (the same facts as tables).
 
-Line numbers count physical lines, line 1 being the header. No generated file has a quoted
-field with a line break in it, so a record is a line everywhere except at the deliberately
-broken quote (see README).
+Line numbers count physical lines, line 1 being the header. No file has a quoted field with a
+line break in it, so a record is a line everywhere except at the deliberately broken quote
+(see README).
 """
 
 import argparse
@@ -24,6 +26,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import sys
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
@@ -57,11 +60,15 @@ class Wo:
 
 
 class Line:
-    """One physical line of an export and what ingest must make of it."""
+    """One physical line of an export and what ingest must make of it.
 
-    def __init__(self, text, kind="accepted", wo=None, col=None, reason=None, repaired=False):
+    kind: accepted, rejected, duplicate or ignored. An accepted line may also be repaired, or
+    have a value dropped (dropped = (column, reason): SPEC 10.2, the row's sets are kept).
+    """
+
+    def __init__(self, text, kind="accepted", wo=None, col=None, reason=None, repaired=False, dropped=None):
         self.text, self.kind, self.wo, self.col, self.reason = text, kind, wo, col, reason
-        self.repaired = repaired
+        self.repaired, self.dropped = repaired, dropped
 
 
 def blocks(wo):
@@ -155,11 +162,24 @@ def f1(x):
     return "" if x is None else repr(float(x))
 
 
-def dur_text(sec):
+def dur_text(sec, m_unit="m"):
+    """Strong's duration text: `2h 38m` (English), `1h 24min` / `35min` (m_unit "min": French, German)."""
     h, m = divmod(sec // 60, 60)
     if h and m:
-        return f"{h}h {m}m"
-    return f"{h}h" if h else f"{m}m"
+        return f"{h}h {m}{m_unit}"
+    return f"{h}h" if h else f"{m}{m_unit}"
+
+
+def dur_min(sec):
+    return dur_text(sec, "min")
+
+
+def drop_long_durations(lines, col, text):
+    """SPEC 10.2: a stated session duration over 24 h (or negative) is dropped; the rows stay sets."""
+    for l in lines:
+        if l.kind == "accepted" and l.wo is not None and not 0 <= l.wo.dur <= 24 * 3600:
+            l.dropped = (col, f"session duration `{text(l.wo.dur)}` > 24 h (a timer left running): "
+                              "the duration is dropped (unknown), the set is kept")
 
 
 def q(s):
@@ -178,24 +198,45 @@ def strong_date(dt, twelve=False):
     return f"{dt:%Y-%m-%d} {h12}:{dt:%M:%S}{NNBSP}{ampm}"
 
 
-def write_strong_a(wos, twelve=False, no_duration=False):
-    """Variant A (12 columns) or A0 (11 columns, no Duration): `,`, text quoted, numbers bare."""
+def write_strong_a(wos, twelve=False, no_duration=False, dur=dur_text, reps_f1=False, secs_f1=False,
+                   pseudo=None):
+    """Variant A (12 columns) or A0 (11 columns, no Duration): `,`, text quoted, numbers bare.
+
+    Also the localized A layouts (French, German): dur writes the duration (`35min`), reps_f1 and
+    secs_f1 write `12.0` and `0.0` (German), pseudo(wo, ex) -> [(token, seconds)] rest rows
+    (`Ruhezeit`) after an exercise block, ignored.
+    """
     lines = []
     for wo in wos:
         first_row = True
+        head = [strong_date(wo.start, twelve), q(wo.name)] + ([] if no_duration else [dur(wo.dur)])
         for ex, sets in blocks(wo):
             for s, order in zip(sets, strong_orders(sets)):
-                dist = num(s.dist) if s.dist is not None else "0"
-                secs = str(s.secs) if s.secs is not None else "0"
+                dist = f1(s.dist) if s.dist is not None else "0"
+                secs = f1(s.secs or 0) if secs_f1 else str(s.secs or 0)
                 note = q(s.note) if s.note or order in ("1", "W") and s is sets[0] else ""
                 wnote = q(wo.notes) if first_row else ""
-                cols = [strong_date(wo.start, twelve), q(wo.name)]
-                if not no_duration:
-                    cols.append(dur_text(wo.dur))
-                cols += [q(ex), order, f1(s.w) if s.w is not None else "0", str(s.reps or 0),
-                         dist, secs, note, wnote, ""]
+                cols = head + [q(ex), order, f1(s.w) if s.w is not None else "0",
+                               f1(s.reps or 0) if reps_f1 else str(s.reps or 0), dist, secs, note, wnote, ""]
                 lines.append(Line(",".join(cols), wo=wo))
                 first_row = False
+            for token, val in (pseudo(wo, ex) if pseudo else []):
+                cols = head + [q(ex), token, "0", "0.0" if reps_f1 else "0", "0",
+                               f1(val) if secs_f1 else str(val), "", "", ""]
+                lines.append(Line(",".join(cols), "ignored", wo, "Set Order", f"pseudo-row `{token}`"))
+    return lines
+
+
+def write_strong_legacy(wos):
+    """Strong 2015-2017: 9 columns, weight and distance columns named by their unit (`kg`, `km`),
+    no duration, `Set Order` from 0 in each block, `Notes` `""` on every row (EXPORT-FORMATS 9.1)."""
+    lines = []
+    for wo in wos:
+        for ex, sets in blocks(wo):
+            for i, s in enumerate(sets):
+                cols = [strong_date(wo.start), q(wo.name), q(ex), str(i), f1(s.w or 0.0), str(s.reps or 0),
+                        f1(s.dist or 0.0), str(s.secs or 0), q(s.note)]
+                lines.append(Line(",".join(cols), wo=wo))
     return lines
 
 
@@ -301,7 +342,9 @@ def write_hevy(wos):
                 cols = [q(wo.name), q(hevy_time(wo.start)), q(hevy_time(end)), q(wo.notes),
                         q(ex), str(ss), q(s.note or (sets[0].note if s is not sets[0] else "")),
                         str(i), q(s.kind), num(s.w) if s.w else "", str(s.reps) if s.reps is not None else "",
-                        num(s.dist) if s.dist else "", str(s.secs) if s.secs else "", ""]
+                        num(s.dist) if s.dist else "",
+                        str(s.secs) if s.secs else ("0" if getattr(wo, "zero_secs", False) else ""),
+                        num(s.rpe) if getattr(s, "rpe", None) is not None else ""]
                 lines.append(Line(",".join(cols), wo=wo))
     return lines
 
@@ -317,6 +360,8 @@ def write_fitnotes(wos, per_row_unit):
             t = "" if not s.secs else f"{s.secs // 3600}:{s.secs // 60 % 60:02d}:{s.secs % 60:02d}"
             dist = f1(s.dist) if s.dist else ""
             du = "mi" if s.dist else ""
+            if getattr(s, "odd_unit", None):   # EXPORT-FORMATS 9.5: `0.0,kg,0:00:00` on a timed row
+                dist, du, t = "0.0", s.odd_unit, "0:00:00"
             if per_row_unit:
                 unit = "" if timed else ("kgs" if s.ex in KG_EXERCISES else "lbs")
                 cols = [d, s.ex, cat, "" if timed else f1(s.w), unit, "" if timed else str(s.reps),
@@ -349,12 +394,14 @@ CATEGORY = {
     "Deadlift": "Back", "Barbell Row": "Back", "Lat Pulldown": "Back", "Overhead Press": "Shoulders",
     "Overhead Press (Each Side, Dumbbells)": "Shoulders", "Lateral Dumbbell Raise": "Shoulders",
     "Dumbbell Curl": "Biceps", "Rope Push Down": "Triceps", "Kettlebell Swing": "Legs",
-    "Running": "Cardio",
+    "Running": "Cardio", "Side Plank": "Abs",
 }
 KG_EXERCISES = {"Kettlebell Swing"}
 MULTIPLIER = {"Dumbbell Front Raise": 2.0, "Dumbbell Bicep Curl": 2.0, "Dumbbell Lunge": 4.0}
 
-UNMAPPED = {"Zercher Squat", "Tire Flip", "Landmine Press", "Sled Push", "Sandsack tragen"}
+# User-invented names no catalog can know; they must be reported in unmappedExercises.
+UNMAPPED = {"Grandpa's Farm Carry Complex", "Rehab Band Routine", "Coach Mike Special", "Finisher Circuit B"}
+SET_LEVEL_IDS = {"Sandsack tragen"}   # not in the catalog, but lena's sets carry muscleGroupIds
 
 
 class Out:
@@ -399,7 +446,7 @@ def gen_ingrid(o, rng):
     tpl = [("Styrke A", [("Squat (Barbell)", 80, 5, 3), ("Bench Press (Barbell)", 50, 6, 3),
                          ("Bent Over Row (Barbell)", 45, 8, 3), ("Plank", None, (None, 60), 1)]),
            ("Styrke B", [("Deadlift (Barbell)", 100, 4, 3), ("Overhead Press (Barbell)", 32.5, 6, 3),
-                         ("Lat Pulldown (Cable)", 45, 10, 3), ("Zercher Squat", 50, 6, 2)]),
+                         ("Lat Pulldown (Cable)", 45, 10, 3), ("Grandpa's Farm Carry Complex", 50, 6, 2)]),
            ("Styrke C", [("Front Squat (Barbell)", 60, 5, 3), ("Incline Bench Press (Dumbbell)", 16, 10, 3),
                          ("Seated Row (Cable)", 45, 10, 3), ("Lateral Raise (Dumbbell)", 6, 12, 3)])]
     days = training_days(rng, date(2025, 6, 2), date(2026, 11, 27), {0, 3}, 0.6)
@@ -529,7 +576,7 @@ def gen_sofia(o, rng):
                                 ("Bicep Curl (Dumbbell)", 20 * LB, 10, 3), ("Plank", None, (None, 45), 1)]),
            ("Entrenamiento B", [("Deadlift (Barbell)", 75, 5, 3), ("Lat Pulldown (Cable)", 35, 10, 3),
                                 ("Running", None, (3.0, 1200), 1)]),
-           ("Funcional", [("Tire Flip", 0, 8, 3), ("Hip Thrust (Barbell)", 70, 10, 3), ("Running", None, (5.0, 1740), 1)])]
+           ("Funcional", [("Rehab Band Routine", 0, 8, 3), ("Hip Thrust (Barbell)", 70, 10, 3), ("Running", None, (5.0, 1740), 1)])]
     days = training_days(rng, date(2024, 9, 3), date(2026, 11, 26), {1, 5}, 0.45)
     wos = make_workouts(rng, days, tpl, [7, 8, 19, 20], "kg")
     for w in wos:  # her gym's dumbbells are in pounds
@@ -555,7 +602,7 @@ def gen_sofia(o, rng):
 
 def gen_kenji(o, rng):
     """Asia/Tokyo, kg, Sunday. Strong F, Japanese workout names."""
-    tpl = [("Push", [("Bench Press (Barbell)", 70, 8, 3), ("Landmine Press", 25, 10, 3), ("Triceps Extension (Dumbbell)", 12, 12, 2)]),
+    tpl = [("Push", [("Bench Press (Barbell)", 70, 8, 3), ("Coach Mike Special", 25, 10, 3), ("Triceps Extension (Dumbbell)", 12, 12, 2)]),
            ("Pull", [("Deadlift (Barbell)", 120, 5, 3), ("Lat Pulldown (Cable)", 55, 10, 3), ("Hammer Curl (Dumbbell)", 14, 10, 2)]),
            ("Legs", [("Squat (Barbell)", 90, 6, 3), ("Leg Press", 140, 10, 3), ("Seated Row (Cable)", 50, 12, 2)])]
     names = lambda rng, d, t: {6: "早朝ワークアウト"}.get(d.weekday(), "午後ワークアウト") if t != "Legs" else "脚の日"
@@ -563,7 +610,7 @@ def gen_kenji(o, rng):
     wos = make_workouts(rng, days, tpl, [6, 13, 14, 20], "kg", names=names)
     last = Wo(datetime(2026, 11, 28, 6, 12, 40), "早朝ワークアウト", 2880,
               [St("Bench Press (Barbell)", 80.0, 8), St("Bench Press (Barbell)", 80.0, 8), St("Bench Press (Barbell)", 80.0, 7),
-               St("Landmine Press", 30.0, 10), St("Landmine Press", 30.0, 10)])
+               St("Coach Mike Special", 30.0, 10), St("Coach Mike Special", 30.0, 10)])
     last.label = "last session"
     add_special(wos, last)
     lines = write_strong_f(wos)
@@ -665,7 +712,7 @@ def gen_mason(o, rng):
     tpl = [("Upper Power 💪", [("Bench Press (Barbell)", 90, 5, 3), ("Lat Pulldown (Cable)", 60, 8, 3),
                               ("Lateral Raise (Dumbbell)", 9, 12, 3), ("Triceps Rope Pushdown", 25, 12, 3)]),
            ("Leg day 🦵", [("Squat (Barbell)", 120, 5, 3), ("Seated Leg Curl (Machine)", 45, 10, 3),
-                          ("Leg Extension (Machine)", 55, 12, 3), ("Sled Push", 90, 1, 2)]),
+                          ("Leg Extension (Machine)", 55, 12, 3), ("Finisher Circuit B", 90, 1, 2)]),
            ("Morning workout ☀️", [("Running", None, (3.1, 1860), 1), ("Pull Up", 0, 8, 3), ("Hip Thrust (Barbell)", 110, 8, 3)])]
     days = training_days(rng, date(2025, 3, 3), date(2026, 11, 26), {0, 3, 5}, 0.3)
     wos = make_workouts(rng, days, tpl, [6, 7, 17, 18], "lb", seconds=False)
@@ -685,7 +732,7 @@ def gen_mason(o, rng):
     note = Wo(datetime(2026, 11, 28, 8, 40), "Morning workout ☀️", 3900,
               [St("Squat (Barbell)", 135.0, 5, "warmup", note="Belt on top sets\\nknees out, brace first"),
                St("Squat (Barbell)", 275.0, 5), St("Squat (Barbell)", 275.0, 5), St("Squat (Barbell)", 275.0, 5),
-               St("Sled Push", 180.0, 1, dist=0.03)])
+               St("Finisher Circuit B", 180.0, 1, dist=0.03)])
     note.label = "last session; `\\n` two-character escape in exercise_notes"
     add_special(wos, note)
     dst = Wo(datetime(2025, 11, 2, 1, 30), "Can't sleep", 0,
@@ -739,6 +786,12 @@ def gen_tom(o, rng):
     for w in w1 + w2:
         w.name, w.dur = "", 0
         w.start = datetime(w.start.year, w.start.month, w.start.day)   # FitNotes knows dates only
+    # EXPORT-FORMATS 9.5: a timed row whose empty distance carries the unit `kg`: a set, unit ignored.
+    odd = next(w for w in w1 if w.start.date() >= date(2024, 10, 1))
+    side = St("Side Plank", None, None)
+    side.odd_unit = "kg"
+    odd.sets.append(side)
+    odd.label = "`Side Plank` row `,,,0.0,kg,0:00:00` (a unit on an empty distance)"
     h1 = "Date,Exercise,Category,Weight (lbs),Reps,Distance,Distance Unit,Time"
     h2 = "Date,Exercise,Category,Weight,Weight Unit,Reps,Distance,Distance Unit,Time,Comment"
     o.add("tom", "exports/tom/FitNotes_Export_2025_02_01.csv", h1, write_fitnotes(w1, False), False,

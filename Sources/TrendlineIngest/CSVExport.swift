@@ -10,24 +10,34 @@ struct FieldProblem: Error {
 
 /// What one record of an export turned out to be.
 enum RowOutcome {
-  case set(ExportSet)
-  /// Not a set (a pseudo-row, an empty placeholder); the reason is counted.
+  /// One set; `dropped` is a value the row stated that was impossible and is left unknown
+  /// (SPEC 10.2), the set kept.
+  case set(ExportSet, dropped: FieldProblem? = nil)
+  /// Several sets from one record: a StrongLifts row is a whole workout.
+  case sets([ExportSet])
+  /// Not a set (a pseudo-row, a skipped set); the reason is counted and listed.
   case ignored(String)
 }
 
 /// A format's reading of one CSV record, once its header is known.
 protocol CSVRowParser: AnyObject {
-  /// Reads the record now in `reader.fields` (which has the header's field count).
+  /// Reads the record now in `reader.fields` (which has the header's field count, unless
+  /// ``readsAnyFieldCount``).
   func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome
 
+  /// The format writes records of varying length (StrongLifts leaves off empty exercise
+  /// blocks), so the parser reads each whatever its field count.
+  var readsAnyFieldCount: Bool { get }
+
   /// Tries to read a record whose field count differs from the header's by repairing a known
-  /// exporter bug; nil when no repair is unambiguous. Formats without such a bug keep the
-  /// default, which repairs nothing.
-  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome?
+  /// exporter bug: the outcome and what was repaired, or nil when no repair is unambiguous.
+  /// Formats without such a bug keep the default, which repairs nothing.
+  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> (outcome: RowOutcome, repair: String)?
 }
 
 extension CSVRowParser {
-  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome? { nil }
+  var readsAnyFieldCount: Bool { false }
+  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> (outcome: RowOutcome, repair: String)? { nil }
 }
 
 /// The column names of a CSV export, looked up by any of their spellings.
@@ -138,7 +148,7 @@ func readCSVExport(
       return result
     case .blankLine:
       result.rowsRead += 1
-      result.ignore("blank line")
+      result.ignoreBlankLine()
       continue
     case .malformed(let bad):
       result.rowsRead += 1
@@ -146,71 +156,81 @@ func readCSVExport(
       // ran on into later lines says where the reader finally noticed.
       let sameLine = bad.line == bad.recordLine
       let message = limitHint(bad.message)
-      result.rejects.append(
-        RowReject(
-          file: file, line: bad.recordLine, column: sameLine ? bad.column : 1, field: "",
-          reason: sameLine ? message : "\(message) (at line \(bad.line), column \(bad.column))"))
+      result.note(
+        .rejected, line: bad.recordLine, column: sameLine ? bad.column : 1, field: "",
+        reason: sameLine ? message : "\(message) (at line \(bad.line), column \(bad.column))")
       continue
     case .record(let line):
       result.rowsRead += 1
       if checksUTF8, let bad = firstInvalidUTF8Field(reader) {
-        result.rejects.append(
-          RowReject(
-            file: file, line: reader.fields[bad.index].line, column: reader.fields[bad.index].column,
-            field: bad.index < header.names.count ? header.names[bad.index] : "",
-            reason: "invalid UTF-8 (byte 0x\(String(bad.byte, radix: 16, uppercase: true))); save the file as UTF-8"))
+        result.note(
+          .rejected, line: reader.fields[bad.index].line, column: reader.fields[bad.index].column,
+          field: bad.index < header.names.count ? header.names[bad.index] : "",
+          reason: "invalid UTF-8 (byte 0x\(String(bad.byte, radix: 16, uppercase: true))); save the file as UTF-8")
         continue
       }
       do throws(FieldProblem) {
         let outcome: RowOutcome
-        if reader.fieldCount == header.names.count {
+        var repair: String?
+        if reader.fieldCount == header.names.count || parser.readsAnyFieldCount {
           outcome = try parser.parse(reader, line: line)
         } else if let repaired = try parser.repair(reader, line: line) {
-          outcome = repaired
-          if case .set = repaired { result.rowsRepaired += 1 }
+          (outcome, repair) = repaired
         } else {
           let column = reader.fields.last.map { $0.column } ?? 1
-          result.rejects.append(
-            RowReject(
-              file: file, line: line, column: column, field: "",
-              reason:
-                "expected \(header.names.count) fields as in the header, found \(reader.fieldCount)"
-            ))
+          result.note(
+            .rejected, line: line, column: column, field: "",
+            reason: "expected \(header.names.count) fields as in the header, found \(reader.fieldCount)")
           continue
         }
         switch outcome {
         case .ignored(let reason):
-          result.ignore(reason)
-        case .set(let set):
-          if duplicates.isDuplicate(set) {
-            result.duplicateRows += 1
-          } else {
+          result.note(.ignored, line: line, column: 1, field: "", reason: reason)
+        case .set(let set, let dropped):
+          if let original = duplicates.original(of: set) {
+            result.note(.duplicate, line: line, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
+            continue
+          }
+          if let repair { result.note(.repaired, line: line, column: 1, field: "", reason: repair) }
+          if let dropped {
+            let index = min(dropped.index, reader.fieldCount - 1)
+            result.note(
+              .valueDropped, line: reader.fields[index].line, column: reader.fields[index].column,
+              field: index < header.names.count ? header.names[index] : "", reason: dropped.reason)
+          }
+          result.sets.append(set)
+        case .sets(let sets):
+          // A whole-workout row is one row: it holds no repeat of itself to find.
+          guard !sets.isEmpty else { continue }
+          for (position, var set) in sets.enumerated() {
+            set.sharesRowWithPrevious = position > 0
             result.sets.append(set)
           }
         }
       } catch {
         let index = min(error.index, reader.fieldCount - 1)
         let field = index < header.names.count ? header.names[index] : ""
-        result.rejects.append(
-          RowReject(
-            file: file, line: reader.fields[index].line, column: reader.fields[index].column,
-            field: field, reason: error.reason))
+        result.note(
+          .rejected, line: reader.fields[index].line, column: reader.fields[index].column, field: field,
+          reason: error.reason)
       }
     }
   }
 }
 
-/// Finds rows that repeat a set already read from the same file (SPEC 9.3).
+/// Finds rows that repeat a set already read from the same file (SPEC 10.5).
 ///
-/// A row is a duplicate only when it repeats a set index within its session and exercise
-/// *and* says the same thing (type, weight, reps, distance, time). The index alone is not
-/// enough: Hevy numbers sets per exercise block, so an exercise done twice in one workout
-/// repeats indices with different sets, and dropping those would lose real work.
+/// A row is a duplicate only when it repeats the same set of the same exercise block — the
+/// same set index within its session, exercise and block — *and* says the same thing (type,
+/// weight, reps, distance, time). A block is a run of consecutive sets of one exercise: Hevy
+/// and Strong number sets per block, so an exercise done twice in one workout repeats its
+/// indexes with real sets, and dropping those would lose real work.
 struct DuplicateSetFilter {
   /// The synthesized `==` compares in declaration order, so the name comes last: the numbers
   /// nearly always differ first, and a string comparison costs more than all of them.
   private struct Key: Equatable {
     var index: Int
+    var block: Int
     var type: SetType
     var weightKg: Double
     var reps: Double
@@ -218,27 +238,49 @@ struct DuplicateSetFilter {
     var seconds: Double
     var exercise: String
   }
-  /// The keys of the session being read; a session's rows come together in every export, so
-  /// a short list searched from the end beats hashing two strings per row.
+  /// What is known of one session: its sets' keys with their lines, and its blocks.
+  private struct SessionState {
+    var keys: [(key: Key, line: Int)] = []
+    /// Blocks started so far, per exercise.
+    var blocks: [String: Int] = [:]
+    var lastExercise: String?
+    var block = 0
+  }
+  /// The session being read; a session's rows come together in every export, so a short
+  /// list searched from the end beats hashing two strings per row.
   private var session = ""
-  private var keys: [Key] = []
+  private var state = SessionState()
   /// Sessions already left, in case a file returns to one.
-  private var earlier: [String: [Key]] = [:]
+  private var earlier: [String: SessionState] = [:]
 
-  mutating func isDuplicate(_ set: ExportSet) -> Bool {
-    guard let index = set.setIndex else { return false }
+  /// The line of the set that `set` repeats (0 for a set without a line), or nil when it is
+  /// a set of its own. Every set passes through, so that blocks are counted right.
+  mutating func original(of set: ExportSet) -> Int? {
     if set.sessionKey != session {
-      if !keys.isEmpty { earlier[session] = keys }
+      if !state.keys.isEmpty || state.lastExercise != nil { earlier[session] = state }
       session = set.sessionKey
-      keys = earlier.removeValue(forKey: session) ?? []
-      keys.reserveCapacity(32)  // A session's sets, typically: one allocation instead of six.
+      state = earlier.removeValue(forKey: session) ?? SessionState()
+      state.keys.reserveCapacity(32)  // A session's sets, typically: one allocation instead of six.
     }
+    if state.lastExercise != set.exercise {
+      state.block = state.blocks[set.exercise, default: 0]
+      state.blocks[set.exercise] = state.block + 1
+      state.lastExercise = set.exercise
+    }
+    guard let index = set.setIndex else { return nil }
     let key = Key(
-      index: index, type: set.type, weightKg: set.weightKg, reps: set.reps,
+      index: index, block: state.block, type: set.type, weightKg: set.weightKg, reps: set.reps,
       distanceMeters: set.distanceMeters, seconds: set.seconds, exercise: set.exercise)
-    if keys.contains(key) { return true }
-    keys.append(key)
-    return false
+    if let earlier = state.keys.last(where: { $0.key == key }) { return earlier.line }
+    state.keys.append((key, set.line))
+    return nil
+  }
+
+  /// The reason listed for a duplicate of the set at `line`.
+  static func reason(_ line: Int) -> String {
+    line > 0
+      ? "repeats line \(line): the same set of the same exercise block, with the same values"
+      : "repeats an earlier set: the same set of the same exercise block, with the same values"
   }
 }
 
@@ -393,6 +435,27 @@ final class FieldDecoder {
     return unit
   }
 
+  /// Field `index` as a workout's length in seconds: nil when empty. A length that is negative
+  /// or over 24 hours (a timer left running: `42h 13m`) is no length at all, but the sets
+  /// are real, so it is dropped — unknown, with the problem to list — rather than rejecting
+  /// the row (SPEC 10.2). Text that is no duration at all still rejects the row.
+  func workoutDuration(_ reader: CSVReader, _ index: Int) throws(FieldProblem)
+    -> (seconds: Int64?, dropped: FieldProblem?)
+  {
+    switch NumberParser.duration(reader.field(index)) {
+    case .number(let seconds):
+      guard let problem = WorkoutLength.problem(seconds, text: reader.string(index)) else {
+        return (Int64(seconds.rounded(.down)), nil)
+      }
+      return (nil, FieldProblem(index: index, reason: problem))
+    case .empty: return (nil, nil)
+    case .invalid:
+      throw FieldProblem(
+        index: index,
+        reason: "'\(reader.string(index))' is not a duration (like 1h 5m, 45m, 01:05:00 or seconds)")
+    }
+  }
+
   /// Field `index` as a duration in seconds, or nil when empty.
   func duration(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64? {
     switch NumberParser.duration(reader.field(index)) {
@@ -485,6 +548,21 @@ public func normalizedName(_ text: String) -> String {
   // ASCII text is already NFC; skipping the call keeps the common case cheap.
   if trimmed.utf8.allSatisfy({ $0 < 0x80 }) { return trimmed }
   return trimmed.precomposedStringWithCanonicalMapping
+}
+
+/// The possible length of a workout: 0 to 24 hours. Outside it the length is dropped and the
+/// sets kept (SPEC 10.2), in every format.
+enum WorkoutLength {
+  static let maximumSeconds = 86_400.0
+
+  /// Why `seconds` cannot be a workout's length, or nil when it can.
+  static func problem(_ seconds: Double, text: @autoclosure () -> String) -> String? {
+    if seconds < 0 { return "workout duration '\(text())' is negative; the duration is dropped, the sets kept" }
+    if seconds > maximumSeconds {
+      return "workout duration '\(text())' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
+    }
+    return nil
+  }
 }
 
 /// The checks every set gets, whatever its format (SPEC 3: impossible values are rejected).

@@ -78,8 +78,11 @@ public struct ExportSet: Sendable, Equatable {
   public var exercise: String
   /// Muscle groups stated by the export itself (native formats), else nil.
   public var muscleGroupIds: [Int]?
-  /// The set's number within its exercise, when the format writes one (SPEC 9.3).
+  /// The set's number within its exercise block, when the format writes one (SPEC 10.5).
   public var setIndex: Int?
+  /// The set comes from the same row as the set before it: a StrongLifts row is a whole
+  /// workout. Rows, not sets, are what the accounting counts.
+  public var sharesRowWithPrevious = false
   public var type: SetType
   public var weightKg: Double
   public var reps: Double
@@ -107,46 +110,74 @@ public struct ExportSet: Sendable, Equatable {
   }
 }
 
-/// A row that was read and refused, with where and why: a line of `rejects.csv`.
-public struct RowReject: Sendable, Equatable, CustomStringConvertible {
+/// A row that was not accepted exactly as written, with where and why (SPEC 10.4): a line of
+/// the user's `row-outcomes.csv`, so that every such row can be found by file and line.
+public struct RowNote: Sendable, Equatable, CustomStringConvertible {
+  /// What became of the row. Rejected, duplicate and ignored rows are not sets; repaired rows
+  /// and rows with a value dropped are accepted sets, counted also as accepted.
+  public enum Outcome: String, Sendable, Codable, CaseIterable {
+    case rejected
+    /// Repeats a set already read: the same set of the same exercise block in one file, or a
+    /// session taken whole from a newer export. The reason names what it repeats.
+    case duplicate
+    /// Not a set: a pseudo-row, a skipped set, a workout with no set.
+    case ignored
+    /// Read only after repairing a known exporter bug.
+    case repaired
+    /// Accepted with one value dropped as impossible (a workout timer left running), which
+    /// becomes unknown rather than a guess.
+    case valueDropped = "value-dropped"
+  }
+
   public var file: String
+  /// The 1-based line of the row; 0 for a native JSON set, which has no line of its own.
   public var line: Int
-  /// The 1-based byte column of the offending field on its line.
+  /// The 1-based byte column of the field at fault on its line.
   public var column: Int
-  /// The column's name in the file's header, or empty when the whole record is at fault.
+  /// The column's name in the file's header, or empty when the whole record is meant.
   public var field: String
+  public var outcome: Outcome
   public var reason: String
 
-  public init(file: String, line: Int, column: Int, field: String, reason: String) {
+  public init(file: String, line: Int, column: Int, field: String, outcome: Outcome = .rejected, reason: String) {
     self.file = file
     self.line = line
     self.column = column
     self.field = field
+    self.outcome = outcome
     self.reason = reason
   }
 
+  /// `file:line:column: error:` for a rejected row, `note:` with the outcome for the others.
   public var description: String {
-    "\(file):\(line):\(column): error: \(field.isEmpty ? "" : "\(field): ")\(reason)"
+    let kind = outcome == .rejected ? "error" : "note: \(outcome.rawValue)"
+    return "\(file):\(line):\(column): \(kind): \(field.isEmpty ? "" : "\(field): ")\(reason)"
   }
 }
 
 /// What reading one export file produced, before its sets meet the user's other exports.
 ///
-/// Every row read is in exactly one of `sets`, `rejects`, `duplicateRows` or `ignored`, so
-/// `rowsRead == sets.count + rejects.count + duplicateRows + ignored total` holds here; the
-/// merge of a user's files may later move some of `sets` to duplicates.
+/// Every row read is in exactly one of accepted (its sets in `sets`), rejected, duplicate or
+/// ignored, so `rowsRead == acceptedRows + rowsRejected + duplicateRows + ignoredRows` holds
+/// here; the merge of a user's files may later move some accepted rows to duplicates. Every
+/// row not accepted exactly as written is in `notes`, except blank lines, which are only
+/// counted.
 public struct FileIngest: Sendable {
   public var file: String
   public var format: ExportFormat
   public var sets: [ExportSet] = []
-  public var rejects: [RowReject] = []
-  /// Rows that repeat a set already read from this file (SPEC 9.3).
+  /// The rows not accepted as written, in the order read.
+  public var notes: [RowNote] = []
+  public var rowsRejected = 0
+  /// Rows that repeat a set already read from this file (SPEC 10.5).
   public var duplicateRows = 0
   /// Rows that are not sets, counted by reason (blank lines, Strong's `Rest Timer` rows, …).
   public var ignored: [String: Int] = [:]
   public var rowsRead = 0
   /// Rows read only after repairing a known exporter bug (counted also as accepted).
   public var rowsRepaired = 0
+  /// Rows accepted with an impossible value dropped (counted also as accepted).
+  public var rowsValueDropped = 0
 
   public init(file: String, format: ExportFormat) {
     self.file = file
@@ -155,8 +186,28 @@ public struct FileIngest: Sendable {
 
   public var ignoredRows: Int { ignored.values.reduce(0, +) }
 
-  mutating func ignore(_ reason: String) {
-    ignored[reason, default: 0] += 1
+  /// Rows whose sets are in `sets`: a StrongLifts row holds a whole workout, so rows and sets
+  /// differ there.
+  public var acceptedRows: Int { rowsRead - rowsRejected - duplicateRows - ignoredRows }
+
+  /// The rejected rows, for messages and tests.
+  public var rejects: [RowNote] { notes.filter { $0.outcome == .rejected } }
+
+  /// Counts a blank line, which is not listed.
+  mutating func ignoreBlankLine() {
+    ignored["blank line", default: 0] += 1
+  }
+
+  /// Counts a row under `outcome` and lists it (SPEC 10.4).
+  mutating func note(_ outcome: RowNote.Outcome, line: Int, column: Int, field: String, reason: String) {
+    switch outcome {
+    case .rejected: rowsRejected += 1
+    case .duplicate: duplicateRows += 1
+    case .ignored: ignored[reason, default: 0] += 1
+    case .repaired: rowsRepaired += 1
+    case .valueDropped: rowsValueDropped += 1
+    }
+    notes.append(RowNote(file: file, line: line, column: column, field: field, outcome: outcome, reason: reason))
   }
 }
 

@@ -69,7 +69,7 @@ enum FitNotesCSV {
     /// the shifted `Category` is a word (not empty, not a number), and a `Comment` column, which
     /// FitNotes always quotes, was quoted — else the extra comma may sit elsewhere and the row
     /// is rejected rather than guessed at.
-    func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome? {
+    func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> (outcome: RowOutcome, repair: String)? {
       let shift = reader.fieldCount - columnCount
       guard shift > 0 else { return nil }
       if let category {
@@ -82,7 +82,9 @@ enum FitNotesCSV {
         guard quoted else { return nil }
       }
       do throws(FieldProblem) {
-        return try parse(reader, line: line, shift: shift)
+        let repair =
+          "unquoted comma in the exercise name: \(reader.fieldCount) fields under \(columnCount) columns, the extra \(shift == 1 ? "one fits" : "ones fit") only the name"
+        return (try parse(reader, line: line, shift: shift), repair)
       } catch {
         return nil
       }

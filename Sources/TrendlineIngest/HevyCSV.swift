@@ -31,7 +31,7 @@ enum HevyCSV {
     let seconds: Int?
     let fields: FieldDecoder
     /// The last row's end time and its session, since every set of a workout repeats them.
-    private var lastEnd: (bytes: [UInt8], start: Int64, duration: Int64)?
+    private var lastEnd: (bytes: [UInt8], start: Int64, length: (seconds: Int64?, dropped: FieldProblem?))?
 
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
       title = try header.require(file, "title")
@@ -65,8 +65,9 @@ enum HevyCSV {
         throw FieldProblem(index: exercise, reason: "the exercise title is empty")
       }
       var durationSeconds: Int64?
+      var dropped: FieldProblem?
       if let endTime, !reader.isEmpty(endTime) {
-        durationSeconds = try duration(reader, endTime, start: start)
+        (durationSeconds, dropped) = try duration(reader, endTime, start: start)
       }
 
       let type = try fields.setType(reader, setType)
@@ -80,16 +81,18 @@ enum HevyCSV {
           line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
           start: start, durationSeconds: durationSeconds, exercise: exerciseName, setIndex: index,
           type: type, weightKg: weightKg, reps: repCount, distanceMeters: meters,
-          seconds: secondCount))
+          seconds: secondCount),
+        dropped: dropped)
     }
 
     /// `end_time − start_time`, the end read as the earliest instant with its wall time that is
-    /// not before the start (SPEC 9.6).
+    /// not before the start (SPEC 9.6). An end before the start or over 24 hours after it is
+    /// dropped, the sets kept (SPEC 10.2).
     private func duration(_ reader: CSVReader, _ column: Int, start: Int64) throws(FieldProblem)
-      -> Int64
+      -> (seconds: Int64?, dropped: FieldProblem?)
     {
       if let last = lastEnd, last.start == start, last.bytes.elementsEqual(reader.field(column)) {
-        return last.duration
+        return last.length
       }
       let parsed = try fields.localTime(reader, column)
       let end: Int64
@@ -98,13 +101,15 @@ enum HevyCSV {
       } else {
         end = fields.resolver.instant(localSeconds: parsed.civil.localSeconds, notBefore: start)
       }
-      let length = end - start
-      guard length >= 0 else {
-        throw FieldProblem(index: column, reason: "end_time '\(reader.string(column))' is before start_time")
-      }
-      guard length <= 86_400 else {
-        throw FieldProblem(
-          index: column, reason: "end_time '\(reader.string(column))' is more than 24 hours after start_time")
+      let seconds = end - start
+      var length: (seconds: Int64?, dropped: FieldProblem?) = (seconds, nil)
+      if seconds < 0 {
+        length = (nil, FieldProblem(
+          index: column, reason: "end_time '\(reader.string(column))' is before start_time; the duration is dropped, the sets kept"))
+      } else if Double(seconds) > WorkoutLength.maximumSeconds {
+        length = (nil, FieldProblem(
+          index: column,
+          reason: "end_time '\(reader.string(column))' is more than 24 hours after start_time (a timer left running); the duration is dropped, the sets kept"))
       }
       lastEnd = (Array(reader.field(column)), start, length)
       return length

@@ -43,10 +43,9 @@ enum NativeJSON {
         let isObject = session.objectMembers != nil
         let place = document.location(of: isObject ? sessionPath.appending("sets") : sessionPath) ?? (1, 1)
         result.rowsRead += 1
-        result.rejects.append(
-          RowReject(
-            file: file, line: place.line, column: place.column, field: isObject ? "sets" : "",
-            reason: isObject ? "sets must be an array of sets" : "a session must be an object"))
+        result.note(
+          .rejected, line: place.line, column: place.column, field: isObject ? "sets" : "",
+          reason: isObject ? "sets must be an array of sets" : "a session must be an object")
         continue
       }
       let sets = setsValue?.arrayValue ?? []
@@ -59,12 +58,14 @@ enum NativeJSON {
           ?? document.location(of: sessionPath) ?? (1, 1)
         for _ in sets {
           result.rowsRead += 1
-          result.rejects.append(
-            RowReject(
-              file: file, line: place.line, column: place.column, field: error.key,
-              reason: error.reason))
+          result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
         }
         continue
+      }
+      // A dropped duration is listed on every set of its session, at the one place it is
+      // written, looked up once per such session.
+      let droppedAt = header.droppedDuration.map { _ in
+        document.location(of: sessionPath.appending("durationSeconds")) ?? (1, 1)
       }
       for (setIndex, set) in sets.enumerated() {
         result.rowsRead += 1
@@ -74,18 +75,19 @@ enum NativeJSON {
           // from its start, which for every set would make a large file quadratic. Only a
           // rejected set, whose line a person needs, pays for it.
           let parsed = try decoder.set(set, session: header, line: 0)
-          if duplicates.isDuplicate(parsed) {
-            result.duplicateRows += 1
+          if let original = duplicates.original(of: parsed) {
+            result.note(.duplicate, line: 0, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
           } else {
+            if let dropped = header.droppedDuration, let place = droppedAt {
+              result.note(
+                .valueDropped, line: place.line, column: place.column, field: "durationSeconds", reason: dropped)
+            }
             result.sets.append(parsed)
           }
         } catch {
           let place = document.location(of: setPath.appending(error.key))
             ?? document.location(of: setPath) ?? (1, 1)
-          result.rejects.append(
-            RowReject(
-              file: file, line: place.line, column: place.column, field: error.key,
-              reason: error.reason))
+          result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
         }
       }
     }
@@ -146,7 +148,7 @@ enum NDJSON {
       let line = bytes[lineStart..<contentEnd]
       result.rowsRead += 1
       if line.allSatisfy({ $0 == ASCII.space || $0 == ASCII.tab }) {
-        result.ignore("blank line")
+        result.ignoreBlankLine()
         continue
       }
       let value: JSONValue
@@ -155,9 +157,7 @@ enum NDJSON {
           try reader.parse(buffer)
         }
       } catch {
-        result.rejects.append(
-          RowReject(
-            file: file, line: lineNumber, column: error.column, field: "", reason: error.message))
+        result.note(.rejected, line: lineNumber, column: error.column, field: "", reason: error.message)
         continue
       }
       do throws(NativeSetDecoder.Problem) {
@@ -166,15 +166,16 @@ enum NDJSON {
         }
         let header = try decoder.sessionHeader(value, idKey: "session")
         let set = try decoder.set(value, session: header, line: lineNumber)
-        if duplicates.isDuplicate(set) {
-          result.duplicateRows += 1
+        if let original = duplicates.original(of: set) {
+          result.note(.duplicate, line: lineNumber, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
         } else {
+          if let dropped = header.droppedDuration {
+            result.note(.valueDropped, line: lineNumber, column: 1, field: "durationSeconds", reason: dropped)
+          }
           result.sets.append(set)
         }
       } catch {
-        result.rejects.append(
-          RowReject(
-            file: file, line: lineNumber, column: 1, field: error.key, reason: error.reason))
+        result.note(.rejected, line: lineNumber, column: 1, field: error.key, reason: error.reason)
       }
     }
     return result
@@ -193,6 +194,8 @@ final class NativeSetDecoder {
     var name: String
     var start: Int64
     var durationSeconds: Int64?
+    /// Why a stated duration was dropped (SPEC 10.2), listed on each of the session's sets.
+    var droppedDuration: String?
   }
 
   let settings: ReadSettings
@@ -220,14 +223,13 @@ final class NativeSetDecoder {
       throw Problem(key: "start", reason: "'\(startText)' is before 1970, which no workout log holds")
     }
     var duration: Int64?
+    var dropped: String?
     if let value = object["durationSeconds"], !value.isNull {
       guard let seconds = value.doubleValue else {
         throw Problem(key: "durationSeconds", reason: "durationSeconds is not a number")
       }
-      guard seconds >= 0, seconds <= 86_400 else {
-        throw Problem(key: "durationSeconds", reason: "durationSeconds \(value.numberText ?? "") is not between 0 and 24 hours")
-      }
-      duration = Int64(seconds.rounded(.down))
+      dropped = WorkoutLength.problem(seconds, text: value.numberText ?? "")
+      if dropped == nil { duration = Int64(seconds.rounded(.down)) }
     }
     let name = normalizedName(object["name"]?.stringValue ?? "")
     let key: String
@@ -236,7 +238,7 @@ final class NativeSetDecoder {
     case .number(let id)?: key = "id:" + id
     default: key = sessionKey(start: start, name: name)
     }
-    return SessionHeader(key: key, name: name, start: start, durationSeconds: duration)
+    return SessionHeader(key: key, name: name, start: start, durationSeconds: duration, droppedDuration: dropped)
   }
 
   func set(_ object: JSONValue, session: SessionHeader, line: Int) throws(Problem) -> ExportSet {

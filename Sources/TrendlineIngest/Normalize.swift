@@ -56,6 +56,8 @@ public struct FileAccounting: Sendable, Equatable, Codable {
   public var rowsDuplicate: Int
   public var rowsIgnored: Int
   public var rowsRepaired: Int
+  /// Rows accepted with an impossible value dropped (also in `rowsAccepted`; SPEC 10.2).
+  public var rowsValueDropped: Int
   /// Ignored rows by reason, so "ignored" is never a silent bucket.
   public var ignoredByReason: [String: Int]
 
@@ -65,7 +67,8 @@ public struct FileAccounting: Sendable, Equatable, Codable {
 
   public init(
     file: String, format: String, rowsRead: Int = 0, rowsAccepted: Int = 0, rowsRejected: Int = 0,
-    rowsDuplicate: Int = 0, rowsIgnored: Int = 0, rowsRepaired: Int = 0, ignoredByReason: [String: Int] = [:]
+    rowsDuplicate: Int = 0, rowsIgnored: Int = 0, rowsRepaired: Int = 0, rowsValueDropped: Int = 0,
+    ignoredByReason: [String: Int] = [:]
   ) {
     self.file = file
     self.format = format
@@ -75,6 +78,7 @@ public struct FileAccounting: Sendable, Equatable, Codable {
     self.rowsDuplicate = rowsDuplicate
     self.rowsIgnored = rowsIgnored
     self.rowsRepaired = rowsRepaired
+    self.rowsValueDropped = rowsValueDropped
     self.ignoredByReason = ignoredByReason
   }
 }
@@ -85,18 +89,19 @@ public struct UserIngest: Sendable {
   /// Sessions ordered by start (then key), each holding only its counted sets.
   public var sessions: [Session]
   public var files: [FileAccounting]
-  public var rejects: [RowReject]
+  /// Every row not accepted exactly as written, file by file in the order read (SPEC 10.4).
+  public var notes: [RowNote]
   /// Exercises found neither in the catalog nor with set-level muscle groups, with the
   /// number of distinct sessions they appear in.
   public var unmappedExercises: [String: Int]
 
   public init(
-    sessions: [Session] = [], files: [FileAccounting] = [], rejects: [RowReject] = [],
+    sessions: [Session] = [], files: [FileAccounting] = [], notes: [RowNote] = [],
     unmappedExercises: [String: Int] = [:]
   ) {
     self.sessions = sessions
     self.files = files
-    self.rejects = rejects
+    self.notes = notes
     self.unmappedExercises = unmappedExercises
   }
 }
@@ -128,27 +133,36 @@ public enum Normalize {
     }
 
     var accounting: [FileAccounting] = []
+    var notes: [RowNote] = []
     // Where each kept session's sets are: runs in the owning file, never copies of the sets.
     var bySession: [String: [(file: Int, range: Range<Int>)]] = [:]
     var sessionOrder: [String] = []
     for (fileIndex, file) in files.enumerated() {
-      var accepted = 0
       var duplicates = file.duplicateRows
+      notes += file.notes
       forEachSessionRun(file.sets) { key, run in
         if owner[key] == fileIndex {
-          accepted += run.count
           if bySession[key] == nil { sessionOrder.append(key) }
           bySession[key, default: []].append((fileIndex, run.startIndex..<run.endIndex))
-        } else {
-          duplicates += run.count
+          return
+        }
+        // The session is taken whole from a newer export: each of its rows here is listed
+        // with where the kept copy starts.
+        let kept = files[owner[key]!]
+        let first = kept.sets.first { $0.sessionKey == key }?.line ?? 0
+        let reason =
+          "the session is taken whole from \(kept.file)\(first > 0 ? " (line \(first))" : ""), the newer export"
+        for set in run where !set.sharesRowWithPrevious {
+          duplicates += 1
+          notes.append(RowNote(file: file.file, line: set.line, column: 1, field: "", outcome: .duplicate, reason: reason))
         }
       }
       accounting.append(
         FileAccounting(
           file: file.file, format: file.format.rawValue, rowsRead: file.rowsRead,
-          rowsAccepted: accepted, rowsRejected: file.rejects.count, rowsDuplicate: duplicates,
-          rowsIgnored: file.ignoredRows, rowsRepaired: file.rowsRepaired,
-          ignoredByReason: file.ignored))
+          rowsAccepted: file.rowsRead - file.rowsRejected - duplicates - file.ignoredRows,
+          rowsRejected: file.rowsRejected, rowsDuplicate: duplicates, rowsIgnored: file.ignoredRows,
+          rowsRepaired: file.rowsRepaired, rowsValueDropped: file.rowsValueDropped, ignoredByReason: file.ignored))
     }
 
     var names: [String: (display: String, ids: [Int]?)] = [:]
@@ -202,7 +216,7 @@ public enum Normalize {
     sessions.sort { $0.start != $1.start ? $0.start < $1.start : $0.key < $1.key }
 
     return UserIngest(
-      sessions: sessions, files: accounting, rejects: files.flatMap(\.rejects),
+      sessions: sessions, files: accounting, notes: notes,
       unmappedExercises: unmapped)
   }
 

@@ -126,7 +126,8 @@ enum StrongCSV {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }
       var durationSeconds: Int64?
-      if let duration { durationSeconds = try fields.duration(reader, duration) }
+      var dropped: FieldProblem?
+      if let duration { (durationSeconds, dropped) = try fields.workoutDuration(reader, duration) }
 
       // A unit stated by the header wins over one per row, which wins over the user's (SPEC 9.4).
       let rowWeight = headerWeightUnit == nil ? try fields.weightUnit(reader, weightUnitColumn) : nil
@@ -143,7 +144,8 @@ enum StrongCSV {
           line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
           start: start, durationSeconds: durationSeconds, exercise: exerciseName,
           setIndex: index, type: type, weightKg: weightKg, reps: repCount,
-          distanceMeters: meters, seconds: secondCount))
+          distanceMeters: meters, seconds: secondCount),
+        dropped: dropped)
     }
   }
 }

@@ -36,7 +36,7 @@ public struct UsersFile: Sendable {
   public let file: String
   public private(set) var rows: [String: Row] = [:]
   /// Lines that could not be read at all (malformed CSV, a repeated user).
-  public private(set) var problems: [RowReject] = []
+  public private(set) var problems: [RowNote] = []
 
   /// An empty table, for an input folder without `users.csv`.
   public init() { file = InputLayout.settingsFileName }
@@ -51,7 +51,7 @@ public struct UsersFile: Sendable {
     let header = (0..<reader.fieldCount).map { reader.string($0).trimmingCharacters(in: .whitespaces) }
     func column(_ name: String) -> Int? { header.firstIndex { $0.lowercased() == name.lowercased() } }
     guard let user = column("user") else {
-      problems.append(RowReject(file: file, line: 1, column: 1, field: "", reason: "the header has no 'user' column"))
+      problems.append(RowNote(file: file, line: 1, column: 1, field: "", reason: "the header has no 'user' column"))
       return
     }
     // A row per line, about: growing the table a row at a time rehashed it a dozen times for
@@ -66,7 +66,7 @@ public struct UsersFile: Sendable {
       case .end: return
       case .blankLine: continue
       case .malformed(let bad):
-        problems.append(RowReject(file: file, line: bad.line, column: bad.column, field: "", reason: bad.message))
+        problems.append(RowNote(file: file, line: bad.line, column: bad.column, field: "", reason: bad.message))
       case .record(let line):
         func value(_ index: Int?) -> String {
           guard let index, index < reader.fieldCount else { return "" }
@@ -74,7 +74,7 @@ public struct UsersFile: Sendable {
         }
         let id = value(user)
         if rows[id] != nil {
-          problems.append(RowReject(file: file, line: line, column: 1, field: "user", reason: "user '\(id)' is listed twice"))
+          problems.append(RowNote(file: file, line: line, column: 1, field: "user", reason: "user '\(id)' is listed twice"))
           continue
         }
         rows[id] = Row(

@@ -10,18 +10,21 @@ import TrendlineSchema
 /// no time of generation, so the same run gives the same bytes. Every string that came from
 /// input goes through ``XMLEscape``, and the script writes only with `textContent`.
 public enum HTMLReport {
-  /// A rejected input row, as `rejects.csv` lists it.
-  public struct RejectedRow: Sendable, Equatable {
+  /// An input row that was not accepted exactly as written, as `row-outcomes.csv` lists it.
+  public struct NotedRow: Sendable, Equatable {
     public var file: String
     public var line: Int
     public var column: Int
     public var field: String
+    /// `rejected`, `duplicate`, `ignored`, `repaired` or `value-dropped`.
+    public var outcome: String
     public var reason: String
-    public init(file: String, line: Int, column: Int, field: String, reason: String) {
+    public init(file: String, line: Int, column: Int, field: String, outcome: String = "rejected", reason: String) {
       self.file = file
       self.line = line
       self.column = column
       self.field = field
+      self.outcome = outcome
       self.reason = reason
     }
   }
@@ -36,11 +39,12 @@ public enum HTMLReport {
     public var charts: [ChartDocument]
     /// Sessions up to as-of, oldest first; the page lists the newest few.
     public var sessions: [Session]
-    public var rejects: [RejectedRow]
+    /// Rows not accepted as written, in the order read.
+    public var notes: [NotedRow]
 
     public init(
       user: String, failure: String? = nil, timeZone: TimeZone, asOf: Date, charts: [ChartDocument],
-      sessions: [Session], rejects: [RejectedRow]
+      sessions: [Session], notes: [NotedRow]
     ) {
       self.user = user
       self.failure = failure
@@ -48,7 +52,7 @@ public enum HTMLReport {
       self.asOf = asOf
       self.charts = charts
       self.sessions = sessions
-      self.rejects = rejects
+      self.notes = notes
     }
   }
 
@@ -84,8 +88,8 @@ public enum HTMLReport {
 
   /// Workouts listed on a user page, newest first.
   static let recentSessions = 10
-  /// Rejected rows listed on a user page; the rest are in `rejects.csv`.
-  static let listedRejects = 20
+  /// Rows listed on a user page, rejected ones first; the rest are in `row-outcomes.csv`.
+  static let listedNotes = 20
 
   /// `report/users/<user>.html`.
   ///
@@ -98,13 +102,13 @@ public enum HTMLReport {
     let zoneName = page.timeZone.identifier == "GMT" ? "UTC" : page.timeZone.identifier
     body += "<p class=\"meta\">As of " + asOf.long + " (" + XMLEscape.escape(zoneName) + ") · "
       + "\(page.sessions.count) session\(page.sessions.count == 1 ? "" : "s") up to as-of · "
-      + "\(page.rejects.count) rejected row\(page.rejects.count == 1 ? "" : "s")</p>\n"
+      + "\(rejectedCount(page)) rejected row\(rejectedCount(page) == 1 ? "" : "s")</p>\n"
     if let failure = page.failure {
       body += "<p class=\"failed\" role=\"alert\">This user failed: " + XMLEscape.escape(failure) + "</p>\n"
     }
     for chart in page.charts { body += figure(chart) }
     body += recent(page)
-    body += rejected(page)
+    body += notedRows(page)
     return document(title: "\(page.user) — Trendline", body: body)
   }
 
@@ -182,22 +186,27 @@ public enum HTMLReport {
       + "</section>\n"
   }
 
-  static func rejected(_ page: UserPage) -> String {
-    var out = "<section><h2>Rejected rows</h2>\n"
-    guard !page.rejects.isEmpty else { return out + "<p>No rows were rejected.</p></section>\n" }
-    var reasons: [(String, Int)] = []
-    for reject in page.rejects {
-      let key = reject.field.isEmpty ? "whole row" : reject.field
-      if let i = reasons.firstIndex(where: { $0.0 == key }) { reasons[i].1 += 1 } else { reasons.append((key, 1)) }
+  static func rejectedCount(_ page: UserPage) -> Int {
+    page.notes.reduce(0) { $0 + ($1.outcome == "rejected" ? 1 : 0) }
+  }
+
+  /// The rows not accepted as written: how many of each outcome, and the first few, rejected
+  /// rows first since those are the ones a person must act on.
+  static func notedRows(_ page: UserPage) -> String {
+    var out = "<section><h2>Rows not accepted as written</h2>\n"
+    guard !page.notes.isEmpty else { return out + "<p>Every row was accepted as written.</p></section>\n" }
+    var outcomes: [(String, Int)] = []
+    for note in page.notes {
+      if let i = outcomes.firstIndex(where: { $0.0 == note.outcome }) { outcomes[i].1 += 1 } else { outcomes.append((note.outcome, 1)) }
     }
-    out += "<p>\(page.rejects.count) row\(page.rejects.count == 1 ? " was" : "s were") rejected, by field: "
-      + reasons.map { XMLEscape.escape($0.0) + " \($0.1)" }.joined(separator: ", ") + ". The full list is in "
-      + "<a href=\"../../users/" + XMLEscape.escape(pathComponent(page.user)) + "/rejects.csv\">rejects.csv</a>.</p>\n"
-    let listed = page.rejects.prefix(listedRejects)
+    out += "<p>" + outcomes.map { XMLEscape.escape($0.0) + " \($0.1)" }.joined(separator: ", ") + ". The full list is in "
+      + "<a href=\"../../users/" + XMLEscape.escape(pathComponent(page.user)) + "/row-outcomes.csv\">row-outcomes.csv</a>.</p>\n"
+    let ordered = page.notes.filter { $0.outcome == "rejected" } + page.notes.filter { $0.outcome != "rejected" }
+    let listed = ordered.prefix(listedNotes)
     out += DataTable.table(
-      caption: listed.count < page.rejects.count ? "The first \(listed.count) rejected rows" : "Rejected rows",
-      header: ["File", "Line", "Column", "Field", "Reason"],
-      rows: listed.map { [$0.file, String($0.line), String($0.column), $0.field, $0.reason] })
+      caption: listed.count < page.notes.count ? "The first \(listed.count) rows" : "Rows not accepted as written",
+      header: ["File", "Line", "Column", "Field", "Outcome", "Reason"],
+      rows: listed.map { [$0.file, String($0.line), String($0.column), $0.field, $0.outcome, $0.reason] })
     return out + "</section>\n"
   }
 

@@ -59,6 +59,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var rowsDuplicate: Int
     public var rowsIgnored: Int
     public var rowsRepaired: Int
+    public var rowsValueDropped: Int
     public var sessions: Int
 
     mutating func add(_ other: Totals) {
@@ -71,6 +72,7 @@ public struct Manifest: Codable, Sendable, Equatable {
       rowsDuplicate += other.rowsDuplicate
       rowsIgnored += other.rowsIgnored
       rowsRepaired += other.rowsRepaired
+      rowsValueDropped += other.rowsValueDropped
       sessions += other.sessions
     }
   }
@@ -87,6 +89,9 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var rowsDuplicate: Int
     public var rowsIgnored: Int
     public var rowsRepaired: Int
+    /// Rows accepted with an impossible value dropped, such as a workout timer left running
+    /// (also in `rowsAccepted`; SPEC 10.2).
+    public var rowsValueDropped: Int
     /// Sessions starting after the as-of instant: read, accepted, and left out of charts.
     public var afterAsOf: Int
     public var sessions: Int
@@ -110,6 +115,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var rowsDuplicate: Int
     public var rowsIgnored: Int
     public var rowsRepaired: Int
+    public var rowsValueDropped: Int
     public var ignoredByReason: [String: Int]
   }
 

@@ -32,14 +32,16 @@ enum ReportWriter {
   /// `report/users/<user>.html`, when the pipeline writes HTML.
   static func writeUserPage(
     user: String, failure: String?, calendar: UserCalendar, asOf: Int64, charts: [ChartDocument], sessions: [Session],
-    rejects: [RowReject], output: URL, formats: [Pipeline.Output.Format]
+    notes: [RowNote], output: URL, formats: [Pipeline.Output.Format]
   ) throws(AtomicFile.WriteError) {
     guard formats.contains(.html) else { return }
     let page = HTMLReport.UserPage(
       user: user, failure: failure, timeZone: calendar.timeZone, asOf: Date(epochSeconds: asOf), charts: charts,
       sessions: sessions.filter { $0.start <= asOf },
-      rejects: rejects.map {
-        HTMLReport.RejectedRow(file: $0.file, line: $0.line, column: $0.column, field: $0.field, reason: $0.reason)
+      notes: notes.map {
+        HTMLReport.NotedRow(
+          file: $0.file, line: $0.line, column: $0.column, field: $0.field, outcome: $0.outcome.rawValue,
+          reason: $0.reason)
       })
     try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
   }
@@ -50,7 +52,7 @@ enum ReportWriter {
   ) throws(AtomicFile.WriteError) {
     guard formats.contains(.html) else { return }
     let page = HTMLReport.UserPage(
-      user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], rejects: [])
+      user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], notes: [])
     try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
   }
 

@@ -243,7 +243,7 @@ public enum Runner {
   static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {
     var totals = Manifest.Totals(
       users: users.count, usersOK: 0, usersFailed: 0, rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
-      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, sessions: 0)
+      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, sessions: 0)
     for user in users {
       if user.status == .ok { totals.usersOK += 1 } else { totals.usersFailed += 1 }
       totals.rowsRead += user.rowsRead
@@ -252,6 +252,7 @@ public enum Runner {
       totals.rowsDuplicate += user.rowsDuplicate
       totals.rowsIgnored += user.rowsIgnored
       totals.rowsRepaired += user.rowsRepaired
+      totals.rowsValueDropped += user.rowsValueDropped
       totals.sessions += user.sessions
     }
     return totals

@@ -55,7 +55,9 @@ public enum CacheFault: Error, Equatable, Sendable, CustomStringConvertible {
 /// tag decodes to the identical bit pattern, so charts computed from an entry are byte-identical.
 struct Entry {
   /// 2: the checksum became MurmurHash3 (version 1 used FNV-1a, a byte at a time).
-  static let formatVersion: UInt32 = 2
+  /// 3: row notes (every row not accepted as written, with its outcome) replace rejects, and
+  /// files count rows with a value dropped.
+  static let formatVersion: UInt32 = 3
   static let magic: [UInt8] = [0x89, 0x54, 0x4C, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
   static let headerSize = 32
   /// Set types by their 2-bit code; `allCases` builds a new array on every call.
@@ -124,7 +126,7 @@ struct Entry {
       out.string(file.format)
       for value in [
         file.rowsRead, file.rowsAccepted, file.rowsRejected, file.rowsDuplicate, file.rowsIgnored,
-        file.rowsRepaired,
+        file.rowsRepaired, file.rowsValueDropped,
       ] {
         out.int(value)
       }
@@ -135,13 +137,14 @@ struct Entry {
         out.int(count)
       }
     }
-    out.count(ingest.rejects.count)
-    for reject in ingest.rejects {
-      out.string(reject.file)
-      out.int(reject.line)
-      out.int(reject.column)
-      out.string(reject.field)
-      out.string(reject.reason)
+    out.count(ingest.notes.count)
+    for note in ingest.notes {
+      out.string(note.file)
+      out.int(note.line)
+      out.int(note.column)
+      out.string(note.field)
+      out.string(note.outcome.rawValue)
+      out.string(note.reason)
     }
     out.count(ingest.unmappedExercises.count)
     for (name, sessions) in ingest.unmappedExercises.sorted(by: { $0.key < $1.key }) {
@@ -267,6 +270,7 @@ extension Entry {
       file.rowsDuplicate = try reader.int()
       file.rowsIgnored = try reader.int()
       file.rowsRepaired = try reader.int()
+      file.rowsValueDropped = try reader.int()
       let reasons = try reader.count()
       for _ in 0..<reasons {
         let reason = try reader.string()
@@ -274,14 +278,13 @@ extension Entry {
       }
       ingest.files.append(file)
     }
-    let rejectCount = try reader.count()
-    ingest.rejects.reserveCapacity(rejectCount)
-    for _ in 0..<rejectCount {
-      ingest.rejects.append(
-        RowReject(
-          file: try reader.string(), line: try reader.int(), column: try reader.int(),
-          field: try reader.string(),
-          reason: try reader.string()))
+    let noteCount = try reader.count()
+    ingest.notes.reserveCapacity(noteCount)
+    for _ in 0..<noteCount {
+      let (file, line, column, field) = (try reader.string(), try reader.int(), try reader.int(), try reader.string())
+      guard let outcome = RowNote.Outcome(rawValue: try reader.string()) else { throw CacheFault.malformed("an unknown row outcome") }
+      ingest.notes.append(
+        RowNote(file: file, line: line, column: column, field: field, outcome: outcome, reason: try reader.string()))
     }
     let unmappedCount = try reader.count()
     for _ in 0..<unmappedCount {

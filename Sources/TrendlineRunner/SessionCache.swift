@@ -12,7 +12,7 @@ import TrendlineSupport
 /// An entry holds everything ``UserReader/read(_:settings:options:)`` returns (the sessions with
 /// their counted sets, each file's row accounting, the rejected rows, the unmapped exercises and
 /// the input files with their sizes and SHA-256), so a run served from the cache writes the
-/// same charts, `rejects.csv` and manifest counts as a run that parsed the exports.
+/// same charts, `row-outcomes.csv` and manifest counts as a run that parsed the exports.
 ///
 /// An entry is used only when its key matches: the user, the input files (names, sizes,
 /// SHA-256), the user's resolved settings (zone, units, first weekday), the pipeline's source

@@ -35,7 +35,7 @@ enum UserJob {
     let folder = context.options.output.path + "/users/" + user.id
     var record = Manifest.UserRecord(
       user: user.id, status: .ok, message: nil, files: [], rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
-      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, afterAsOf: 0, sessions: 0, unmappedExercises: 0,
+      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, afterAsOf: 0, sessions: 0, unmappedExercises: 0,
       elapsedMs: 0)
 
     let settings: UserSettings
@@ -57,7 +57,7 @@ enum UserJob {
           rowsRead: accounting.rowsRead, rowsAccepted: accounting.rowsAccepted,
           rowsRejected: accounting.rowsRejected, rowsDuplicate: accounting.rowsDuplicate,
           rowsIgnored: accounting.rowsIgnored, rowsRepaired: accounting.rowsRepaired,
-          ignoredByReason: accounting.ignoredByReason)
+          rowsValueDropped: accounting.rowsValueDropped, ignoredByReason: accounting.ignoredByReason)
       }
     } catch {
       // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so
@@ -79,6 +79,7 @@ enum UserJob {
       record.rowsDuplicate += file.rowsDuplicate
       record.rowsIgnored += file.rowsIgnored
       record.rowsRepaired += file.rowsRepaired
+      record.rowsValueDropped += file.rowsValueDropped
     }
     let calendar = settings.calendar
     let asOf = context.options.asOf.resolve(for: calendar, now: context.options.now)
@@ -86,19 +87,20 @@ enum UserJob {
     record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
     record.unmappedExercises = ingest.unmappedExercises.count
 
-    let rejectsPath = folder + "/rejects.csv"
-    if ingest.rejects.isEmpty {
-      try AtomicFile.remove(rejectsPath)
+    let outcomesPath = folder + "/" + RowOutcomesCSV.fileName
+    if ingest.notes.isEmpty {
+      try AtomicFile.remove(outcomesPath)
     } else {
-      try AtomicFile.write(Data(RejectsCSV.text(ingest.rejects).utf8), to: rejectsPath)
+      try AtomicFile.write(Data(RowOutcomesCSV.text(ingest.notes).utf8), to: outcomesPath)
     }
-    if context.options.strict && !ingest.rejects.isEmpty {
+    let rejects = ingest.notes.filter { $0.outcome == .rejected }
+    if context.options.strict && !rejects.isEmpty {
       for chart in context.pipeline.charts {
         try AtomicFile.remove(folder + "/" + chart.name + ".json")
         try AtomicFile.remove(folder + "/" + chart.name + ".svg")
       }
-      let first = ingest.rejects[0]
-      let message = "--strict: \(ingest.rejects.count) rejected row(s), the first \(first); see rejects.csv"
+      let message =
+        "--strict: \(rejects.count) rejected row(s), the first \(rejects[0]); see \(RowOutcomesCSV.fileName)"
       try ReportWriter.writeFailedUserPage(
         user: user.id, message: message, timeZone: calendar.timeZone, output: context.options.output,
         formats: context.pipeline.output.formats)
@@ -125,7 +127,7 @@ enum UserJob {
     }
     try ReportWriter.writeUserPage(
       user: user.id, failure: nil, calendar: calendar, asOf: asOf, charts: documents, sessions: ingest.sessions,
-      rejects: ingest.rejects, output: context.options.output, formats: formats)
+      notes: ingest.notes, output: context.options.output, formats: formats)
     return Result(record: finish(record, since: clock), compared: compared)
   }
 

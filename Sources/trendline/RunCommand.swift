@@ -47,7 +47,7 @@ enum RunCommand {
 
     OUTPUT (in DIR):
       users/<user>/<chart>.json   chart data
-      users/<user>/rejects.csv    rejected rows, when there are any
+      users/<user>/row-outcomes.csv  rows not accepted as written, when there are any
       manifest.json               what was read, accepted, rejected, per user and file
       _SUCCESS                    written last, when the run completed
 
@@ -290,7 +290,7 @@ final class RunReporter: Sendable {
     let t = manifest.totals
     return """
       \(t.users) users: \(t.usersOK) ok, \(t.usersFailed) failed\(manifest.skippedEntries.isEmpty ? "" : ", \(manifest.skippedEntries.count) input entries skipped")
-      \(t.rowsRead) rows read: \(t.rowsAccepted) accepted, \(t.rowsRejected) rejected, \(t.rowsDuplicate) duplicate, \(t.rowsIgnored) ignored (\(t.rowsRepaired) repaired)
+      \(t.rowsRead) rows read: \(t.rowsAccepted) accepted, \(t.rowsRejected) rejected, \(t.rowsDuplicate) duplicate, \(t.rowsIgnored) ignored (\(t.rowsRepaired) repaired, \(t.rowsValueDropped) with a value dropped)
       \(t.sessions) sessions; as-of \(manifest.asOf)
 
       """

@@ -289,8 +289,8 @@ import _TrendlineTestSupport
   ]
 
   @Test(arguments: cases)
-  func hostileFile(file: String, expected: String) {
-    let bytes = TestPaths.bytes(Self.folder.appendingPathComponent(file))
+  func hostileFile(file: String, expected: String) throws {
+    let bytes = try TestPaths.bytes(Self.folder.appendingPathComponent(file))
     let actual = Self.outcome(file, bytes)
     #expect(actual == expected)
   }

@@ -41,9 +41,9 @@ import _TrendlineTestSupport
   }
 
   @Test(arguments: exports)
-  func mutatedExportsAreReadOrRefusedCleanly(file: URL) {
+  func mutatedExportsAreReadOrRefusedCleanly(file: URL) throws {
     var random = SplitMix64(seed: UInt64(truncatingIfNeeded: file.lastPathComponent.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
-    let original = Array(TestPaths.bytes(file).prefix(4096))
+    let original = Array(try TestPaths.bytes(file).prefix(4096))
     let formats: [ExportReader.FormatChoice] = [.auto] + ExportFormat.allCases.map { .fixed($0) }
     let layout = MappedCSVLayout(columns: .init(start: "Date", exercise: "Exercise Name", setIndex: "Set Order"))
     let name = file.lastPathComponent

@@ -9,12 +9,12 @@ private let realExports = TestPaths.shared.appendingPathComponent("real-exports"
 private func read(_ path: String, settings: ReadSettings = ReadSettings()) throws -> FileIngest {
   let url = realExports.appendingPathComponent(path)
   return try ExportReader.read(
-    file: url.lastPathComponent, bytes: TestPaths.bytes(url), settings: settings)
+    file: url.lastPathComponent, bytes: try TestPaths.bytes(url), settings: settings)
 }
 
 /// Every real export is read with zero rejects, and every row is accounted for, except the
 /// rows named in the tests below, which are truly bad.
-@Test(arguments: [
+@Test(TestPaths.needsShared("real-exports"), arguments: [
   // Strong variant E: 166 rows, no final newline, including 7 placeholder sets (below).
   ("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv", ExportFormat.strongCSV, 166, 0),
   // Hevy: 226 rows, all sets.
@@ -38,7 +38,7 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 /// (lines 427–440) say `83h 31m`. No workout lasts 42 or 83 hours, and SPEC 3 rejects a session
 /// longer than 24 hours rather than guess its real length, so these 33 rows are rejected, each
 /// naming the Duration column; the other 1,870 are sets.
-@Test func strongVariantAHasTwoWorkoutsWithImpossibleDurations() throws {
+@Test(TestPaths.needsShared("real-exports")) func strongVariantAHasTwoWorkoutsWithImpossibleDurations() throws {
   let file = try read("strong/strong_comma-12col_2020-2021_AlexandrosKyriakakis.csv")
   #expect(file.rowsRead == 1903)
   #expect(file.sets.count == 1870)
@@ -52,7 +52,7 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 /// Strong variant E writes placeholder sets with every value empty
 /// (`"2";"2025-08-19 13:47:15";"Midday Workout";"1834";"Leg Press";"4";"";"";…`), on lines 15, 27,
 /// 82, 96, 123, 124 and 126. SPEC 9.5 reads empty values as 0, so each is a set of 0 kg × 0.
-@Test func strongVariantEPlaceholderRowsAreSetsOfNothing() throws {
+@Test(TestPaths.needsShared("real-exports")) func strongVariantEPlaceholderRowsAreSetsOfNothing() throws {
   let file = try read("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv")
   let placeholders = file.sets.filter { [15, 27, 82, 96, 123, 124, 126].contains($0.line) }
   #expect(placeholders.count == 7)
@@ -62,7 +62,7 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 /// The first rows of the Strong A file: `2020-12-30 18:51:52,"Evening Workout",2h 38m,
 /// "Snatch (Barbell)",1,40.0,3,…` read in Europe/Athens (UTC+2 in December) start at
 /// 16:51:52Z = 1,609,347,112; 2h 38m is 9,480 s.
-@Test func strongVariantAValues() throws {
+@Test(TestPaths.needsShared("real-exports")) func strongVariantAValues() throws {
   let file = try read(
     "strong/strong_comma-12col_2020-2021_AlexandrosKyriakakis.csv",
     settings: ReadSettings(timeZone: TimeZone(identifier: "Europe/Athens")!))
@@ -78,7 +78,7 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 }
 
 /// Variant E states kilograms in its header and the duration in seconds (`"2134"`).
-@Test func strongVariantEValues() throws {
+@Test(TestPaths.needsShared("real-exports")) func strongVariantEValues() throws {
   let file = try read("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv",
     settings: ReadSettings(weightUnit: .pounds))
   let first = file.sets[0]
@@ -90,7 +90,7 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 
 /// Hevy: `"15 Sep 2025, 07:48"` → `"15 Sep 2025, 09:13"` is 85 minutes = 5,100 s; the first
 /// rows are warm-ups at 39 kg × 10 (set_index 0).
-@Test func hevyValues() throws {
+@Test(TestPaths.needsShared("real-exports")) func hevyValues() throws {
   let file = try read("hevy/hevy_kg_2025_DaKheera47_EXCERPT.csv")
   let first = file.sets[0]
   #expect(first.durationSeconds == 5100)

@@ -23,6 +23,7 @@ private struct Expected: Decodable {
     var rowsDuplicate: Int
     var rowsIgnored: Int
     var rowsRepaired: Int
+    var rowsValueDropped: Int
     var rejected: [Rejected]
   }
   struct User: Decodable {
@@ -44,12 +45,12 @@ private struct Expected: Decodable {
 }
 
 private let expected: Expected = {
-  let data = Data(TestPaths.bytes(TestPaths.sampleData.appendingPathComponent("expected.json")))
+  let data = Data(try! TestPaths.bytes(TestPaths.sampleData.appendingPathComponent("expected.json")))
   return try! JSONDecoder().decode(Expected.self, from: data)
 }()
 
 private let catalog: Catalog = {
-  let data = Data(TestPaths.bytes(TestPaths.sampleData.appendingPathComponent("catalog.json")))
+  let data = Data(try! TestPaths.bytes(TestPaths.sampleData.appendingPathComponent("catalog.json")))
   return try! JSONDecoder().decode(Catalog.self, from: data)
 }()
 
@@ -62,7 +63,7 @@ private func readFolder(_ name: String, layout: MappedCSVLayout? = nil) throws -
   let folder = TestPaths.sampleData.appendingPathComponent(name)
   let (users, problems) = try InputLayout.discover(folder)
   #expect(problems == [])
-  let table = UsersFile(bytes: TestPaths.bytes(folder.appendingPathComponent("users.csv")))
+  let table = UsersFile(bytes: try TestPaths.bytes(folder.appendingPathComponent("users.csv")))
   var out: [String: (UserIngest, [URL])] = [:]
   for user in users {
     let settings = try table.settings(for: user.id, defaults: UserSettings())
@@ -93,7 +94,8 @@ private func readFolder(_ name: String, layout: MappedCSVLayout? = nil) throws -
         #expect(accounting.rowsDuplicate == want.rowsDuplicate, "\(key)")
         #expect(accounting.rowsIgnored == want.rowsIgnored, "\(key)")
         #expect(accounting.rowsRepaired == want.rowsRepaired, "\(key)")
-        let rejects = ingest.rejects.filter { $0.file == url.lastPathComponent }
+        #expect(accounting.rowsValueDropped == want.rowsValueDropped, "\(key)")
+        let rejects = ingest.notes.filter { $0.file == url.lastPathComponent && $0.outcome == .rejected }
         #expect(rejects.map(\.line) == want.rejected.map(\.line), "\(key): \(rejects)")
       }
       #expect(ingest.sessions.count == expected.users[id]?.sessions, "\(id)")

@@ -71,7 +71,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     let url = TestPaths.pipelines.appendingPathComponent("overview.json")
     let pipeline = try PipelineLoader.load(url).get()
     #expect(pipeline.name == "overview")
-    #expect(pipeline.contentHash == SHA256.hex(TestPaths.bytes(url)))
+    #expect(pipeline.contentHash == SHA256.hex(try TestPaths.bytes(url)))
     #expect(pipeline.source.input == TestPaths.sampleData.appendingPathComponent("exports").standardizedFileURL)
     #expect(
       pipeline.source.catalogFile == TestPaths.sampleData.appendingPathComponent("catalog.json").standardizedFileURL)
@@ -134,9 +134,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     let pipeline = try scratch.load(text, name: "minimal.json").get()
     let file = scratch.folder.appendingPathComponent("minimal.json").standardizedFileURL
     let catalogFile = TestPaths.sampleData.appendingPathComponent("catalog.json").standardizedFileURL
-    let catalog = try JSONDecoder().decode(Catalog.self, from: Data(TestPaths.bytes(catalogFile)))
+    let catalog = try JSONDecoder().decode(Catalog.self, from: Data(try TestPaths.bytes(catalogFile)))
     let expected = Pipeline(
-      version: 1, name: "minimal", file: file, contentHash: SHA256.hex(TestPaths.bytes(file)),
+      version: 1, name: "minimal", file: file, contentHash: SHA256.hex(try TestPaths.bytes(file)),
       source: Pipeline.Source(
         input: scratch.folder.appendingPathComponent("in").standardizedFileURL, catalogFile: catalogFile,
         catalog: catalog, format: .auto,

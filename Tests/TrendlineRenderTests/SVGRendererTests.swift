@@ -226,7 +226,7 @@ struct XMLError: Error, CustomStringConvertible {
     let page = HTMLReport.userPage(
       .init(
         user: evil, timeZone: TimeZone(identifier: oslo)!, asOf: asOf, charts: charts, sessions: [session],
-        rejects: [.init(file: evil + ".csv", line: 2, column: 1, field: evil, reason: evil)]))
+        notes: [.init(file: evil + ".csv", line: 2, column: 1, field: evil, reason: evil)]))
     #expect(!page.contains("<script>alert"))
     #expect(page.components(separatedBy: "<script>").count == 2, "only the report's own script")
     let index = HTMLReport.index(

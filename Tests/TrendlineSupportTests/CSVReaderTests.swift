@@ -130,7 +130,7 @@ func quotedFieldsStopAtTheLimit(text: String, expected: String) {
 /// csv-spectrum: every CSV read to its expected records (header zipped with each record).
 /// `location_coordinates` is broken upstream (a bare quote in an unquoted field, and expected
 /// values that differ from the file) and is expected to be rejected as malformed.
-@Test func csvSpectrumConformance() throws {
+@Test(TestPaths.needsShared("conformance/csv-spectrum")) func csvSpectrumConformance() throws {
   let folder = TestPaths.shared.appendingPathComponent("conformance/csv-spectrum")
   let names = try FileManager.default.contentsOfDirectory(
     atPath: folder.appendingPathComponent("csvs").path
@@ -139,7 +139,7 @@ func quotedFieldsStopAtTheLimit(text: String, expected: String) {
   for name in names {
     let base = String(name.dropLast(4))
     let reader = CSVReader(
-      bytes: TestPaths.bytes(folder.appendingPathComponent("csvs/\(name)")), delimiter: ASCII.comma)
+      bytes: try TestPaths.bytes(folder.appendingPathComponent("csvs/\(name)")), delimiter: ASCII.comma)
     var records: [[String]] = []
     var malformed = 0
     loop: while true {
@@ -155,7 +155,7 @@ func quotedFieldsStopAtTheLimit(text: String, expected: String) {
       continue
     }
     #expect(malformed == 0, "\(name)")
-    let expectedData = TestPaths.bytes(folder.appendingPathComponent("json/\(base).json"))
+    let expectedData = try TestPaths.bytes(folder.appendingPathComponent("json/\(base).json"))
     let expected = try JSONSerialization.jsonObject(with: Data(expectedData)) as! [[String: String]]
     let header = records.first ?? []
     let actual = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }

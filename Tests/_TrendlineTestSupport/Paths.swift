@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Where the repository and its neighbours are, for tests that read real files.
 ///
@@ -16,8 +17,35 @@ public enum TestPaths {
   public static let sampleData = packageRoot.appendingPathComponent("SampleData")
   public static let pipelines = packageRoot.appendingPathComponent("Pipelines")
 
-  /// `../shared`, beside the checkout: the conformance suites, real exports and peers.
+  /// `../shared`, beside the checkout: the conformance suites, real exports and peers. It is
+  /// reference material, not part of the repository: a clone with nothing beside it has none,
+  /// and the tests that read it skip (``TestPaths/sharedExists``).
   public static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+  /// Whether `../shared/<path>` is there, for `.enabled(if:)` traits: a bare clone passes, and
+  /// the skip says what was missing.
+  public static func sharedExists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: shared.appendingPathComponent(path).path)
+  }
+
+  /// The trait of a test that reads `../shared/<path>`: it runs when the folder is there and
+  /// is skipped, saying what is missing, in a clone with nothing beside it.
+  public static func needsShared(_ path: String) -> ConditionTrait {
+    .enabled(
+      if: sharedExists(path),
+      Comment(rawValue: "needs ../shared/\(path) beside the checkout, which a bare clone has not"))
+  }
+
+  /// The trait of a test that runs the peers' Python scripts: it needs both.
+  public static let needsPeers: ConditionTrait = .enabled(
+    if: sharedExists("peers/gen_corpus.py") && hasPython3,
+    "needs ../shared/peers beside the checkout and python3 on the PATH")
+
+  /// Whether `python3` runs here, for the tests that drive the peers' Python scripts.
+  public static let hasPython3: Bool = {
+    guard let result = try? runProcess("/usr/bin/env", ["python3", "-c", "pass"]) else { return false }
+    return result.status == 0
+  }()
 
   /// The built `trendline` binary, next to the test bundle in the build folder.
   public static var trendlineBinary: URL {
@@ -30,13 +58,21 @@ public enum TestPaths {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
   }
 
-  /// Reads a file's bytes; a missing fixture is a bug in the test, so it stops the test run.
-  public static func bytes(_ url: URL) -> [UInt8] {
+  /// Reads a file's bytes. A missing file fails the calling test with its path instead of
+  /// stopping the whole run: a test whose file may be absent (one in `../shared`) is skipped
+  /// by its trait before it gets here.
+  public static func bytes(_ url: URL) throws -> [UInt8] {
     guard let data = FileManager.default.contents(atPath: url.path) else {
-      preconditionFailure("test fixture missing: \(url.path)")
+      throw MissingFixture(path: url.path)
     }
     return [UInt8](data)
   }
+}
+
+/// A test's input file that is not there.
+public struct MissingFixture: Error, CustomStringConvertible {
+  public var path: String
+  public var description: String { "test fixture missing: \(path)" }
 }
 
 /// The result of running the `trendline` binary.

@@ -52,7 +52,7 @@ import _TrendlineTestSupport
   }
 
   /// The nightly case: yesterday's run filled the cache; tonight's, with a new as-of, reads no
-  /// export and writes the same bytes (charts, rejects.csv, cohort files) and the same manifest
+  /// export and writes the same bytes (charts, row-outcomes.csv, cohort files) and the same manifest
   /// counts as a run without a cache.
   @Test func warmRunWritesWhatAColdRunWrites() throws {
     let scratch = try RunCommandTests.Scratch()
@@ -73,7 +73,7 @@ import _TrendlineTestSupport
     #expect(Set(Self.cacheStatuses(plain).values) == ["absent"])
 
     let coldTree = try RunCommandTests.tree(cold)
-    #expect(coldTree.keys.contains("/users/alexandros/rejects.csv"))
+    #expect(coldTree.keys.contains("/users/alexandros/row-outcomes.csv"))
     #expect(try RunCommandTests.tree(warm) == coldTree)
     #expect(try Self.comparableManifest(warm) == Self.comparableManifest(cold))
   }

@@ -10,7 +10,7 @@ import _TrendlineTestSupport
   /// Every csv-spectrum file printed by `trendline parse`, zipped with its first record, equals
   /// the suite's expected JSON; `location_coordinates` has a bare quote in an unquoted field
   /// and is rejected with exit 65 (the suite's README calls this case broken upstream).
-  @Test func csvSpectrumThroughTheBinary() throws {
+  @Test(TestPaths.needsShared("conformance/csv-spectrum")) func csvSpectrumThroughTheBinary() throws {
     let folder = Self.conformance.appendingPathComponent("csv-spectrum")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("csvs").path)
       .filter { $0.hasSuffix(".csv") }.sorted()
@@ -36,7 +36,7 @@ import _TrendlineTestSupport
   /// A sample of the JSON suite through the binary: a `y_` file prints its value, an `n_` file
   /// exits 65 with `FILE:LINE:COLUMN: error: …` on stderr. (Every file is run through the
   /// reader in `JSONConformanceTests`; this checks the command's wiring.)
-  @Test(arguments: [
+  @Test(TestPaths.needsShared("conformance/json"), arguments: [
     ("y_structure_lonely_int.json", Int32(0), "42\n", ""),
     ("y_object_duplicated_key.json", 0, "{\"a\":\"b\",\"a\":\"c\"}\n", ""),
     ("n_structure_100000_opening_arrays.json", 65, "", ":1:513: error: nesting deeper than 512 levels\n"),

@@ -6,7 +6,7 @@ import _TrendlineTestSupport
 /// generated corpus (committed in `Tests/Fixtures`, see its README) against
 /// `trendline run ../shared/peers/pipeline.json` on the same corpus, compared chart by chart
 /// by the peers' own comparer. Every one of the 400 files must match.
-@Test func seriesAndRadarMatchThePandasPeerOn200Users() throws {
+@Test(TestPaths.needsPeers) func seriesAndRadarMatchThePandasPeerOn200Users() throws {
   let peers = TestPaths.shared.appendingPathComponent("peers")
   let work = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-peers-\(UUID())")
   try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -197,16 +197,16 @@ import _TrendlineTestSupport
     let file = try scratch.write(Self.pipeline(input: input.path), to: "p.json")
     let lenient = scratch.url.appendingPathComponent("lenient")
     #expect(try runTrendline(["run", file.path, "--output", lenient.path, "--as-of", "2026-11-29", "--quiet"]).status == 0)
-    let rejects = try String(contentsOf: lenient.appendingPathComponent("users/bob/rejects.csv"), encoding: .utf8)
+    let outcomes = try String(contentsOf: lenient.appendingPathComponent("users/bob/row-outcomes.csv"), encoding: .utf8)
     // The file name would run as a formula in a spreadsheet: its cell gets a leading apostrophe.
-    #expect(rejects == "file,line,column,field,reason\n'=SUM(A1).csv,3,52,Reps,reps '-5' is negative\n")
+    #expect(outcomes == "file,line,column,field,outcome,reason\n'=SUM(A1).csv,3,52,Reps,rejected,reps '-5' is negative\n")
 
     let strict = scratch.url.appendingPathComponent("strict")
     let result = try runTrendline(["run", file.path, "--output", strict.path, "--as-of", "2026-11-29", "--strict"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("user 'bob' failed: --strict: 1 rejected row(s)"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: strict.appendingPathComponent("users/bob/volume.json").path))
-    #expect(FileManager.default.fileExists(atPath: strict.appendingPathComponent("users/bob/rejects.csv").path))
+    #expect(FileManager.default.fileExists(atPath: strict.appendingPathComponent("users/bob/row-outcomes.csv").path))
     #expect(FileManager.default.fileExists(atPath: strict.appendingPathComponent("users/uma/volume.json").path))
   }
 }

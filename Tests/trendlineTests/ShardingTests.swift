@@ -5,7 +5,7 @@ import _TrendlineTestSupport
 /// Sharded runs and `trendline merge` (SPEC 8): the same corpus run as one process, and as 3
 /// and as 7 shard processes followed by a merge, gives identical per-user files and
 /// byte-identical cohort files.
-@Suite struct ShardingTests {
+@Suite(TestPaths.needsPeers) struct ShardingTests {
   static let overview = TestPaths.pipelines.appendingPathComponent("overview.json").path
 
   /// A generated corpus of 60 users (the peers' generator: 14 zones, both week starts, kg and

@@ -1,20 +1,23 @@
 import TrendlineIngest
 
-/// `rejects.csv`: one line per rejected row, `file,line,column,field,reason`.
+/// `row-outcomes.csv`: one line per row that was not accepted exactly as written (SPEC 10.4),
+/// `file,line,column,field,outcome,reason` — rejected, duplicate (naming what it repeats),
+/// ignored, repaired, or accepted with a value dropped. Blank lines are only counted.
 ///
 /// It is written for people, who open it in a spreadsheet, so a cell that a spreadsheet would
 /// run as a formula (one starting with `=`, `+`, `-`, `@`, or a tab or carriage return) is
 /// prefixed with `'`: a hostile export cannot put `=HYPERLINK(…)` into an analyst's sheet.
-public enum RejectsCSV {
-  public static let header = "file,line,column,field,reason\n"
+public enum RowOutcomesCSV {
+  public static let fileName = "row-outcomes.csv"
+  public static let header = "file,line,column,field,outcome,reason\n"
 
   /// The file's text, rows in the order given.
   ///
   /// - Complexity: O(*n*), where *n* is the total length of the rows.
-  public static func text(_ rejects: [RowReject]) -> String {
+  public static func text(_ notes: [RowNote]) -> String {
     var out = header
-    for reject in rejects {
-      out += [reject.file, String(reject.line), String(reject.column), reject.field, reject.reason]
+    for note in notes {
+      out += [note.file, String(note.line), String(note.column), note.field, note.outcome.rawValue, note.reason]
         .map(cell).joined(separator: ",")
       out += "\n"
     }

@@ -5,18 +5,18 @@ import TrendlineRunner
 
 /// Cells a spreadsheet would run as formulas are defused with a leading apostrophe; commas,
 /// quotes and line breaks are quoted per RFC 4180.
-@Test func rejectsAreSafeToOpenInASpreadsheet() {
-  let rejects = [
-    RowReject(file: "=cmd|' /C calc'!A0.csv", line: 3, column: 7, field: "Reps", reason: "'abc' is not a number"),
-    RowReject(file: "a.csv", line: 4, column: 1, field: "+Weight", reason: "-1, \"really\""),
-    RowReject(file: "@b.csv", line: 5, column: 2, field: "", reason: "line\nbreak"),
+@Test func rowOutcomesAreSafeToOpenInASpreadsheet() {
+  let notes = [
+    RowNote(file: "=cmd|' /C calc'!A0.csv", line: 3, column: 7, field: "Reps", reason: "'abc' is not a number"),
+    RowNote(file: "a.csv", line: 4, column: 1, field: "+Weight", outcome: .duplicate, reason: "-1, \"really\""),
+    RowNote(file: "@b.csv", line: 5, column: 2, field: "", outcome: .valueDropped, reason: "line\nbreak"),
   ]
   let expected =
-    "file,line,column,field,reason\n"
-    + "'=cmd|' /C calc'!A0.csv,3,7,Reps,'abc' is not a number\n"
-    + "a.csv,4,1,'+Weight,\"'-1, \"\"really\"\"\"\n"
-    + "'@b.csv,5,2,,\"line\nbreak\"\n"
-  #expect(RejectsCSV.text(rejects) == expected)
+    "file,line,column,field,outcome,reason\n"
+    + "'=cmd|' /C calc'!A0.csv,3,7,Reps,rejected,'abc' is not a number\n"
+    + "a.csv,4,1,'+Weight,duplicate,\"'-1, \"\"really\"\"\"\n"
+    + "'@b.csv,5,2,,value-dropped,\"line\nbreak\"\n"
+  #expect(RowOutcomesCSV.text(notes) == expected)
 }
 
 /// A file is replaced whole: the final name holds the old bytes or the new, and no temporary
