@@ -412,8 +412,8 @@ class Out:
         self.users = {}      # user -> dict
         self.specials = []   # (user, file, label, local text, expected UTC, rule)
 
-    def add(self, user, rel, header, lines, final_newline, fmt, note=""):
-        body = "\n".join([header] + [l.text for l in lines]) + ("\n" if final_newline else "")
+    def add(self, user, rel, header, lines, final_newline, fmt, note="", eol="\n"):
+        body = eol.join([header] + [l.text for l in lines]) + (eol if final_newline else "")
         self.files[rel] = (body.encode("utf-8"), lines, {"user": user, "format": fmt, "note": note,
                                                           "header": True})
         self.users.setdefault(user, {"files": []})["files"].append(rel)
@@ -616,7 +616,7 @@ def gen_kenji(o, rng):
     lines = write_strong_f(wos)
     i = next(k for k, l in enumerate(lines) if l.wo.start.date() >= date(2026, 2, 1) and '"Leg Press",2,' in l.text)
     lines.insert(i + 1, Line(lines[i].text, "duplicate", lines[i].wo, "Set Order",
-                             "repeats line %d (same session, exercise and Set Order 2)" % (i + 2)))
+                             "repeats line %d (same session, same exercise block, Set Order 2, same values)" % (i + 2)))
     hf = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,RPE"
     o.add("kenji", "exports/kenji.csv", hf, lines, False, "Strong F",
           "reps `8.0`, no trailing newline, one row exported twice")
@@ -860,51 +860,478 @@ def gen_greta(o, rng):
 
 
 # ----------------------------------------------------------------------------------------------
-# Real exports (copied byte-exact, never written here): hashes and the expected outcome.
-
-REAL = {
-    # file: (format, sha256 of the copy = of the source blob)
-    "exports/alexandros.csv": (
-        "Strong A (real)", "ad65544a973c926aa7aa259a1782b8dd31e5e7e2629e7feaa15c7b9721a2c3bb"),
-    "exports/dakheera/strong_2025-09-15.csv": (
-        "Strong E (real)", "555830a9ebae8ce7f082957cf80051b300e63e975f026393d42189a205612ca0"),
-    "exports/dakheera/hevy_2025-09-15.csv": (
-        "Hevy kg+km (real excerpt)", "bac5bacd636843799a06f85e711549654ad2299c67e0545eced540e26486aa02"),
-}
-MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
+# Users in the layouts of the real exports that used to be copied here (alexandros, dakheera),
+# and in the formats of EXPORT-FORMATS section 9 (marta, camille, jonas, owen, tyler, giulia).
 
 
-def real_lines(rel):
-    """Reads a real export with the csv module (none has a quoted line break) for the counts."""
-    import csv
-    data = open(os.path.join(HERE, rel), "rb").read()
-    fmt, sha = REAL[rel]
-    assert hashlib.sha256(data).hexdigest() == sha, f"{rel} is not the byte-exact copy"
-    rows = list(csv.reader(data.decode("utf-8").split("\n"), delimiter=";" if "strong_2025" in rel else ","))
-    if rows and rows[-1] == []:
-        rows.pop()
-    head, lines, keys = rows[0], [], {}
-    col = {c: i for i, c in enumerate(head)}
-    for r in rows[1:]:
-        if "title" in col:
-            t = r[col["start_time"]]
-            dd, mon, rest = t.split(" ", 2)
-            yy, hm = rest.split(", ")
-            start = datetime(int(yy), MONTHS[mon], int(dd), int(hm[:2]), int(hm[3:]))
-            key, ex = (r[col["title"]], t), r[col["exercise_title"]]
+def strong_auto_name(hour):
+    """Strong names an unnamed workout by the hour it started."""
+    return ("Morning Workout" if hour < 12 else "Midday Workout" if hour < 14
+            else "Afternoon Workout" if hour < 17 else "Evening Workout")
+
+
+def olympic_workout(rng, start, exs, years):
+    """A weightlifting session: each lift climbs in a ramp of sets to a top weight (no W rows)."""
+    sets = []
+    for ex, base, reps, n in exs:
+        if base is None:
+            sets.append(St(ex, None, None, dist=reps[0], secs=reps[1]))
+            continue
+        n += rng.choice((0, 1, 1, 2))
+        top = base * (1 + 0.10 * years) * rng.uniform(0.96, 1.04)
+        for k in range(n):
+            if base == 0:
+                sets.append(St(ex, 0.0, reps + rng.choice((-2, 0, 0, 2))))
+                continue
+            f = 0.62 + 0.38 * k / max(1, n - 1)
+            r = reps + (1 if k < n // 3 else 0)
+            sets.append(St(ex, float(round_to(top * f, 2.5)), r))
+    return Wo(start, strong_auto_name(start.hour), rng.randrange(95 * 60, 165 * 60), sets)
+
+
+def gen_alexandros(o, rng):
+    """Strong A, Europe/Athens, kg from users.csv: an Olympic weightlifter, 2020-12-30 .. 2021-09-06,
+    two workouts left running (42h 13m, 83h 31m), one swim of distance 1.0."""
+    tpl = [[("Snatch (Barbell)", 52, 2, 9), ("Clean and Jerk (Barbell)", 68, 1, 7),
+            ("Front Squat (Barbell)", 92, 3, 5), ("Crunch", 0, 20, 2)],
+           [("Clean (Barbell)", 75, 2, 7), ("Snatch Pull (Barbell)", 70, 3, 4),
+            ("Squat (Barbell)", 105, 4, 6), ("Good Morning (Barbell)", 40, 8, 3)],
+           [("Power Snatch (Barbell)", 45, 2, 7), ("Split Jerk (Barbell)", 65, 2, 5),
+            ("Snatch Balance", 45, 2, 4), ("Overhead Press (Barbell)", 45, 5, 4), ("Push Up", 0, 15, 2)],
+           [("Hang Snatch (Barbell)", 45, 2, 6), ("Power Clean", 65, 2, 5), ("Squat (Barbell)", 110, 3, 6),
+            ("Aerobics", None, (None, 600), 1)]]
+    first, last = date(2020, 12, 30), date(2021, 9, 6)
+    days = training_days(rng, first, last, {0, 2, 4}, 0.8)
+    days = sorted(set(days) | {first, last})
+    wos = []
+    for i, d in enumerate(days):
+        h = rng.choice((13, 14, 17, 18, 18, 18, 19, 20))
+        start = datetime(d.year, d.month, d.day, h, rng.randrange(60), rng.randrange(60))
+        wos.append(olympic_workout(rng, start, tpl[i % len(tpl)], (d - first).days / 365.0))
+    swim = Wo(datetime(2021, 5, 16, 12, 0, 0), "Midday Workout", 35 * 60,
+              [St("Swimming", None, None, dist=1.0, secs=1860)])
+    swim.label = "`Swimming`, distance `1.0` (km: users.csv)"
+    add_special(wos, swim)
+    for when, dur in ((datetime(2021, 2, 22, 18, 37, 40), (42 * 60 + 13) * 60),
+                      (datetime(2021, 3, 3, 14, 45, 52), (83 * 60 + 31) * 60)):
+        w = olympic_workout(rng, when, tpl[0], 0.15)
+        w.name, w.dur, w.label = strong_auto_name(when.hour), dur, "left running"
+        add_special(wos, w)
+    lines = write_strong_a(wos)
+    drop_long_durations(lines, "Duration", dur_text)
+    ha = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
+    o.add("alexandros", "exports/alexandros.csv", ha, lines, True, "Strong A",
+          "unit from users.csv; two workouts left running")
+    return wos
+
+
+def gen_dakheera(o, rng):
+    """Europe/London. Strong E (machines and cables, placeholder rows) and Hevy kg+km (newest
+    first, superset 0, set types, `\\n` escapes, timed Warm Up, `0` vs empty duration_seconds,
+    back-to-back workouts, one exercise done in two blocks). Both exported 2025-09-15."""
+    # --- Strong E
+    tpl = {"B": [("Bent Over Row (Barbell)", 10, 15, 3), ("Bicep Curl (Barbell)", 10, 10, 3),
+                 ("Squat (Barbell)", 20, 10, 3), ("Lat Pulldown (Machine)", 10, 20, 1)],
+           "Midday Workout": [("Chest Press (Machine)", 25, 10, 3), ("Seated Row (Cable)", 30, 12, 3),
+                              ("Lat Pulldown (Machine)", 30, 12, 3), ("Leg Press", 60, 12, 3),
+                              ("Pec Deck (Machine)", 20, 12, 3)],
+           "Tuesdays": [("Leg Press", 70, 12, 3), ("Leg Extension (Machine)", 30, 12, 3),
+                        ("Seated Leg Curl (Machine)", 25, 12, 2), ("Squat (Dumbbell)", 14, 10, 3),
+                        ("Chest Press (Machine)", 30, 10, 3), ("Pec Deck (Machine)", 25, 12, 3),
+                        ("Seated Row (Cable)", 35, 12, 3)],
+           "Fridays": [("Lat Pulldown (Cable)", 35, 12, 3), ("Seated Row (Cable)", 35, 12, 3),
+                       ("Shoulder Press (Machine)", 20, 10, 3), ("Bicep Curl (Dumbbell)", 8, 12, 3),
+                       ("Triceps Extension (Cable)", 15, 12, 3), ("Pull Up (Assisted)", 30, 8, 2),
+                       ("Kettlebell Carry", 16, 1, 2)]}
+    plan = [(date(2024, 11, 28), "B", 17)] + [
+        (d, "Midday Workout" if d < date(2025, 8, 25) else ("Tuesdays" if d.weekday() == 1 else "Fridays"),
+         18 if d >= date(2025, 9, 10) else rng.choice((12, 13)))
+        for d in training_days(rng, date(2025, 8, 19), date(2025, 9, 12), {1, 4}, 1.0)] + [
+        (date(2025, 9, 15), "Tuesdays", 19)]
+    swos = []
+    for d, name, h in plan:
+        sets = []
+        for ex, base, reps, n in tpl[name]:
+            w = float(round_to(base * rng.uniform(0.95, 1.1), 2.5))
+            for k in range(n):
+                sets.append(St(ex, w, max(1, reps + rng.choice((-2, -1, 0, 1)))))
+        wo = Wo(datetime(d.year, d.month, d.day, h, rng.randrange(60), rng.randrange(60)), name,
+                rng.randrange(30 * 60, 80 * 60), sets)
+        swos.append(wo)
+    # Placeholder sets: a set logged with nothing in it (every value empty, SPEC 9.5: 0 x 0).
+    for wo, ex, at in ((swos[1], "Leg Press", 3), (swos[2], "Lat Pulldown (Machine)", 2),
+                       (swos[6], "Lat Pulldown (Cable)", 0), (swos[6], "Seated Row (Cable)", 1),
+                       (swos[7], "Chest Press (Machine)", 3), (swos[8], "Bicep Curl (Dumbbell)", 2),
+                       (swos[9], "Leg Extension (Machine)", 3)):
+        idx = [i for i, s in enumerate(wo.sets) if s.ex == ex]
+        assert idx, (wo.start, ex)
+        wo.sets.insert(idx[0] + min(at, len(idx)), St(ex, None, None))
+    for wo in swos:
+        if wo.start.date() == date(2025, 9, 15):
+            wo.label = "last session"
+    he = ('"Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";'
+          '"Reps";"RPE";"Distance (meters)";"Seconds";"Notes";"Workout Notes"')
+    o.add("dakheera", "exports/dakheera/strong_2025-09-15.csv", he, write_strong_e(swos, lambda w, e: [], set()),
+          False, "Strong E", "all quoted, `;`, placeholder rows, no final newline")
+
+    # --- Hevy kg + km
+    def block(ex, ws, kinds, reps, rpes, note=""):
+        out = [St(ex, w, r, k, note=note) for w, k, r in zip(ws, kinds, reps)]
+        for s, e in zip(out, rpes):
+            s.rpe = e
+        return out
+
+    def hevy(day, hm, minutes, title, blocks_, zero=True, supersets=None):
+        wo = Wo(datetime(day.year, day.month, day.day, hm[0], hm[1]), title, minutes * 60,
+                [s for b in blocks_ for s in b])
+        wo.zero_secs = zero
+        if supersets:
+            wo.supersets = supersets
+        return wo
+
+    W, N, F, D = "warmup", "normal", "failure", "dropset"
+    warm_up = lambda: [St("Warm Up", None, 0, secs=300), St("Warm Up", None, 0, secs=300)]   # timed, 2 x 5 min
+    arms = lambda v: [
+        warm_up(),
+        block("Bicep Curl (Cable)", [15, 22.5, 22.5 + v], [W, N, F], [12, 10, 9], [6, 9, 10]),
+        block("Triceps Pressdown", [20, 30, 30 + v], [W, N, F], [12, 10, 10], [6, 9, 10]),
+        block("Hammer Curl (Dumbbell)", [10, 14, 14], [W, N, F], [10, 10, 8], [6, 9, 10],
+              note="Neutral grip, no swing\\nLast set to failure"),
+        block("Lateral Raise (Machine)", [25, 35, 25], [W, F, D], [12, 12, 10], [6, 10, 10]),
+        block("Cable Crunch", [30, 45, 45], [W, N, N], [15, 12, 12], [6, 8.5, 9])]
+    grip = lambda v: [
+        block("Seated Palms Down Wrist Curl", [10, 15 + v, 15 + v], [W, N, F], [15, 12, 12], [6, 9, 10]),
+        block("Seated Palms Up Wrist Curl", [12.5, 20, 20], [W, N, F], [15, 12, 11], [6, 9, 10])]
+    apr = date(2025, 4, 21)
+    hwos = [
+        hevy(apr, (7, 46), 70, "Arms B + Weak Points", arms(0), supersets={"Bicep Curl (Cable)": 0, "Triceps Pressdown": 0}),
+        hevy(apr, (9, 0), 17, "Grip", grip(0)),
+        hevy(apr + timedelta(days=2), (17, 35), 84, "Pull A", [
+            block("Pull Up", [None, None, None, None], [W, N, N, F], [5, 9, 8, 10], [6, 9.5, 9.5, 10],
+                  note="Back to last week's numbers\\nSecond set: one more rep next time"),
+            block("Chest Supported Incline Row (Dumbbell)", [16, 24, 26, 26], [W, N, N, F], [10, 10, 9, 10], [6, 9, 9.5, 10]),
+            block("Lat Pulldown (Cable)", [40, 55, 55], [W, N, F], [12, 10, 11], [6, 9, 10]),
+            block("Face Pull (Cable)", [15, 22.5, 22.5], [W, N, F], [15, 12, 14], [6, 8.5, 10])], zero=False),
+        hevy(apr + timedelta(days=3), (18, 10), 80, "Push A", [
+            block("Bench Press (Barbell)", [40, 60, 75, 75, 60], [W, W, N, F, D], [10, 6, 6, 7, 10], [6, 6, 9, 10, 10]),
+            block("Shoulder Press (Dumbbell)", [12, 20, 20], [W, N, F], [10, 9, 10], [6, 9, 10]),
+            block("Chest Fly (Machine)", [30, 45, 45], [W, N, F], [12, 12, 11], [6, 9, 10]),
+            block("Skullcrusher (Barbell)", [15, 25, 25], [W, N, F], [12, 10, 10], [6, 9, 10])]),
+        hevy(apr + timedelta(days=4), (7, 55), 86, "Legs A", [
+            block("Squat (Barbell)", [40, 60, 80, 90, 90], [W, W, N, N, F], [10, 6, 5, 5, 6], [6, 6, 8.5, 9, 10]),
+            block("Leg Press (Machine)", [80, 140, 140], [W, N, F], [12, 10, 12], [6, 9, 10]),
+            block("Seated Leg Curl (Machine)", [30, 45, 45], [W, N, F], [12, 10, 10], [6, 9, 10]),
+            block("Calf Press (Machine)", [60, 100, 100], [W, N, F], [15, 12, 14], [6, 9, 10])]),
+        hevy(apr + timedelta(days=5), (10, 5), 52, "Arms A + Weak Points", arms(2.5),
+             supersets={"Bicep Curl (Cable)": 0, "Triceps Pressdown": 0}),
+        hevy(apr + timedelta(days=5), (10, 57), 22, "Grip", grip(2.5)),
+    ]
+    sep = date(2025, 9, 11)
+    two_blocks = hevy(sep, (7, 40), 70, "Legs // Volume // 1", [
+        block("Front Squat", [60, 65], [N, N], [5, 5], [8, 8.5]),
+        block("Push Press", [40], [N], [6], [8]),
+        block("Front Squat", [60, 70], [N, N], [5, 3], [8, 9]),
+        block("Leg Extension (Machine)", [35, 50, 50], [W, N, F], [12, 12, 13], [6, 9, 10]),
+        block("Hip Abduction (Machine)", [40, 60, 60], [W, N, F], [15, 12, 14], [6, 9, 10])])
+    two_blocks.label = "`Front Squat` in two blocks (set_index 0, 1, then 0, 1 again)"
+    hwos += [
+        two_blocks,
+        hevy(sep + timedelta(days=1), (12, 35), 62, "Pull // Volume // 1", [
+            block("Lat Pulldown (Cable)", [40, 57.5, 57.5], [W, N, F], [12, 10, 11], [6, 9, 10]),
+            block("Chest Supported Incline Row (Dumbbell)", [18, 26, 26], [W, N, F], [10, 10, 10], [6, 9, 10]),
+            block("Reverse Fly Single Arm (Cable)", [5, 10, 10], [W, N, F], [15, 12, 12], [6, 9, 10]),
+            block("Hammer Curl (Cable)", [15, 25, 25], [W, N, F], [12, 10, 10], [6, 9, 10])]),
+        hevy(sep + timedelta(days=2), (13, 10), 95, "Push // Volume // 1", [
+            block("Bench Press (Barbell)", [40, 60, 77.5, 77.5], [W, W, N, F], [10, 6, 6, 7], [6, 6, 9, 10]),
+            block("Shoulder Press (Dumbbell)", [12, 22, 22], [W, N, F], [10, 9, 9], [6, 9, 10]),
+            block("Seated Dip Machine", [40, 70, 70], [W, N, F], [12, 10, 11], [6, 9, 10]),
+            block("Lateral Raise (Cable)", [5, 7.5, 7.5], [W, N, F], [15, 12, 13], [6, 9, 10])]),
+        hevy(sep + timedelta(days=4), (7, 52), 80, "Lower // Heavy // 1", [
+            block("Seated Leg Curl (Machine)", [40, 50, 55, 55], [W, W, N, F], [10, 6, 8, 8], [6, 6, 9, 10]),
+            block("Squat (Barbell)", [37.5, 60, 85, 95, 95], [W, W, W, N, F], [10, 5, 3, 5, 5], [6, 6, 6, 9, 10]),
+            block("Back Extension (Weighted Hyperextension)", [None, 10, 10], [W, N, F], [10, 12, 12], [6, 9, 10],
+                  note="Pad just below the hips\\nHold the plate to the chest"),
+            block("Calf Press (Machine)", [88, 120, 120], [W, N, F], [10, 12, 15], [6, 9.5, 10],
+                  note="All sets 125 next time\\nPause at the bottom"),
+            block("Hip Thrust (Machine)", [50, 90, 90], [W, N, F], [12, 10, 11], [6, 9, 10])]),
+    ]
+    hwos[-1].label = "last Hevy session"
+    o.add("dakheera", "exports/dakheera/hevy_2025-09-15.csv", ",".join(q(c) for c in HEVY_COLS), write_hevy(hwos),
+          False, "Hevy kg+km", "newest first, no final newline")
+    return swos + hwos
+
+
+def gen_marta(o, rng):
+    """Strong legacy (2015-2017 app versions): `kg`/`km` columns, Set Order from 0, CRLF; 3310 reps."""
+    tpl = [("D1", [("Squat", 60, 5, 5), ("Bench Press", 40, 5, 5), ("Bent Over Row", 35, 8, 3)]),
+           ("D2", [("Deadlift", 80, 5, 3), ("Shoulder Press", 25, 6, 4), ("Pull Up", 0, 6, 3),
+                   ("Plank", None, (None, 60), 3)]),
+           ("D3", [("Front Squat", 45, 6, 3), ("Incline Bench Press", 30, 8, 3), ("Push Up", 0, 20, 3),
+                   ("Bent Over Row (Dumbbell)", 16, 10, 3)])]
+    names = lambda rng, d, t: t   # replaced below by the program's week/day
+    days = training_days(rng, date(2015, 11, 2), date(2017, 2, 24), {0, 2, 4}, 0.18)
+    wos = make_workouts(rng, days, tpl, [7, 19, 20], "kg", names=names, warmups=False)
+    for i, w in enumerate(wos):
+        w.name = f"W{i // 3 % 4 + 1}{w.name}"
+        for s in w.sets:
+            if s.w is None and s.secs:   # timed rows: 0.0 weight, 0 reps
+                s.w, s.reps = 0.0, 0
+    lines = write_strong_legacy(wos)
+    i = next(k for k, l in enumerate(lines) if l.wo.start.date() >= date(2016, 6, 1) and '"Push Up",1,' in l.text)
+    cols = lines[i].text.split(",")
+    cols[5] = "3310"
+    lines[i] = Line(",".join(cols), "rejected", None, "Reps", "impossible: 3310 reps (> 1000)")
+    h = "Date,Workout Name,Exercise Name,Set Order,kg,Reps,km,Seconds,Notes"
+    o.add("marta", "exports/marta.csv", h, lines, True, "Strong legacy (`kg`, `km`)",
+          "2015-2017 app version, CRLF", eol="\r\n")
+    return wos
+
+
+def gen_camille(o, rng):
+    """Strong in French: variant A's columns under French names, `35min`, CRLF, one workout left running."""
+    tpl = [("Pecs Et Dos", [("Aerobics", None, (None, 600), 1), ("Bench Press (Dumbbell)", 22, 8, 4),
+                            ("Incline Bench Press (Barbell)", 30, 8, 3), ("Seated Row (Machine)", 40, 10, 3),
+                            ("Lat Pulldown (Cable)", 40, 10, 3)]),
+           ("Jambes", [("Leg Extension (Machine)", 35, 12, 3), ("Leg Press", 90, 10, 4),
+                       ("Seated Leg Curl (Machine)", 30, 12, 3), ("Hip Abductor (Machine)", 40, 15, 3),
+                       ("Calf Press on Leg Press", 80, 15, 3)]),
+           ("Bras / Épaules", [("Lateral Raise (Dumbbell)", 8, 12, 3), ("Arnold Press (Dumbbell)", 12, 10, 3),
+                               ("Bicep Curl (Dumbbell)", 10, 10, 3), ("Skullcrusher (Barbell)", 20, 10, 3)])]
+    days = training_days(rng, date(2026, 8, 17), date(2026, 11, 12), {0, 2, 4}, 0.6)
+    wos = make_workouts(rng, days, tpl, [12, 13, 18, 19], "kg", warmups=False)
+    for w in wos:
+        w.dur = rng.randrange(30 * 60, 80 * 60)
+    wos[0].dur = 35 * 60
+    wos[1].dur = 65 * 60
+    left = wos[len(wos) // 2]
+    left.dur = (24 * 60 + 13) * 60
+    left.label = "left running (`24h 13min`)"
+    lines = write_strong_a(wos, dur=dur_min)
+    drop_long_durations(lines, "Durée", dur_min)
+    h = ("Date,Nom de l'entraînement,Durée,Nom de l'exercice,Ordre de la série,Poids,Réps,Distance,Secondes,"
+         "Notes,Notes d'entraînement,RPE")
+    o.add("camille", "exports/camille.csv", h, lines, True, "Strong, French", "CRLF", eol="\r\n")
+    return wos
+
+
+def gen_jonas(o, rng):
+    """Strong in German: `Dauer` `1h 24min`, `Wiederh.` `12.0`, `Ruhezeit` rest rows, CRLF, no final newline."""
+    tpl = [("Ganzkörper", [("Chest Press (Machine)", 50, 12, 3), ("Squat (Barbell)", 70, 8, 3),
+                           ("Lat Pulldown (Cable)", 50, 10, 3), ("Plank", None, (None, 60), 2)]),
+           ("Push ", [("Bench Press (Barbell)", 65, 8, 3), ("Shoulder Press (Machine)", 35, 10, 3),
+                      ("Triceps Pushdown (Cable - Straight Bar)", 25, 12, 3)]),
+           ("", [("Romanian Deadlift (Barbell)", 80, 8, 3), ("Seated Row (Cable)", 50, 10, 3),
+                 ("Hammer Curl (Cable)", 17.5, 8, 3)])]
+    days = training_days(rng, date(2026, 8, 24), date(2026, 11, 25), {0, 2, 5}, 0.6)
+    wos = make_workouts(rng, days, tpl, [7, 12, 18, 19], "kg")
+    for w in wos:
+        if not w.name:
+            w.name = {7: "Morgen-Workout", 12: "Mittags-Workout"}.get(w.start.hour, "Abend-Workout")
+        w.dur = rng.randrange(13 * 60, 150 * 60)
+    wos[0].notes = "Erstes Training"
+    wos[1].dur = 84 * 60
+    rest_on = {id(w) for w in wos[-8:]}
+    zero = wos[-8]
+
+    def pseudo(wo, ex):
+        if id(wo) not in rest_on:
+            return []
+        return [("Ruhezeit", 0 if wo is zero and ex == wo.sets[0].ex else (90 if "Curl" in ex else 120))]
+
+    lines = write_strong_a(wos, dur=dur_min, reps_f1=True, secs_f1=True, pseudo=pseudo)
+    for l in lines:
+        if l.kind == "ignored":
+            l.col = "Reihenfolge festlegen"
+    h = ("Datum,Workout-Name,Dauer,Name der Übung,Reihenfolge festlegen,Gewicht,Wiederh.,Entfernung,Sekunden,"
+         "Notizen,Workout-Notizen,RPE")
+    o.add("jonas", "exports/jonas.csv", h, lines, False, "Strong, German", "CRLF, no final newline", eol="\r\n")
+    return wos
+
+
+SL_HEADER = ("Date,Note,Body Weight (KG),Body Weight (LB),"
+             + ",".join(f"Exercise {i},Weight (KG),Weight (LB),Set 1,Set 2,Set 3,Set 4,Set 5" for i in range(1, 5)) + ",")
+
+
+def stronglifts_workouts(rng, first, last, weekdays, kg, extras, fail=None, empty=None):
+    """StrongLifts 5x5 "spreadsheet" export: one row per workout, up to four exercise blocks side by
+    side, date only, weight in the `(KG)` or the `(LB)` column, one cell per set (empty: not done).
+
+    extras: {workout index: a fourth block}; fail: {index: (block, cells)} forced failed sets;
+    empty: index of a workout opened and never logged (no set at all)."""
+    w0 = {"Squat": 40, "Bench Press": 30, "Barbell Row": 30, "Overhead Press": 25, "Deadlift": 50} if kg else \
+         {"Squat": 95, "Bench Press": 65, "Barbell Row": 65, "Overhead Press": 55, "Deadlift": 115}
+    step = {"Deadlift": 5 if kg else 10}
+    cur, fails = dict(w0), {}
+    days = sorted(set(training_days(rng, first, last, weekdays, 0.85)) | {first, last})
+    wos, lines = [], []
+    for i, d in enumerate(days):
+        prog = ["Squat", "Bench Press", "Barbell Row"] if i % 2 == 0 else ["Squat", "Overhead Press", "Deadlift"]
+        blocks_ = []
+        for ex in prog:
+            w = cur[ex]
+            cells = [5, None, None, None, None] if ex == "Deadlift" else [5] * 5
+            if ex != "Deadlift" and i > 4 and rng.random() < 0.07:
+                cells = rng.choice(([5, 5, 3, 3, 3], [5, 5, 5, 5, 4], [5, 5, 5, 4, 3]))
+            blocks_.append([ex, w, cells])
+        if i in extras:
+            blocks_.append(list(extras[i]))
+        if fail and i in fail:
+            blocks_[fail[i][0]][2] = list(fail[i][1])
+        if i == empty:
+            for b in blocks_:
+                b[2] = [None] * 5
+        wo = Wo(datetime(d.year, d.month, d.day), "", 0, [])
+        wo.blocks = blocks_
+        wos.append(wo)
+        for ex, w, cells in blocks_:
+            done = [c for c in cells if c is not None]
+            if done and all(c == 5 for c in done) and ex in cur:
+                cur[ex] = w + step.get(ex, 2.5 if kg else 5)
+    return wos
+
+
+def stronglifts_lines(wos, datefmt, kg, body):
+    lines = []
+    for k, wo in enumerate(wos):
+        bw = body(k)
+        f = [wo.start.strftime(datefmt), "", num(bw) if kg else "", "" if kg else num(bw)]
+        for ex, w, cells in wo.blocks:
+            f += [ex, num(w) if kg else "", "" if kg else num(w)] + ["" if c is None else str(c) for c in cells]
+            for c in cells:
+                if c is not None:
+                    wo.sets.append(St(ex, float(w) if kg else w * LB, c))
+        f += [""] * (7 if len(wo.blocks) == 3 else 1)   # 35 fields with three blocks, 37 with four
+        if wo.sets:
+            lines.append(Line(",".join(f), wo=wo))
         else:
-            start = datetime.strptime(r[col["Date"]], "%Y-%m-%d %H:%M:%S")
-            key, ex = (r[col["Date"]], r[col["Workout Name"]]), r[col["Exercise Name"]]
-        wo = keys.setdefault(key, Wo(start, key[1], 0, []))
-        wo.sets.append(St(ex, 0, 0))
-        l = Line("", wo=wo)
-        if "Duration" in col:
-            d = r[col["Duration"]]
-            if "h" in d and int(d.split("h")[0]) >= 24:
-                l.kind, l.wo, l.col = "rejected", None, "Duration"
-                l.reason = f"session duration `{d}` > 24 h (a workout left running; every row of it)"
-        lines.append(l)
-    return data, lines
+            lines.append(Line(",".join(f), "ignored", None, None, "no set: every `Set N` cell is empty"))
+    return lines
+
+
+def unambiguous(wos, fmt):
+    """The first date of the file that only one day/month order can read."""
+    return next(t for t in (w.start.strftime(fmt) for w in wos) if max(int(t[:2]), int(t[3:5])) > 12)
+
+
+def gen_owen(o, rng):
+    """StrongLifts, kg, dates `dd/mm/yy` (the order is inferred from the file), Europe/Dublin."""
+    extras = {3: ("Planks", 0, [None] * 5), 6: ("Barbell Curls", 20, [8, 8, None, None, None]),
+              9: ("Planks", 0, [30, 30, 30, None, None]), 14: ("Barbell Curls", 20, [8, 8, 8, None, None]),
+              21: ("Dips", 0, [8, 8, 6, None, None])}
+    # A bench session failed as `5,5,3,3,3` (EXPORT-FORMATS 9.6); a workout opened and never logged.
+    wos = stronglifts_workouts(rng, date(2026, 9, 1), date(2026, 11, 21), {1, 3, 5}, True, extras,
+                               fail={8: (1, [5, 5, 3, 3, 3])}, empty=17)
+    lines = stronglifts_lines(wos, "%d/%m/%y", True, lambda k: round(84.6 - 0.05 * k, 1))
+    o.add("owen", "exports/owen.csv", SL_HEADER, lines, True, "StrongLifts (dd/mm/yy)", "date order inferred")
+    first = wos[0]
+    o.specials.append(("owen", "Europe/Dublin", f"day-first date, inferred from the file (`{unambiguous(wos, '%d/%m/%y')}` further down)",
+                       first.start.strftime("%d/%m/%y"), iso(utc_of_local(first.start, "Europe/Dublin"))))
+    return [w for w in wos if w.sets]
+
+
+def gen_tyler(o, rng):
+    """StrongLifts, lb, dates `mm/dd/yy` (the order is inferred from the file), America/Denver."""
+    extras = {4: ("Barbell Curls", 45, [8, 8, 8, None, None]), 11: ("Planks", 0, [None] * 5),
+              15: ("Dips", 0, [10, 8, 8, None, None])}
+    wos = stronglifts_workouts(rng, date(2026, 9, 2), date(2026, 11, 23), {0, 2, 4}, False, extras)
+    lines = stronglifts_lines(wos, "%m/%d/%y", False, lambda k: round(183.4 + 0.1 * k, 1))
+    o.add("tyler", "exports/tyler.csv", SL_HEADER, lines, True, "StrongLifts (mm/dd/yy)", "date order inferred")
+    first = wos[0]
+    o.specials.append(("tyler", "America/Denver", f"month-first date, inferred from the file (`{unambiguous(wos, '%m/%d/%y')}` further down)",
+                       first.start.strftime("%m/%d/%y"), iso(utc_of_local(first.start, "America/Denver"))))
+    return [w for w in wos if w.sets]
+
+
+GYMBOOK_EX = {
+    # Italian name: (Zona, Gruppi muscolari (Primari), Gruppi muscolari (Secondari))
+    "Panca piana con bilanciere": ("Torace", "Pettorali", "Muscoli della spalla, Estensori del braccio"),
+    "Squat con bilanciere": ("Gambe", "Muscoli glutei, Quadricipite",
+                             "Muscoli lombari, Addominali, Obliqui, Adduttori, Flessori della coscia"),
+    "Alzate di Gambe alla Macchina": ("Addome", "Addominali", "Obliqui, Quadricipite"),
+    "Lat Pull-Downs al Cavo Alto a Presa Larga": ("Schiena", "Trapezio, Muscoli dorsali", "Flessori del braccio"),
+    "Rematore a Una Mano con Manubrio": ("Schiena", "Muscoli dorsali", "Flessori del braccio, Muscoli della spalla"),
+    "Curls con Bilanciere": ("Braccia", "Flessori del braccio", ""),
+    "Tricipiti al Cavo": ("Braccia", "Estensori del braccio", ""),
+    "Lento Frontale Con Asta": ("Spalle", "Muscoli della spalla", "Estensori del braccio, Trapezio"),
+    "Stacco da terra": ("Schiena", "Muscoli lombari, Muscoli glutei, Flessori della coscia", "Trapezio, Quadricipite"),
+    "Planks": ("Addome", "Muscoli lombari, Addominali, Obliqui",
+              "Muscoli della spalla, Trapezio, Muscoli glutei, Quadricipite"),
+    "Walking su Tapis Roulant": ("Cardio", "Muscoli glutei, Quadricipite, Flessori della coscia, Polpacci", "Adduttori"),
+}
+GB_SET, GB_WARM, GB_COOL = "Set", "Set di riscaldamento", "Set di defaticamento"
+GB_SKIPPED = "Si"   # what the real Italian export writes (not `Sì`); `No` otherwise
+
+
+def gen_giulia(o, rng):
+    """GymBook (iOS) in Italian, Europe/Rome: one row per set with its own time, units in the cells,
+    decimal commas, `dd/mm/yy`, warm-up and cool-down sets, skipped sets (`Saltato` `Si`)."""
+    progs = {"Scheda Forza Giorno 1": [("Panca piana con bilanciere", 42.5, 8, 4), ("Lat Pull-Downs al Cavo Alto a Presa Larga", 40, 10, 3),
+                                       ("Lento Frontale Con Asta", 25, 8, 3), ("Tricipiti al Cavo", 17.5, 12, 3),
+                                       ("Alzate di Gambe alla Macchina", 0, 15, 3)],
+             "Scheda Forza Giorno 2": [("Squat con bilanciere", 55, 8, 4), ("Stacco da terra", 65, 6, 3),
+                                       ("Rematore a Una Mano con Manubrio", 16, 10, 3), ("Curls con Bilanciere", 20, 10, 3),
+                                       ("Planks", None, 30, 3)]}
+    names = list(progs)
+    days = training_days(rng, date(2026, 9, 1), date(2026, 11, 26), {1, 3, 5}, 0.7)
+    sessions = []   # (date, Programma, [(minute offset, exercise, kind, amount cell, load cell, skipped, St or None)])
+    for i, d in enumerate(days):
+        pname = names[i % 2]
+        years = (d - days[0]).days / 365.0
+        t = datetime(d.year, d.month, d.day, rng.choice((18, 19)), rng.randrange(0, 50))
+        rows = []
+        for j, (ex, base, reps, n) in enumerate(progs[pname]):
+            w = 0.0 if not base else round_to(base * (1 + 0.3 * years) * rng.uniform(0.97, 1.03), 2.5)
+            kinds = ([GB_WARM] if j == 0 else []) + [GB_SET] * n
+            for k, kind in enumerate(kinds):
+                ww = round_to(w * 0.5, 2.5) if kind == GB_WARM else w
+                skipped = k == len(kinds) - 1 and ex in ("Planks", "Alzate di Gambe alla Macchina") and rng.random() < 0.35
+                if base is None:
+                    amount, st = f"{reps} secondi", St(ex, None, None, secs=reps)
+                else:
+                    r = max(1, reps + rng.choice((-1, 0, 0, 1)))
+                    amount, st = f"{r} ripetizioni", St(ex, ww, r, "warmup" if kind == GB_WARM else "normal")
+                rows.append([t, ex, kind, amount, f"{ww:.2f}".replace(".", ",") + " kg", skipped, st])
+                t += timedelta(minutes=rng.choice((1, 2, 2, 3)))
+        if i % 3 == 2:   # a cool-down walk: time and distance
+            km = rng.choice((0.8, 1.0, 1.2))
+            rows.append([t, "Walking su Tapis Roulant", GB_COOL, "10 minuti", f"{km:.2f}".replace(".", ",") + " km", False,
+                         St("Walking su Tapis Roulant", None, None, "warmup", dist=km, secs=600)])
+        sessions.append((d, pname, rows))
+    # Saturday-morning cardio on two days that also have a strength session in the evening.
+    for d in [d for d in days if d.weekday() == 5][1:3]:
+        t = datetime(d.year, d.month, d.day, 9, 5)
+        sessions.append((d, "Cardio Mattina", [
+            [t, "Walking su Tapis Roulant", GB_SET, "25 minuti", "2,50 km", False, St("Walking su Tapis Roulant", None, None, dist=2.5, secs=1500)],
+            [t + timedelta(minutes=26), "Planks", GB_SET, "30 secondi", "0,00 kg", False, St("Planks", None, None, secs=30)],
+            [t + timedelta(minutes=27), "Planks", GB_SET, "30 secondi", "0,00 kg", True, None]]))
+    # A session logged without a program (Programma empty, as in the real export).
+    d = days[len(days) // 2] + timedelta(days=1)
+    t = datetime(d.year, d.month, d.day, 17, 40)
+    sessions.append((d, "", [[t + timedelta(minutes=2 * k), "Panca piana con bilanciere", GB_SET, "8 ripetizioni",
+                              "50,00 kg", False, St("Panca piana con bilanciere", 50.0, 8)] for k in range(3)]))
+    sessions.sort(key=lambda x: x[2][0][0], reverse=True)   # newest first; sets within one in time order
+    lines, wos = [], []
+    for d, pname, rows in sessions:
+        wo = Wo(rows[0][0], pname, 0, [])
+        assert not rows[0][5], "a session's first row is never skipped (its time is the start)"
+        wos.append(wo)
+        for t, ex, kind, amount, load, skipped, st in rows:
+            zona, prim, sec = GYMBOOK_EX[ex]
+            f = [t.strftime("%d/%m/%y"), q(pname) if pname else "", t.strftime("%H:%M"), q(ex), zona,
+                 q(prim) if prim else "", q(sec) if sec else "", kind, q(amount), q(load), "",
+                 GB_SKIPPED if skipped else "No"]
+            if skipped:
+                lines.append(Line(",".join(f), "ignored", None, "Saltato", f"skipped set (`Saltato` `{GB_SKIPPED}`)"))
+            else:
+                wo.sets.append(st)
+                lines.append(Line(",".join(f), wo=wo))
+    h = ("Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),Gruppi muscolari (Secondari),"
+         "Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato")
+    o.add("giulia", "exports/giulia.csv", h, lines, False, "GymBook, Italian", "newest first, no final newline")
+    first = min(wos, key=lambda w: w.start)
+    o.specials.append(("giulia", "Europe/Rome", "GymBook `Data` (dd/mm/yy) at the session's first `Orario`",
+                       first.start.strftime("%d/%m/%y %H:%M"), iso(utc_of_local(first.start, "Europe/Rome"))))
+    return wos
 
 
 # ----------------------------------------------------------------------------------------------
@@ -922,13 +1349,19 @@ noah,Australia/Sydney,,,
 mason,America/Chicago,lb,mi,sunday
 tom,America/Toronto,lb,mi,sunday
 sam,,,,
+marta,Europe/Madrid,kg,km,monday
+camille,Europe/Paris,kg,km,monday
+jonas,Europe/Zurich,kg,km,monday
+owen,Europe/Dublin,kg,km,monday
+tyler,America/Denver,lb,mi,sunday
+giulia,Europe/Rome,kg,km,monday
 """
 MAPPED_USERS_CSV = """user,timeZone,weightUnit,distanceUnit,firstWeekday
 greta,Europe/Vienna,kg,km,monday
 """
 # What each user ends up with (SPEC 9.4: the file beats users.csv beats the defaults).
 EFFECTIVE = {
-    "alexandros": ("Europe/Athens", "kg", "km", "monday", "users.csv"),
+    "alexandros": ("Europe/Athens", "kg", "km", "monday", "users.csv; Strong A states no unit"),
     "dakheera": ("Europe/London", "kg (file)", "km (file)", "monday", "users.csv `Monday`; units stated by both files"),
     "ingrid": ("Europe/Oslo", "kg (file)", "km", "monday", "users.csv; D has `Weight Unit` kg, E `Weight (kg)`"),
     "ethan": ("America/New_York", "lb", "mi", "sunday", "users.csv; A0/A state no unit"),
@@ -941,6 +1374,12 @@ EFFECTIVE = {
     "sam": ("UTC", "kg (file)", "m (file)", "monday", "users.csv row all blank → defaults; Fitbod offsets `+0000`"),
     "uma": ("UTC", "lb (file)", "km", "monday", "no users.csv row; JSON `weightUnit` lb"),
     "greta": ("Europe/Vienna", "kg", "km", "monday", "mapped/users.csv"),
+    "marta": ("Europe/Madrid", "kg (file)", "km (file)", "monday", "legacy header names its units: `kg`, `km`"),
+    "camille": ("Europe/Paris", "kg", "km", "monday", "users.csv; French Strong states no unit"),
+    "jonas": ("Europe/Zurich", "kg", "km", "monday", "users.csv; German Strong states no unit"),
+    "owen": ("Europe/Dublin", "kg (file)", "km", "monday", "users.csv; weights in the `Weight (KG)` columns"),
+    "tyler": ("America/Denver", "lb (file)", "mi", "sunday", "users.csv; weights in the `Weight (LB)` columns"),
+    "giulia": ("Europe/Rome", "kg (file)", "km (file)", "monday", "users.csv; units inside the cells (`62,50 kg`, `2,50 km`)"),
 }
 
 
@@ -958,7 +1397,8 @@ def ranges(nums):
 
 def account(lines, first_line):
     st = {"rowsRead": len(lines), "rowsAccepted": 0, "rowsRejected": 0, "rowsDuplicate": 0,
-          "rowsIgnored": 0, "rowsRepaired": 0, "rejected": [], "duplicate": [], "ignored": [], "repaired": []}
+          "rowsIgnored": 0, "rowsRepaired": 0, "rowsValueDropped": 0,
+          "rejected": [], "duplicate": [], "ignored": [], "repaired": [], "valueDropped": []}
     for n, l in enumerate(lines, start=first_line):
         if l.kind == "accepted":
             st["rowsAccepted"] += 1
@@ -970,39 +1410,78 @@ def account(lines, first_line):
             st["repaired"].append({"line": n, "column": "Exercise",
                                    "reason": "unquoted comma in the exercise name: 11 fields under 10 columns, "
                                              "the extra one fits only the name"})
+        if l.dropped:
+            assert l.kind == "accepted"
+            st["rowsValueDropped"] += 1
+            st["valueDropped"].append({"line": n, "column": l.dropped[0], "reason": l.dropped[1]})
     assert st["rowsRead"] == st["rowsAccepted"] + st["rowsRejected"] + st["rowsDuplicate"] + st["rowsIgnored"]
     return st
 
 
 GENERATORS = [("ingrid", gen_ingrid), ("ethan", gen_ethan), ("sofia", gen_sofia), ("kenji", gen_kenji),
               ("lena", gen_lena), ("noah", gen_noah), ("mason", gen_mason), ("tom", gen_tom),
-              ("sam", gen_sam), ("uma", gen_uma), ("greta", gen_greta)]
+              ("sam", gen_sam), ("uma", gen_uma), ("greta", gen_greta),
+              ("alexandros", gen_alexandros), ("dakheera", gen_dakheera), ("marta", gen_marta),
+              ("camille", gen_camille), ("jonas", gen_jonas), ("owen", gen_owen), ("tyler", gen_tyler),
+              ("giulia", gen_giulia)]
 
 
 def build():
     o = Out()
     for name, fn in GENERATORS:
         fn(o, random.Random(f"{SEED}-{name}"))   # one stream per user: editing one leaves the others
-    for rel, (fmt, _) in REAL.items():
-        user = rel.split("/")[1].split(".")[0]
-        data, lines = real_lines(rel)
-        o.add_raw(user, rel, data, lines, fmt, "copied byte-exact, see README")
-        o.files[rel][2]["header"] = True
     for rel in ("exports/lena.json", "exports/uma.json"):
         o.files[rel][2]["json"] = True
     return o
 
 
+CATALOG_SWIFT = os.path.join(HERE, "..", "Sources", "TrendlineIngest", "BuiltInCatalog.swift")
+
+
 def load_catalog():
-    cat = json.load(open(os.path.join(HERE, "catalog.json"), encoding="utf-8"))
-    assert [g["id"] for g in cat["muscleGroups"]] == list(range(1, 28))
-    names = {}
+    """The built-in catalog: the JSON text between `#\"\"\"` and `\"\"\"#` in BuiltInCatalog.swift.
+
+    Returns {key: catalog name} over names and aliases, key = trimmed, NFC, case-folded."""
+    src = open(CATALOG_SWIFT, encoding="utf-8").read()
+    a, b = src.find('#"""'), src.rfind('"""#')
+    assert 0 <= a < b, f"{CATALOG_SWIFT}: no #\"\"\" ... \"\"\"# raw string"
+    text = src[a + 4:b]
+    text = text[text.index("\n") + 1:] if text.lstrip(" ").startswith("\n") else text
+    cat = json.loads(text)
+    names, clashes = {}, []
     for e in cat["exercises"]:
-        for n in [e["name"]] + e["aliases"]:
-            k = unicodedata.normalize("NFC", n).strip().casefold()
-            assert k not in names, n
-            names[k] = e["name"]
+        for n in [e["name"]] + e.get("aliases", []):
+            k = key_of(n)
+            if names.get(k, e["name"]) != e["name"]:
+                clashes.append((n, names[k], e["name"]))
+            names.setdefault(k, e["name"])
+    for n, x, y in clashes:
+        print(f"warning: built-in catalog: {n!r} names both {x!r} and {y!r} (the first is used here)", file=sys.stderr)
     return names
+
+
+def key_of(name):
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
+def lookup(names, name):
+    """Catalog name of an exercise, or None: trimmed, NFC, case-folded; failing that, without a
+    trailing ` (…)` (the equipment Strong and Hevy append)."""
+    k = key_of(name)
+    if k in names:
+        return names[k]
+    if k.endswith(")") and " (" in k:
+        return names.get(k[:k.rindex(" (")].strip())
+    return None
+
+
+def compress(entries):
+    """Long runs of lines with one column and reason as [first, last] ranges."""
+    by = {}
+    for r in entries:
+        by.setdefault((r["column"], r["reason"]), []).append(r["line"])
+    return [{"lines": [[int(x) for x in (p.split("–") * 2)[:2]] for p in ranges(ns).split(", ")],
+             "count": len(ns), "column": c, "reason": why} for (c, why), ns in by.items()]
 
 
 def facts(o, names):
@@ -1011,7 +1490,7 @@ def facts(o, names):
         data, lines, meta = o.files[rel]
         if meta.get("json"):
             st = account(lines, 1)
-            for k in ("rejected", "duplicate", "ignored", "repaired"):
+            for k in ("rejected", "duplicate", "ignored", "repaired", "valueDropped"):
                 assert not st[k]
         else:
             st = account(lines, 2 if meta["header"] else 1)
@@ -1029,8 +1508,8 @@ def facts(o, names):
         unm = {}
         for w in wos:
             for s in w.sets:
-                n = unicodedata.normalize("NFC", s.ex).strip()
-                if n.casefold() not in names and n != "Sandsack tragen":   # that one has set-level ids
+                n = unicodedata.normalize("NFC", s.ex.strip())
+                if lookup(names, n) is None and n not in SET_LEVEL_IDS:
                     unm.setdefault(n, set()).add(id(w))
         zone, wu, du, wk, why = EFFECTIVE[user]
         out[user] = {"files": u["files"], "timeZone": zone, "weightUnit": wu, "distanceUnit": du,
@@ -1045,43 +1524,40 @@ def facts(o, names):
 def readme_block(files, users, specials):
     L = ["<!-- BEGIN GENERATED by make_samples.py: do not edit by hand -->", "",
          "### Files and row accounting", "",
-         "`read = accepted + rejected + duplicate + ignored` holds for every file. Line 1 is the header "
-         "(NDJSON has none: line 1 is its first set). JSON rows are sets, so they have no line.", "",
-         "| file | user | format | bytes | read | accepted | rejected | duplicate | ignored | repaired |",
-         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+         "`read = accepted + rejected + duplicate + ignored` holds for every file; *repaired* and *value "
+         "dropped* rows are also accepted rows. Line 1 is the header (NDJSON has none: line 1 is its first "
+         "set). JSON rows are sets, so they have no line.", "",
+         "| file | user | format | bytes | read | accepted | rejected | duplicate | ignored | repaired | value dropped |",
+         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for rel, f in files.items():
         L.append(f"| `{rel}` | {f['user']} | {f['format']} | {f['bytes']} | {f['rowsRead']} | {f['rowsAccepted']} | "
-                 f"{f['rowsRejected']} | {f['rowsDuplicate']} | {f['rowsIgnored']} | {f['rowsRepaired']} |")
+                 f"{f['rowsRejected']} | {f['rowsDuplicate']} | {f['rowsIgnored']} | {f['rowsRepaired']} | "
+                 f"{f['rowsValueDropped']} |")
     L += ["", "### Expected rejects (one line each)", "", "| file:line | column | reason |", "|---|---|---|"]
     for rel, f in files.items():
-        rej = f["rejected"]
-        if rel == "exports/alexandros.csv":
-            by = {}
-            for r in rej:
-                by.setdefault(r["reason"], []).append(r["line"])
-            for reason, ns in by.items():
-                L.append(f"| `{rel}`:{ranges(ns)} ({len(ns)} rows) | Duration | {reason} |")
-            continue
-        for r in rej:
+        for r in f["rejected"]:
             L.append(f"| `{rel}`:{r['line']} | {r['column'] or '—'} | {r['reason']} |")
-    L += ["", "### Expected duplicates, ignored and repaired rows", "", "| file | lines | count | what |", "|---|---|---:|---|"]
+    L += ["", "### Expected duplicate, ignored, repaired and value-dropped rows", "",
+          "| file | lines | count | column | what |", "|---|---|---:|---|---|"]
     for rel, f in files.items():
-        for kind in ("duplicate", "ignored", "repaired"):
+        for kind, label in (("duplicate", "duplicate"), ("ignored", "ignored"), ("repaired", "repaired"),
+                            ("valueDropped", "value dropped")):
             by = {}
             for r in f[kind]:
-                by.setdefault(r["reason"], []).append(r["line"])
-            for reason, ns in by.items():
-                L.append(f"| `{rel}` | {ranges(ns)} | {len(ns)} | {kind}: {reason} |")
+                by.setdefault((r["column"], r["reason"]), []).append(r["line"])
+            for (col, reason), ns in by.items():
+                L.append(f"| `{rel}` | {ranges(ns)} | {len(ns)} | {col or '—'} | {label}: {reason} |")
     L += ["", "### Users", "",
           "Sessions: distinct sessions with at least one accepted row, after duplicates are removed "
-          "(all of them start on or before 2026-11-29). First/last: local start as written.", "",
+          "(all of them start on or before 2026-11-29). First/last: local start as written. Unmapped: "
+          "against the built-in catalog.", "",
           "| user | zone | weight | distance | week starts | sessions | first | last | unmapped exercises (sessions) |",
           "|---|---|---|---|---|---:|---|---|---|"]
     for user, u in users.items():
         unm = ", ".join(f"`{x['name']}` ({x['sessions']})" for x in u["unmappedExercises"]) or "—"
         L.append(f"| {user} | {u['timeZone']} | {u['weightUnit']} | {u['distanceUnit']} | {u['firstWeekday']} | "
                  f"{u['sessions']} | {u['firstSessionLocal']} | {u['lastSessionLocal']} | {unm} |")
-    L += ["", "### Local times that need the DST and midnight rules", "",
+    L += ["", "### Local times that need the DST, midnight and date-order rules", "",
           "| user | zone | what | written in the file | expected start (UTC) |", "|---|---|---|---|---|"]
     for user, zone, what, local, utc in specials:
         L.append(f"| {user} | {zone} | {what} | `{local}` | {utc} |")
@@ -1095,27 +1571,18 @@ def main():
     args = ap.parse_args()
     o = build()
     names = load_catalog()
-    used = {}
-    for rel, (data, lines, meta) in o.files.items():
-        for l in lines:
-            if l.kind == "accepted" and l.wo is not None:
-                for st in l.wo.sets:
-                    used.setdefault(unicodedata.normalize("NFC", st.ex).strip(), set()).add(meta["user"])
-    unmapped = {n for n in used if n.casefold() not in names}
-    assert unmapped == UNMAPPED, unmapped
     files, users = facts(o, names)
+    unmapped = {x["name"] for u in users.values() for x in u["unmappedExercises"]}
+    assert unmapped == UNMAPPED, f"unmapped against the built-in catalog: {sorted(unmapped)}"
     raw = json.loads(json.dumps(files))   # line-by-line copy for the README tables
-    for f in files.values():   # long runs of duplicate/ignored lines as [first, last] ranges
-        for kind in ("duplicate", "ignored"):
-            by = {}
-            for r in f[kind]:
-                by.setdefault((r["column"], r["reason"]), []).append(r["line"])
-            f[kind] = [{"lines": [[int(x) for x in (p.split("–") * 2)[:2]] for p in ranges(ns).split(", ")],
-                        "count": len(ns), "column": c, "reason": why} for (c, why), ns in by.items()]
-    expected = {"asOf": "2026-11-29", "files": files, "users": users,
+    for f in files.values():
+        for kind in ("duplicate", "ignored", "valueDropped"):
+            f[kind] = compress(f[kind])
+    expected = {"asOf": "2026-11-29", "catalog": "Sources/TrendlineIngest/BuiltInCatalog.swift",
+                "files": files, "users": users,
                 "localTimes": [{"user": u, "timeZone": z, "what": w, "written": l, "expectedUTC": t}
                                for u, z, w, l, t in o.specials]}
-    outputs = {rel: data for rel, (data, _, meta) in o.files.items() if rel not in REAL}
+    outputs = {rel: data for rel, (data, _, meta) in o.files.items()}
     outputs["exports/users.csv"] = USERS_CSV.encode()
     outputs["mapped/users.csv"] = MAPPED_USERS_CSV.encode()
     outputs["expected.json"] = (json.dumps(expected, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
@@ -1125,13 +1592,16 @@ def main():
     if a >= 0 and b > a:
         block = readme_block(raw, users, o.specials)
         outputs["README.md"] = (readme[:a] + block + readme[b + len("<!-- END GENERATED -->\n"):]).encode("utf-8")
-    # The hand-written part of the README names bad rows as `file`:line; each must be one.
-    import re
+    # The hand-written part of the README names rows as `file`:line; each must be a listed one.
     prose = readme[:a] if a >= 0 else readme
     for rel, ln in re.findall(r"`((?:exports|mapped)/[^`]+)`:(\d+)", prose):
         f = raw[rel]
-        listed = {r["line"] for k in ("rejected", "duplicate", "ignored", "repaired") for r in f[k]}
-        assert int(ln) in listed, f"README names {rel}:{ln}, which is not a bad, duplicate or ignored row"
+        listed = {r["line"] for k in ("rejected", "duplicate", "ignored", "repaired", "valueDropped") for r in f[k]}
+        assert int(ln) in listed, f"README names {rel}:{ln}, which is not a listed row"
+    # Nothing under exports/ or mapped/ that this script does not write.
+    stray = sorted(os.path.relpath(os.path.join(dp, f), HERE) for top in ("exports", "mapped")
+                   for dp, _, fs in os.walk(os.path.join(HERE, top)) for f in fs
+                   if os.path.relpath(os.path.join(dp, f), HERE) not in outputs)
     changed = []
     for rel, data in sorted(outputs.items()):
         path = os.path.join(HERE, rel)
@@ -1144,10 +1614,12 @@ def main():
                     f.write(data)
     for rel in changed:
         print(("would change " if args.check else "wrote ") + rel)
+    for rel in stray:
+        print(f"stray file (not written by this script): {rel}")
     total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(HERE) for f in fs
                 if "__pycache__" not in dp)
     print(f"{len(o.files)} export files, SampleData {total} bytes", file=sys.stderr)
-    return 1 if args.check and changed else 0
+    return 1 if args.check and (changed or stray) else 0
 
 
 if __name__ == "__main__":

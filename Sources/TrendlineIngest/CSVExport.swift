@@ -49,9 +49,8 @@ final class CSVHeader {
   private var used: [Int] = []
 
   init(_ reader: CSVReader) {
-    names = (0..<reader.fieldCount).map {
-      reader.string($0).trimmingCharacters(in: .whitespaces)
-    }
+    // NFC, so a header saved on a Mac (`Durée` as `e` + U+0301) matches the names looked for.
+    names = (0..<reader.fieldCount).map { normalizedName(reader.string($0)) }
     columns = reader.fields.map(\.column)
   }
 
@@ -60,11 +59,23 @@ final class CSVHeader {
     index(candidates)
   }
 
-  private func index(_ candidates: [String]) -> Int? {
+  func index(_ candidates: [String]) -> Int? {
     let found = lookUp(candidates)
     if let found { used.append(found) }
     return found
   }
+
+  /// The first of `candidates` the header has, with what its name says (a column named by
+  /// its unit, such as `Weight (kg)`).
+  func index<Meaning>(_ candidates: [(name: String, unit: Meaning)]) -> (Int, Meaning)? {
+    for candidate in candidates {
+      if let found = index(candidate.name) { return (found, candidate.unit) }
+    }
+    return nil
+  }
+
+  /// Whether a column has this name (in any case); looking does not make it used.
+  func has(_ name: String) -> Bool { lookUp([name]) != nil }
 
   private func lookUp(_ candidates: [String]) -> Int? {
     for candidate in candidates {
@@ -95,13 +106,28 @@ final class CSVHeader {
     }
   }
 
-  /// Like ``index(_:)`` but the column must exist; the error names the file and the column.
-  func require(_ file: String, _ candidates: String...) throws(ExportError) -> Int {
+  /// Like ``index(_:)`` but the column must exist. A format's reader calls this for every
+  /// column the export always has, so that one under an unfamiliar name fails the file instead
+  /// of being read as empty (SPEC 10.1).
+  func require(_ file: String, format: String, _ candidates: String..., hint: String? = nil) throws(ExportError) -> Int {
+    try require(file, format: format, candidates, hint: hint)
+  }
+
+  func require(_ file: String, format: String, _ candidates: [String], hint: String? = nil) throws(ExportError) -> Int {
     if let index = index(candidates) { return index }
-    throw ExportError(
+    throw missing(file, format: format, column: candidates[0], looked: candidates, hint: hint)
+  }
+
+  /// The error for a column not found: what was looked for, the header as it is, and what to
+  /// do (by default: read a CSV the format reader does not know with a column mapping).
+  func missing(_ file: String, format: String, column: String, looked: [String], hint: String? = nil) -> ExportError {
+    let alternatives = looked.count > 1 ? " (looked for \(looked.map { "'\($0)'" }.joined(separator: ", ")))" : ""
+    let hint = hint
+      ?? "if this is another app's CSV, or a variant Trendline does not know, read it with source.format \"csv\" and a source.csv column mapping"
+    return ExportError(
       file: file,
       message:
-        "the header has no '\(candidates[0])' column; found: \(names.joined(separator: ", "))")
+        "\(format): the header has no '\(column)' column\(alternatives); the header is: \(names.joined(separator: ", ")); \(hint)")
   }
 }
 
@@ -145,6 +171,7 @@ func readCSVExport(
     let event = reader.next()
     switch event {
     case .end:
+      if format != .strongLiftsCSV { result.moveRepeatedWorkouts() }
       return result
     case .blankLine:
       result.rowsRead += 1
@@ -222,9 +249,10 @@ func readCSVExport(
 ///
 /// A row is a duplicate only when it repeats the same set of the same exercise block — the
 /// same set index within its session, exercise and block — *and* says the same thing (type,
-/// weight, reps, distance, time). A block is a run of consecutive sets of one exercise: Hevy
-/// and Strong number sets per block, so an exercise done twice in one workout repeats its
-/// indexes with real sets, and dropping those would lose real work.
+/// weight, reps, distance, time). A block is a run of consecutive sets of one exercise whose
+/// numbers do not go back: Hevy and Strong number sets per block, so an exercise done twice in
+/// one workout — apart, or twice in a row — repeats its numbers with real sets, and dropping
+/// those would lose real work.
 struct DuplicateSetFilter {
   /// The synthesized `==` compares in declaration order, so the name comes last: the numbers
   /// nearly always differ first, and a string comparison costs more than all of them.
@@ -244,6 +272,7 @@ struct DuplicateSetFilter {
     /// Blocks started so far, per exercise.
     var blocks: [String: Int] = [:]
     var lastExercise: String?
+    var lastIndex: Int?
     var block = 0
   }
   /// The session being read; a session's rows come together in every export, so a short
@@ -262,11 +291,15 @@ struct DuplicateSetFilter {
       state = earlier.removeValue(forKey: session) ?? SessionState()
       state.keys.reserveCapacity(32)  // A session's sets, typically: one allocation instead of six.
     }
-    if state.lastExercise != set.exercise {
+    // A block ends where the exercise changes, or where its set numbers start again (an
+    // exercise done twice in a row: Hammer Curl 0, 1, then 0, 1).
+    let restarts = set.setIndex.map { index in state.lastIndex.map { index < $0 } ?? false } ?? false
+    if state.lastExercise != set.exercise || restarts {
       state.block = state.blocks[set.exercise, default: 0]
       state.blocks[set.exercise] = state.block + 1
       state.lastExercise = set.exercise
     }
+    state.lastIndex = set.setIndex
     guard let index = set.setIndex else { return nil }
     let key = Key(
       index: index, block: state.block, type: set.type, weightKg: set.weightKg, reps: set.reps,
@@ -281,6 +314,61 @@ struct DuplicateSetFilter {
     line > 0
       ? "repeats line \(line): the same set of the same exercise block, with the same values"
       : "repeats an earlier set: the same set of the same exercise block, with the same values"
+  }
+}
+
+extension FileIngest {
+  /// Moves to duplicates every workout written twice over in one file: a session whose rows
+  /// are one sequence of numbered sets and then the same sequence again, set for set (seen in
+  /// four real Strong exports, where a sync wrote whole workouts twice). That is a repeat of the same
+  /// sets, not an exercise done twice — the second copy is listed, naming the line it repeats.
+  ///
+  /// - Complexity: O(*n*) in the number of sets; a session is compared only when it has an
+  ///   even number of sets, and stops at its first difference.
+  mutating func moveRepeatedWorkouts() {
+    var kept: [ExportSet] = []
+    var moved = Set<Int>()
+    var start = 0
+    while start < sets.count {
+      let key = sets[start].sessionKey
+      var end = start + 1
+      while end < sets.count && sets[end].sessionKey == key { end += 1 }
+      let half = (end - start) / 2
+      // Only sets that carry their number can show a repeat: without one, two equal halves
+      // are as likely to be a routine done twice (3 × 10 at 60 kg, then again).
+      let repeated =
+        half > 0 && (end - start) % 2 == 0 && sets[start].setIndex != nil
+        && (0..<half).allSatisfy { sets[start + $0].sameSet(as: sets[start + half + $0]) }
+      if repeated {
+        if moved.isEmpty { kept = Array(sets[0..<start]) }
+        kept += sets[start..<(start + half)]
+        for offset in 0..<half {
+          let copy = sets[start + half + offset]
+          moved.insert(copy.line)
+          note(
+            .duplicate, line: copy.line, column: 1, field: "",
+            reason: "repeats line \(sets[start + offset].line): the whole workout is written twice in the file")
+        }
+      } else if !moved.isEmpty {
+        kept += sets[start..<end]
+      }
+      start = end
+    }
+    guard !moved.isEmpty else { return }
+    sets = kept
+    // A repeated row is a duplicate and nothing else: a value it dropped is not counted twice.
+    let before = notes.count
+    notes.removeAll { $0.outcome == .valueDropped && moved.contains($0.line) }
+    rowsValueDropped -= before - notes.count
+    notes.sort { $0.line < $1.line }
+  }
+}
+
+extension ExportSet {
+  /// The same set, wherever it was read: every value but the line.
+  func sameSet(as other: ExportSet) -> Bool {
+    setIndex == other.setIndex && type == other.type && weightKg == other.weightKg && reps == other.reps
+      && distanceMeters == other.distanceMeters && seconds == other.seconds && exercise == other.exercise
   }
 }
 

@@ -7,6 +7,8 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
   case hevyCSV = "hevy-csv"
   case fitNotesCSV = "fitnotes-csv"
   case fitbodCSV = "fitbod-csv"
+  case strongLiftsCSV = "stronglifts-csv"
+  case gymBookCSV = "gymbook-csv"
   case nativeJSON = "native-json"
   case ndjson = "ndjson"
   case mappedCSV = "csv"
@@ -49,12 +51,12 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
 
     var end = start
     while end < bytes.count && bytes[end] != ASCII.newline { end += 1 }
-    let header = String(decoding: bytes[start..<end], as: UTF8.self)
+    let header = normalizedName(String(decoding: bytes[start..<end], as: UTF8.self))
     func has(_ column: String) -> Bool { header.contains(column) }
     if has("exercise_title") && has("start_time") { return .hevyCSV }
-    if (has("Exercise Name") && has("Set Order")) || (has("Name der Übung") && has("Datum")) {
-      return .strongCSV
-    }
+    if StrongCSV.language(of: has) != nil { return .strongCSV }
+    if StrongLiftsCSV.isHeader(has) { return .strongLiftsCSV }
+    if GymBookCSV.language(of: has) != nil { return .gymBookCSV }
     if has("isWarmup") && has("Weight(kg)") { return .fitbodCSV }
     if has("Exercise") && has("Category") && has("Date") { return .fitNotesCSV }
     if has("workoutActivityType") && has("startDate") { return .appleHealthCSV }

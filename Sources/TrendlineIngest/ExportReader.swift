@@ -34,11 +34,12 @@ public enum ExportReader {
         throw ExportError(file: file, message: "the file is empty; export it again from the app")
       }
       guard let sniffed = ExportFormat.sniff(bytes, fileName: file) else {
-        throw ExportError(
-          file: file,
-          message:
-            "not a known export (Strong, Hevy, FitNotes, Fitbod, native JSON or NDJSON); for another app's CSV set source.format to \"csv\" with a source.csv column mapping"
-        )
+        var message =
+          "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to \"csv\" with a source.csv column mapping"
+        if let guess = MappingGuess.suggestion(for: Array(bytes.prefix(1 << 16))) {
+          message += ". Its header is: \(guess.header). A mapping guessed from it, to check and paste into the pipeline's source: \(guess.mapping)"
+        }
+        throw ExportError(file: file, message: message)
       }
       resolved = sniffed
     }
@@ -47,6 +48,8 @@ public enum ExportReader {
     case .hevyCSV: return try HevyCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .fitNotesCSV: return try FitNotesCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .fitbodCSV: return try FitbodCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .strongLiftsCSV: return try StrongLiftsCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .gymBookCSV: return try GymBookCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .appleHealthCSV: return try AppleHealthCSV.read(file: file, bytes: bytes, limits: limits)
     case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)

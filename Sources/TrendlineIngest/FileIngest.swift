@@ -10,14 +10,17 @@ public struct ReadSettings: Sendable, Equatable {
   public var timeZone: TimeZone
   public var weightUnit: WeightUnit
   public var distanceUnit: DistanceUnit
+  /// How to read `nn/nn/yy` dates (StrongLifts, GymBook); nil: inferred from each file.
+  public var dateOrder: DateOrder?
 
   public init(
     timeZone: TimeZone = TimeZone(identifier: "UTC")!, weightUnit: WeightUnit = .kilograms,
-    distanceUnit: DistanceUnit = .kilometers
+    distanceUnit: DistanceUnit = .kilometers, dateOrder: DateOrder? = nil
   ) {
     self.timeZone = timeZone
     self.weightUnit = weightUnit
     self.distanceUnit = distanceUnit
+    self.dateOrder = dateOrder
   }
 }
 

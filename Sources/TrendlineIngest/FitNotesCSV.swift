@@ -5,7 +5,8 @@ import TrendlineSupport
 /// FitNotes' CSV export (EXPORT-FORMATS §3): one set per row, dates without a time of day,
 /// so a workout is a calendar day starting at local midnight, with no name and no recorded
 /// length. The weight unit is in the header (`Weight (lbs)`, `Weight (kgs)`) or in a per-row
-/// `Weight Unit` column (`kgs`, `lbs`); the distance unit is per row.
+/// `Weight Unit` column (`kgs`, `lbs`); the distance unit is per row, and ignored on a row
+/// without a distance.
 ///
 /// FitNotes never quotes exercise names, so a name with a comma
 /// (`Overhead Press (Each Side, Dumbbells)`) splits into extra fields. When the extra fields
@@ -40,17 +41,18 @@ enum FitNotesCSV {
 
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
       columnCount = header.names.count
-      date = try header.require(file, "Date")
-      exercise = try header.require(file, "Exercise")
+      date = try header.require(file, format: "FitNotes", "Date")
+      exercise = try header.require(file, format: "FitNotes", "Exercise")
       if let index = header.index("Weight (lbs)", "Weight (lb)") {
         (weight, headerWeightUnit) = (index, .pounds)
       } else if let index = header.index("Weight (kgs)", "Weight (kg)") {
         (weight, headerWeightUnit) = (index, .kilograms)
       } else {
-        (weight, headerWeightUnit) = (header.index("Weight"), nil)
+        let looked = ["Weight", "Weight (kgs)", "Weight (kg)", "Weight (lbs)", "Weight (lb)"]
+        (weight, headerWeightUnit) = (try header.require(file, format: "FitNotes", looked), nil)
       }
       weightUnitColumn = header.index("Weight Unit")
-      reps = header.index("Reps")
+      reps = try header.require(file, format: "FitNotes", "Reps")
       distance = header.index("Distance")
       distanceUnitColumn = header.index("Distance Unit")
       time = header.index("Time")
@@ -108,8 +110,11 @@ enum FitNotesCSV {
       let rowWeight = headerWeightUnit == nil ? try fields.weightUnit(reader, weightUnitColumn.map(at)) : nil
       let weightKg = try fields.weightKg(reader, weight.map(at), unit: headerWeightUnit ?? rowWeight ?? settings.weightUnit)
       let repCount = try fields.reps(reader, reps.map(at))
-      let rowDistance = try fields.distanceUnit(reader, distanceUnitColumn.map(at))
-      let meters = try fields.meters(reader, distance.map(at), unit: rowDistance ?? settings.distanceUnit)
+      // A unit on an empty or zero distance means nothing (FitNotes writes `0.0,kg` on a side
+      // plank: EXPORT-FORMATS §9.5), so it is read only when there is a distance to measure.
+      let rawMeters = try fields.meters(reader, distance.map(at), unit: .meters)
+      let rowDistance = rawMeters == 0 ? nil : try fields.distanceUnit(reader, distanceUnitColumn.map(at))
+      let meters = rawMeters == 0 ? 0 : (rowDistance ?? settings.distanceUnit).meters(rawMeters)
       let seconds = try fields.seconds(reader, time.map(at))
       return .set(
         ExportSet(

@@ -31,10 +31,10 @@ enum FitbodCSV {
     let fields: FieldDecoder
 
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
-      date = try header.require(file, "Date")
-      exercise = try header.require(file, "Exercise")
-      reps = header.index("Reps")
-      weight = header.index("Weight(kg)")
+      date = try header.require(file, format: "Fitbod", "Date")
+      exercise = try header.require(file, format: "Fitbod", "Exercise")
+      reps = try header.require(file, format: "Fitbod", "Reps")
+      weight = try header.require(file, format: "Fitbod", "Weight(kg)")
       seconds = header.index("Duration(s)")
       distance = header.index("Distance(m)")
       isWarmup = header.index("isWarmup")

@@ -34,18 +34,18 @@ enum HevyCSV {
     private var lastEnd: (bytes: [UInt8], start: Int64, length: (seconds: Int64?, dropped: FieldProblem?))?
 
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
-      title = try header.require(file, "title")
-      startTime = try header.require(file, "start_time")
+      title = try header.require(file, format: "Hevy", "title")
+      startTime = try header.require(file, format: "Hevy", "start_time")
       endTime = header.index("end_time")
-      exercise = try header.require(file, "exercise_title")
+      exercise = try header.require(file, format: "Hevy", "exercise_title")
       setIndex = header.index("set_index")
       setType = header.index("set_type")
-      reps = header.index("reps")
+      reps = try header.require(file, format: "Hevy", "reps")
       seconds = header.index("duration_seconds")
       if let index = header.index("weight_lbs") {
         (weight, weightUnit) = (index, .pounds)
       } else {
-        (weight, weightUnit) = (header.index("weight_kg"), .kilograms)
+        (weight, weightUnit) = (try header.require(file, format: "Hevy", "weight_kg", "weight_lbs"), .kilograms)
       }
       if let index = header.index("distance_miles") {
         (distance, distanceUnit) = (index, .miles)

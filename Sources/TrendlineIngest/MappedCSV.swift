@@ -105,12 +105,13 @@ enum MappedCSV {
       pattern: DatePattern?
     ) throws(ExportError) {
       let columns = layout.columns
+      let hint = "source.csv.columns in the pipeline names it; check the spelling against the header"
       func optional(_ name: String?) throws(ExportError) -> Int? {
         guard let name else { return nil }
-        return try header.require(file, name)
+        return try header.require(file, format: "Mapped CSV", name, hint: hint)
       }
-      start = try header.require(file, columns.start)
-      exercise = try header.require(file, columns.exercise)
+      start = try header.require(file, format: "Mapped CSV", columns.start, hint: hint)
+      exercise = try header.require(file, format: "Mapped CSV", columns.exercise, hint: hint)
       session = try optional(columns.session)
       end = try optional(columns.end)
       duration = try optional(columns.duration)
@@ -171,16 +172,35 @@ enum MappedCSV {
 
 /// A date pattern for mapped CSV files, read from bytes with no formatter.
 ///
-/// Tokens: `yyyy` (year), `MM`/`M` (month, padded or not), `MMM` (English month name),
+/// Tokens: `yyyy` (year), `yy` (two-digit year, its century by ``TwoDigitYear``: 00–69 are
+/// 2000–2069, 70–99 are 1970–1999), `MM`/`M` (month, padded or not), `MMM` (English month name),
 /// `dd`/`d`, `HH`/`H` (24-hour), `hh`/`h` (12-hour, with `a` for am/pm), `mm`, `ss`.
 /// Any other character must appear as written; a space also matches a no-break space.
 public struct DatePattern: Sendable, Equatable {
   enum Token: Equatable {
-    case year, month, monthName, day, hour24, hour12, minute, second, meridiem
+    case year, twoDigitYear, month, monthName, day, hour24, hour12, minute, second, meridiem
     case literal(UInt8)
   }
   let tokens: [Token]
   public let text: String
+
+  /// Why `text` is no usable pattern, or nil when it is one. The pipeline loader refuses a
+  /// pattern with this, so `validate` and `run` read patterns by the same rule.
+  public static func problem(_ text: String) -> String? {
+    let missing = [("y", "year (yyyy or yy)"), ("M", "month (MM)"), ("d", "day (dd)")].filter { !text.contains($0.0) }
+    if !missing.isEmpty { return "dateFormat '\(text)' has no \(missing.map(\.1).joined(separator: ", "))" }
+    let bytes = Array(text.utf8)
+    var index = 0
+    while index < bytes.count {
+      var run = 1
+      while index + run < bytes.count && bytes[index + run] == bytes[index] { run += 1 }
+      if bytes[index] == UInt8(ascii: "y") && run != 2 && run != 4 {
+        return "dateFormat '\(text)' has a year of \(run) letter\(run == 1 ? "" : "s"); write yyyy (four digits) or yy (two)"
+      }
+      index += run
+    }
+    return nil
+  }
 
   public init(_ text: String) {
     self.text = text
@@ -192,7 +212,7 @@ public struct DatePattern: Sendable, Equatable {
       var run = 1
       while index + run < bytes.count && bytes[index + run] == byte { run += 1 }
       switch Character(Unicode.Scalar(byte)) {
-      case "y": tokens.append(.year)
+      case "y": tokens.append(run == 2 ? .twoDigitYear : .year)
       case "M": tokens.append(run >= 3 ? .monthName : .month)
       case "d": tokens.append(.day)
       case "H": tokens.append(.hour24)
@@ -223,6 +243,9 @@ public struct DatePattern: Sendable, Equatable {
       case .year:
         guard let value = scanner.digits(maxCount: 4), value.count == 4 else { return nil }
         civil.year = value.value
+      case .twoDigitYear:
+        guard let value = scanner.digits(maxCount: 2), value.count == 2 else { return nil }
+        civil.year = TwoDigitYear.expand(value.value)
       case .month:
         guard let value = scanner.digits(maxCount: 2) else { return nil }
         civil.month = value.value

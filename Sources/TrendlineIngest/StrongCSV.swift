@@ -2,12 +2,17 @@ import Foundation
 import TrendlineSchema
 import TrendlineSupport
 
-/// Strong's CSV export, every header variant (EXPORT-FORMATS §1): `,` or `;`, quoted or not,
-/// the duration as text (`2h 38m`), in seconds (`Duration (sec)`), last (`Workout Duration`)
-/// or absent; the weight unit absent, per row (`Weight Unit`) or in the header
-/// (`Weight (kg)`). Columns are found by name, never by position.
+/// Strong's CSV export, every header variant (EXPORT-FORMATS §1 and §9): `,` or `;`, quoted or
+/// not, the header in one of the app's languages (``languages``), the duration as text
+/// (`2h 38m`, `35min`), in seconds (`Duration (sec)`), last (`Workout Duration`) or absent;
+/// the weight unit absent, per row (`Weight Unit`) or in the header (`Weight (kg)`, or the
+/// 2015–2017 app's bare `kg`/`lbs`). Columns are found by name, never by position.
 ///
-/// `Set Order` holds the set number, or `W`/`D`/`F` for warm-up, drop and failure sets;
+/// A workout whose duration is impossible (a timer left running: `42h 13m`) keeps its sets;
+/// only the duration is dropped and listed (SPEC 10.2).
+///
+/// `Set Order` holds the set number (from 1, or from 0 in the 2015–2017 app), or `W`/`D`/`F`
+/// (`WARM_UP`/`DROP_SET`/`FAILURE` in the automatic export) for warm-up, drop and failure sets;
 /// `Note` and `Rest Timer` rows are not sets and are counted as ignored. A row with every
 /// value empty (Strong writes such placeholders) is a set of 0 × 0, as SPEC 9.5 reads empty
 /// values: it adds to the set count and nothing to volume.
@@ -46,9 +51,67 @@ enum StrongCSV {
       return .number((start..<end).reduce(0) { $0 * 10 + Int(bytes[$1] - ASCII.zero) })
     }
     let cell = UnsafeBufferPointer(rebasing: bytes[start..<end])
+    // Strong's automatic export writes the set kinds as words (`WARM_UP`, `FAILURE`).
+    if cell.elementsEqual("WARM_UP".utf8) { return .warmup }
+    if cell.elementsEqual("DROP_SET".utf8) { return .dropset }
+    if cell.elementsEqual("FAILURE".utf8) { return .failure }
     if cell.elementsEqual("Note".utf8) { return .note }
-    if cell.elementsEqual("Rest Timer".utf8) { return .restTimer }
+    // German writes its rest rows as `Ruhezeit`; `W`, `D` and `F` stay untranslated.
+    if cell.elementsEqual("Rest Timer".utf8) || cell.elementsEqual("Ruhezeit".utf8) { return .restTimer }
     return .invalid
+  }
+
+  /// Strong's column names in one app language. The app translates its header (not the
+  /// exercise names of its own library) into the phone's language, and otherwise writes the
+  /// same columns in the same order (EXPORT-FORMATS §1.1, §9.2; `Guides/ExportFormats.md`
+  /// says which languages are verified in a real file). Adding a language is one row.
+  struct Language {
+    var name: String
+    var date: String
+    var workoutName: String
+    var duration: [String]
+    var exercise: String
+    var setOrder: String
+    var weight: String
+    var reps: String
+    var distance: String
+    var seconds: String
+  }
+
+  static let languages: [Language] = [
+    Language(
+      name: "English", date: "Date", workoutName: "Workout Name",
+      duration: ["Duration", "Duration (sec)", "Workout Duration"], exercise: "Exercise Name", setOrder: "Set Order",
+      weight: "Weight", reps: "Reps", distance: "Distance", seconds: "Seconds"),
+    Language(
+      name: "German", date: "Datum", workoutName: "Workout-Name", duration: ["Dauer", "Workout-Dauer"],
+      exercise: "Name der Übung", setOrder: "Reihenfolge festlegen", weight: "Gewicht", reps: "Wiederh.",
+      distance: "Entfernung", seconds: "Sekunden"),
+    Language(
+      name: "French", date: "Date", workoutName: "Nom de l'entraînement", duration: ["Durée"],
+      exercise: "Nom de l'exercice", setOrder: "Ordre de la série", weight: "Poids", reps: "Réps",
+      distance: "Distance", seconds: "Secondes"),
+    Language(
+      name: "Portuguese", date: "Data", workoutName: "Nome do treino", duration: ["Duração"],
+      exercise: "Nome do exercício", setOrder: "Ordem da série", weight: "Peso", reps: "Reps",
+      distance: "Distância", seconds: "Segundos"),
+  ]
+
+  /// Weight and distance columns named by their unit: `Weight (kg)` in the newest variant,
+  /// bare `kg` or `lbs` in the 2015–2017 app (EXPORT-FORMATS §9.1).
+  static let weightColumnsWithUnit: [(name: String, unit: WeightUnit)] = [
+    ("Weight (kg)", .kilograms), ("Weight (lbs)", .pounds), ("Weight (lb)", .pounds), ("kg", .kilograms),
+    ("lbs", .pounds), ("lb", .pounds),
+  ]
+  static let distanceColumnsWithUnit: [(name: String, unit: DistanceUnit)] = [
+    ("Distance (meters)", .meters), ("Distance (m)", .meters), ("Distance (km)", .kilometers),
+    ("Distance (miles)", .miles), ("Distance (mi)", .miles), ("km", .kilometers), ("mi", .miles), ("miles", .miles),
+  ]
+
+  /// The language whose exercise and set-order columns the header has: what makes a CSV a
+  /// Strong export.
+  static func language(of header: (String) -> Bool) -> Language? {
+    languages.first { header($0.exercise) && header($0.setOrder) }
   }
 
   final class Parser: CSVRowParser {
@@ -57,45 +120,46 @@ enum StrongCSV {
     let exercise: Int
     let setOrder: Int
     let duration: Int?
-    let weight: Int?
+    let weight: Int
     let weightUnitColumn: Int?
-    let reps: Int?
-    let distance: Int?
+    let reps: Int
+    let distance: Int
     let distanceUnitColumn: Int?
-    let seconds: Int?
-    /// The unit the header states (`Weight (kg)`), else the user's.
+    let seconds: Int
+    /// The unit the header states (`Weight (kg)`, `lbs`), else the user's.
     let headerWeightUnit: WeightUnit?
     let headerDistanceUnit: DistanceUnit?
     let settings: ReadSettings
     let fields: FieldDecoder
 
+    /// Finds every column by name. A value column the export always carries (weight, reps,
+    /// distance, seconds) must be found: under an unfamiliar name it would read as empty, and
+    /// every weight would silently become 0 kg (SPEC 10.1).
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
-      // German names are Strong's own localized headers (EXPORT-FORMATS §1.1).
-      date = try header.require(file, "Date", "Datum")
-      workoutName = try header.require(file, "Workout Name", "Workout-Name")
-      exercise = try header.require(file, "Exercise Name", "Name der Übung")
-      setOrder = try header.require(file, "Set Order", "Reihenfolge festlegen")
-      duration = header.index(
-        "Duration", "Duration (sec)", "Workout Duration", "Dauer", "Workout-Dauer")
-      reps = header.index("Reps", "Wiederh.")
-      seconds = header.index("Seconds", "Sekunden")
+      guard let language = StrongCSV.language(of: { header.has($0) }) else {
+        throw header.missing(file, format: "Strong", column: "exercise name and set order", looked: ["Exercise Name", "Set Order"])
+      }
+      let format = "Strong (\(language.name) header)"
+      date = try header.require(file, format: format, language.date)
+      workoutName = try header.require(file, format: format, language.workoutName)
+      exercise = try header.require(file, format: format, language.exercise)
+      setOrder = try header.require(file, format: format, language.setOrder)
+      duration = header.index(language.duration)
+      reps = try header.require(file, format: format, language.reps)
+      seconds = try header.require(file, format: format, language.seconds)
       weightUnitColumn = header.index("Weight Unit")
       distanceUnitColumn = header.index("Distance Unit")
-      if let index = header.index("Weight (kg)") {
-        (weight, headerWeightUnit) = (index, .kilograms)
-      } else if let index = header.index("Weight (lbs)", "Weight (lb)") {
-        (weight, headerWeightUnit) = (index, .pounds)
+      if let (index, unit) = header.index(StrongCSV.weightColumnsWithUnit) {
+        (weight, headerWeightUnit) = (index, unit)
       } else {
-        (weight, headerWeightUnit) = (header.index("Weight", "Gewicht"), nil)
+        let looked = [language.weight] + StrongCSV.weightColumnsWithUnit.map(\.name)
+        (weight, headerWeightUnit) = (try header.require(file, format: format, looked), nil)
       }
-      if let index = header.index("Distance (meters)", "Distance (m)") {
-        (distance, headerDistanceUnit) = (index, .meters)
-      } else if let index = header.index("Distance (km)") {
-        (distance, headerDistanceUnit) = (index, .kilometers)
-      } else if let index = header.index("Distance (miles)", "Distance (mi)") {
-        (distance, headerDistanceUnit) = (index, .miles)
+      if let (index, unit) = header.index(StrongCSV.distanceColumnsWithUnit) {
+        (distance, headerDistanceUnit) = (index, unit)
       } else {
-        (distance, headerDistanceUnit) = (header.index("Distance", "Entfernung"), nil)
+        let looked = [language.distance] + StrongCSV.distanceColumnsWithUnit.map(\.name)
+        (distance, headerDistanceUnit) = (try header.require(file, format: format, looked), nil)
       }
       self.settings = settings
       self.fields = FieldDecoder(timeZone: settings.timeZone)
@@ -116,7 +180,7 @@ enum StrongCSV {
       case .invalid:
         throw FieldProblem(
           index: setOrder,
-          reason: "'\(reader.string(setOrder))' is not a set number, W, D, F, Note or Rest Timer")
+          reason: "'\(reader.string(setOrder))' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), Note or Rest Timer (Ruhezeit)")
       }
 
       let start = try fields.instant(reader, date)

@@ -19,7 +19,8 @@ public struct UserSettings: Sendable, Equatable {
 }
 
 /// `users.csv` at the top of the input folder: per-user settings, header
-/// `user,timeZone,weightUnit,distanceUnit,firstWeekday`, every column optional, a blank cell
+/// `user,timeZone,weightUnit,distanceUnit,firstWeekday,dateOrder`, every column optional (any
+/// other column is allowed and not read), a blank cell
 /// falling back to the pipeline's `source.defaults` (SPEC 2 and 9.14).
 ///
 /// Values are checked when a user is run, not when the file is read: an unknown zone fails
@@ -31,6 +32,7 @@ public struct UsersFile: Sendable {
     public var weightUnit: String
     public var distanceUnit: String
     public var firstWeekday: String
+    public var dateOrder: String
   }
 
   public let file: String
@@ -61,6 +63,7 @@ public struct UsersFile: Sendable {
     let weight = column("weightUnit")
     let distance = column("distanceUnit")
     let weekday = column("firstWeekday")
+    let dateOrder = column("dateOrder")
     while true {
       switch reader.next() {
       case .end: return
@@ -79,7 +82,7 @@ public struct UsersFile: Sendable {
         }
         rows[id] = Row(
           line: line, timeZone: value(zone), weightUnit: value(weight), distanceUnit: value(distance),
-          firstWeekday: value(weekday))
+          firstWeekday: value(weekday), dateOrder: value(dateOrder))
       }
     }
   }
@@ -114,6 +117,12 @@ public struct UsersFile: Sendable {
         throw fail("unknown firstWeekday '\(row.firstWeekday)' for user '\(id)'; use a weekday name such as monday")
       }
       settings.firstWeekday = day
+    }
+    if !row.dateOrder.isEmpty {
+      guard let order = DateOrder(rawValue: row.dateOrder.lowercased()) else {
+        throw fail("unknown dateOrder '\(row.dateOrder)' for user '\(id)'; use day-first or month-first")
+      }
+      settings.read.dateOrder = order
     }
     return settings
   }

@@ -168,7 +168,7 @@ final class PipelineChecker {
 
   static let sourceKeys = ["input", "catalog", "format", "defaults", "normalize", "users", "csv", "limits"]
   static let limitsKeys = ["maxFileMB", "maxFieldKB", "maxColumns", "maxJSONDepth"]
-  static let defaultsKeys = ["timeZone", "weightUnit", "distanceUnit", "firstWeekday"]
+  static let defaultsKeys = ["timeZone", "weightUnit", "distanceUnit", "firstWeekday", "dateOrder"]
 
   func source(_ value: JSONValue, at path: JSONPath) -> Pipeline.Source? {
     guard let members = object(value, at: path, keys: Self.sourceKeys, required: ["input", "catalog"]) else {
@@ -289,6 +289,12 @@ final class PipelineChecker {
         }
       }
     }
+    if let value = members["dateOrder"] {
+      let orderPath = path.appending("dateOrder")
+      if let text = choice(value, at: orderPath, DateOrder.allCases.map(\.rawValue), what: "dateOrder") {
+        settings.read.dateOrder = DateOrder(rawValue: text)
+      }
+    }
     return settings
   }
 
@@ -326,15 +332,14 @@ final class PipelineChecker {
     }
     var dateFormat: String?
     if let value = members["dateFormat"], let text = string(value, at: path.appending("dateFormat"), nonEmpty: true) {
-      // A pattern without a year, month or day would read every row's date as something else.
-      let missing = [("y", "year (yyyy)"), ("M", "month (MM)"), ("d", "day (dd)")].filter { !text.contains($0.0) }
-      if missing.isEmpty {
-        dateFormat = text
-      } else {
+      // A pattern without a year, month or day would read every row's date as something else;
+      // the reader's own rule decides, so validate and run never disagree.
+      if let problem = DatePattern.problem(text) {
         report(
-          path.appending("dateFormat"),
-          "dateFormat '\(text)' has no \(missing.map(\.1).joined(separator: ", "))",
-          hint: "Use letters yyyy MM dd HH mm ss, e.g. \"dd.MM.yyyy HH:mm\"")
+          path.appending("dateFormat"), problem,
+          hint: "Use letters yyyy (or yy) MM dd HH mm ss, e.g. \"dd.MM.yyyy HH:mm\" or \"dd/MM/yy\"")
+      } else {
+        dateFormat = text
       }
     }
     let weightUnit = members["weightUnit"].flatMap { self.weightUnit($0, at: path.appending("weightUnit")) }

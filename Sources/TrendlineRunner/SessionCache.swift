@@ -15,7 +15,7 @@ import TrendlineSupport
 /// same charts, `row-outcomes.csv` and manifest counts as a run that parsed the exports.
 ///
 /// An entry is used only when its key matches: the user, the input files (names, sizes,
-/// SHA-256), the user's resolved settings (zone, units, first weekday), the pipeline's source
+/// SHA-256), the user's resolved settings (zone, units, first weekday, date order), the pipeline's source
 /// settings (format, `warmupSets`, the `source.csv` layout, `source.limits`, the catalog's content), the tool
 /// version, the build of the running binary, the time-zone database and this format's version.
 /// Anything else (a bad checksum, another version, a cut-off file, another user's entry) is
@@ -209,6 +209,7 @@ public final class SessionCache: Sendable {
       runKey
       + "timeZone \(settings.read.timeZone.identifier)\nweightUnit \(settings.read.weightUnit.rawValue)\n"
       + "distanceUnit \(settings.read.distanceUnit.rawValue)\nfirstWeekday \(settings.firstWeekday.rawValue)\n"
+      + "dateOrder \(settings.read.dateOrder?.rawValue ?? "inferred")\n"
     return Hex.bytes(SHA256.hex(Array(text.utf8)))
   }
 

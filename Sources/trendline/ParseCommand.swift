@@ -1,12 +1,16 @@
 import Foundation
+import TrendlineIngest
 import TrendlineSupport
 
 /// `trendline parse FILE [--format F]`: reads one CSV or JSON file and prints what was read, as
 /// JSON, so the conformance suites and a user with a suspicious export see exactly what the
 /// readers see.
 ///
-/// It prints compact JSON on one line and does not interpret the data (no units, no dates):
-/// that is `run`'s job, and mixing the two would hide which layer got a file wrong.
+/// By default it prints compact JSON on one line and does not interpret the data (no units, no
+/// dates): that is `run`'s job, and mixing the two would hide which layer got a file wrong.
+/// With `--format export` (or an export format's name) it reads the file as `run` would and
+/// prints the format it found and what became of every row, so a user can see why before
+/// running a pipeline.
 enum ParseCommand {
   static let subcommand = Subcommand(name: name, abstract: abstract, help: help, run: run)
 
@@ -19,14 +23,26 @@ enum ParseCommand {
     duplicate keys kept. CSV input is printed as an array of records, each an array of
     field strings.
 
-    USAGE: trendline parse FILE [--format json|csv]
+    As an export (--format export, or an export format's name), FILE is read as `run`
+    reads it and printed as one JSON object: the format found, the row counts, and every
+    row with its line and outcome (accepted, rejected, duplicate, ignored, repaired,
+    value-dropped), the reason, and for an accepted row the set that was read.
+
+    USAGE: trendline parse FILE [--format json|csv|export|EXPORT-FORMAT]
+                                [--time-zone ZONE] [--weight-unit kg|lb] [--date-order day-first|month-first]
 
     ARGUMENTS:
       FILE                  The file to read.
 
     OPTIONS:
-      --format json|csv     How to read FILE. Default: json for names ending in .json,
-                            csv for anything else.
+      --format F            How to read FILE: json or csv (the raw readers; default: json
+                            for names ending in .json, csv for anything else), export (an
+                            export, its format sniffed), or one of \(ExportFormat.allCases.filter { $0 != .mappedCSV }.map(\.rawValue).joined(separator: ", ")).
+      --time-zone ZONE      As an export: the zone of local times the file does not place
+                            (as users.csv gives it). Default: UTC.
+      --weight-unit kg|lb   As an export: the unit of weights the file does not name.
+                            Default: kg.
+      --date-order ORDER    As an export: how to read nn/nn/yy dates. Default: inferred.
       -h, --help            Show this help.
 
     EXIT CODES:
@@ -46,6 +62,9 @@ enum ParseCommand {
     var file: String
     /// `nil` means "decide by the file name".
     var format: Format?
+    /// Read as an export, in this format (or sniffed), with these settings.
+    var export: ExportReader.FormatChoice?
+    var settings = ReadSettings()
   }
 
   /// Reads the command line; `nil` means help was asked for.
@@ -54,6 +73,8 @@ enum ParseCommand {
   static func parseArguments(_ arguments: [String]) throws(UsageError) -> Options? {
     var file: String?
     var format: Format?
+    var export: ExportReader.FormatChoice?
+    var settings = ReadSettings()
     var remaining = arguments[...]
     var optionsEnded = false
     while let argument = remaining.popFirst() {
@@ -72,13 +93,36 @@ enum ParseCommand {
           } else {
             value = String(argument.dropFirst("--format=".count))
           }
-          guard let chosen = Format(rawValue: value) else {
-            let names = Format.allCases.map(\.rawValue)
+          let exports = ExportFormat.allCases.filter { $0 != .mappedCSV }
+          if value == "export" {
+            export = .auto
+          } else if let chosen = ExportFormat(rawValue: value), exports.contains(chosen) {
+            export = .fixed(chosen)
+          } else if let chosen = Format(rawValue: value) {
+            format = chosen
+          } else {
+            let names = Format.allCases.map(\.rawValue) + ["export"] + exports.map(\.rawValue)
             var message = "unknown format '\(value)'"
             if let near = nearMiss(value, in: names) { message += ". Did you mean '\(near)'?" }
-            throw UsageError(message + " Please provide one of: json, csv")
+            throw UsageError(message + " Please provide one of: \(names.joined(separator: ", "))")
           }
-          format = chosen
+        } else if ["--time-zone", "--weight-unit", "--date-order"].contains(argument) {
+          guard let value = remaining.popFirst() else { throw UsageError("missing value for '\(argument)'") }
+          switch argument {
+          case "--time-zone":
+            guard let zone = TimeZone(identifier: value) else {
+              throw UsageError("unknown time zone '\(value)'; use an IANA name such as Europe/Oslo")
+            }
+            settings.timeZone = zone
+          case "--weight-unit":
+            guard let unit = WeightUnit(spelling: value) else { throw UsageError("unknown weight unit '\(value)'; use kg or lb") }
+            settings.weightUnit = unit
+          default:
+            guard let order = DateOrder(rawValue: value) else {
+              throw UsageError("unknown date order '\(value)'; use day-first or month-first")
+            }
+            settings.dateOrder = order
+          }
         } else {
           throw UsageError("unknown option '\(argument)'")
         }
@@ -89,7 +133,7 @@ enum ParseCommand {
       }
     }
     guard let file else { throw UsageError("missing FILE") }
-    return Options(file: file, format: format)
+    return Options(file: file, format: format, export: export, settings: settings)
   }
 
   /// The format used for `options`: the flag if given, else the file's extension.
@@ -124,7 +168,11 @@ enum ParseCommand {
 
     var output: [UInt8]
     do {
-      output = try render(data, file: options.file, format: resolvedFormat(options))
+      if let export = options.export {
+        output = try renderExport(data, file: options.file, format: export, settings: options.settings)
+      } else {
+        output = try render(data, file: options.file, format: resolvedFormat(options))
+      }
     } catch {
       printError("\(error)\n")
       return .dataError

@@ -1,0 +1,89 @@
+import Foundation
+import TrendlineSupport
+
+/// A `source.csv` mapping guessed from a CSV that no format reader knows, for the error that
+/// refuses it: the user gets their header back and a mapping to paste and check, instead of
+/// having to learn the mapping keys first.
+///
+/// Only a guess, and said to be one: each role takes the first column whose name carries a
+/// word for it (in English and the languages the apps ship in), and the date format the first
+/// row's value fits.
+enum MappingGuess {
+  /// Words in a column's lower-case name, per `source.csv.columns` key, most telling first.
+  static let roles: [(key: String, words: [String])] = [
+    ("start", ["start", "date", "datum", "data", "fecha", "day", "time", "when"]),
+    ("end", ["end"]),
+    ("exercise", ["exercise", "exercice", "übung", "esercizio", "ejercicio", "lift", "movement", "activity"]),
+    ("session", ["workout", "session", "routine", "program", "training", "entraînement", "allenamento"]),
+    ("weight", ["weight", "poids", "peso", "gewicht", "load", "kg", "lb"]),
+    ("reps", ["rep", "wiederh", "wdh", "ripetizioni"]),
+    ("setIndex", ["set order", "set #", "set number", "set no", "set"]),
+    ("setType", ["type", "kind", "warmup", "warm-up"]),
+    ("distance", ["distance", "dist", "km", "miles"]),
+    ("seconds", ["seconds", "secs", "sec"]),
+    ("duration", ["duration", "dauer", "durée"]),
+  ]
+
+  /// Patterns tried on the first row's start value when the usual timestamp reader does not
+  /// read it (day-first before month-first: most of the world writes dates that way).
+  static let dateFormats = [
+    "dd.MM.yyyy HH:mm:ss", "dd.MM.yyyy HH:mm", "dd.MM.yyyy", "dd/MM/yyyy HH:mm:ss", "dd/MM/yyyy HH:mm", "dd/MM/yyyy",
+    "MM/dd/yyyy HH:mm", "MM/dd/yyyy", "dd/MM/yy HH:mm", "dd/MM/yy", "yyyy/MM/dd HH:mm", "yyyy/MM/dd", "dd-MM-yyyy",
+    "d MMM yyyy HH:mm", "d MMM yyyy",
+  ]
+
+  /// The header as the file writes it, and the guessed `"format"` and `"csv"` members.
+  ///
+  /// - Complexity: O(*h* + *r*) for a header of *h* bytes and a first row of *r*.
+  static func suggestion(for bytes: [UInt8]) -> (header: String, mapping: String)? {
+    let reader = CSVReader(bytes: bytes)
+    guard case .record = reader.next(), reader.fieldCount > 1 else { return nil }
+    let names = (0..<reader.fieldCount).map { normalizedName(reader.string($0)) }
+    var firstRow: [String] = []
+    while true {
+      switch reader.next() {
+      case .record: firstRow = (0..<reader.fieldCount).map { reader.string($0) }
+      case .blankLine, .malformed: continue
+      case .end: break
+      }
+      break
+    }
+
+    var taken = Set<Int>()
+    var columns: [(key: String, name: String, index: Int)] = []
+    for role in roles {
+      let lowered = names.map { $0.lowercased() }
+      let found = role.words.lazy.compactMap { word in
+        lowered.indices.first { !taken.contains($0) && lowered[$0].contains(word) }
+      }.first
+      guard let found else { continue }
+      taken.insert(found)
+      columns.append((role.key, names[found], found))
+    }
+    var members: [String] = []
+    let delimiter = Character(Unicode.Scalar(reader.delimiter))
+    if delimiter != "," { members.append("\"delimiter\": \(quoted(delimiter == "\t" ? "\\t" : String(delimiter)))") }
+    func value(_ key: String) -> String? {
+      guard let column = columns.first(where: { $0.key == key }), column.index < firstRow.count else { return nil }
+      return firstRow[column.index].trimmingCharacters(in: .whitespaces)
+    }
+    if let weight = value("weight"), weight.contains(","), !weight.contains(".") {
+      members.append("\"decimalSeparator\": \",\"")
+    }
+    if let start = value("start"), !start.isEmpty, TimestampParser.parse(start) == nil {
+      var text = start
+      let format = text.withUTF8 { bytes in
+        dateFormats.first { DatePattern($0).parse(bytes) != nil }
+      }
+      members.append("\"dateFormat\": \(quoted(format ?? "CHECK: a pattern of yyyy MM dd HH mm ss"))")
+    }
+    let mapped = columns.map { "\(quoted($0.key)): \(quoted($0.name))" }.joined(separator: ", ")
+    members.append("\"columns\": {\(mapped)}")
+    let header = names.joined(separator: String(delimiter))
+    return (header, "\"format\": \"csv\", \"csv\": {\(members.joined(separator: ", "))}")
+  }
+
+  private static func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+}
