@@ -860,8 +860,9 @@ def gen_greta(o, rng):
 
 
 # ----------------------------------------------------------------------------------------------
-# Users in the layouts of the real exports that used to be copied here (alexandros, dakheera),
-# and in the formats of EXPORT-FORMATS section 9 (marta, camille, jonas, owen, tyler, giulia).
+# Users in the layouts of real exports documented in EXPORT-FORMATS, with their quirks
+# (alexandros, dakheera), and in the formats of its section 9 (marta, camille, jonas, owen,
+# tyler, giulia).
 
 
 def strong_auto_name(hour):
@@ -1068,11 +1069,10 @@ def gen_marta(o, rng):
                    ("Plank", None, (None, 60), 3)]),
            ("D3", [("Front Squat", 45, 6, 3), ("Incline Bench Press", 30, 8, 3), ("Push Up", 0, 20, 3),
                    ("Bent Over Row (Dumbbell)", 16, 10, 3)])]
-    names = lambda rng, d, t: t   # replaced below by the program's week/day
     days = training_days(rng, date(2015, 11, 2), date(2017, 2, 24), {0, 2, 4}, 0.18)
-    wos = make_workouts(rng, days, tpl, [7, 19, 20], "kg", names=names, warmups=False)
+    wos = make_workouts(rng, days, tpl, [7, 19, 20], "kg", warmups=False)
     for i, w in enumerate(wos):
-        w.name = f"W{i // 3 % 4 + 1}{w.name}"
+        w.name = f"W{i // 3 % 4 + 1}{w.name}"   # the program's week and day: W1D1, W1D2, ...
         for s in w.sets:
             if s.w is None and s.secs:   # timed rows: 0.0 weight, 0 reps
                 s.w, s.reps = 0.0, 0
@@ -1161,9 +1161,9 @@ def stronglifts_workouts(rng, first, last, weekdays, kg, extras, fail=None, empt
     w0 = {"Squat": 40, "Bench Press": 30, "Barbell Row": 30, "Overhead Press": 25, "Deadlift": 50} if kg else \
          {"Squat": 95, "Bench Press": 65, "Barbell Row": 65, "Overhead Press": 55, "Deadlift": 115}
     step = {"Deadlift": 5 if kg else 10}
-    cur, fails = dict(w0), {}
+    cur = dict(w0)
     days = sorted(set(training_days(rng, first, last, weekdays, 0.85)) | {first, last})
-    wos, lines = [], []
+    wos = []
     for i, d in enumerate(days):
         prog = ["Squat", "Bench Press", "Barbell Row"] if i % 2 == 0 else ["Squat", "Overhead Press", "Deadlift"]
         blocks_ = []
@@ -1224,8 +1224,9 @@ def gen_owen(o, rng):
     lines = stronglifts_lines(wos, "%d/%m/%y", True, lambda k: round(84.6 - 0.05 * k, 1))
     o.add("owen", "exports/owen.csv", SL_HEADER, lines, True, "StrongLifts (dd/mm/yy)", "date order inferred")
     first = wos[0]
-    o.specials.append(("owen", "Europe/Dublin", f"day-first date, inferred from the file (`{unambiguous(wos, '%d/%m/%y')}` further down)",
-                       first.start.strftime("%d/%m/%y"), iso(utc_of_local(first.start, "Europe/Dublin"))))
+    what = f"day-first date, inferred from the file (`{unambiguous(wos, '%d/%m/%y')}` further down)"
+    o.specials.append(("owen", "Europe/Dublin", what, first.start.strftime("%d/%m/%y"),
+                       iso(utc_of_local(first.start, "Europe/Dublin"))))
     return [w for w in wos if w.sets]
 
 
@@ -1237,8 +1238,9 @@ def gen_tyler(o, rng):
     lines = stronglifts_lines(wos, "%m/%d/%y", False, lambda k: round(183.4 + 0.1 * k, 1))
     o.add("tyler", "exports/tyler.csv", SL_HEADER, lines, True, "StrongLifts (mm/dd/yy)", "date order inferred")
     first = wos[0]
-    o.specials.append(("tyler", "America/Denver", f"month-first date, inferred from the file (`{unambiguous(wos, '%m/%d/%y')}` further down)",
-                       first.start.strftime("%m/%d/%y"), iso(utc_of_local(first.start, "America/Denver"))))
+    what = f"month-first date, inferred from the file (`{unambiguous(wos, '%m/%d/%y')}` further down)"
+    o.specials.append(("tyler", "America/Denver", what, first.start.strftime("%m/%d/%y"),
+                       iso(utc_of_local(first.start, "America/Denver"))))
     return [w for w in wos if w.sets]
 
 

@@ -24,11 +24,12 @@ import _TrendlineTestSupport
     do {
       let ingest = try ExportReader.read(
         file: name, bytes: bytes, format: format, settings: settings, layout: layout, limits: limits)
-      let accounted = ingest.sets.count + ingest.rejects.count + ingest.duplicateRows + ingest.ignoredRows
+      let accepted = ingest.sets.filter { !$0.sharesRowWithPrevious }.count
+      let accounted = accepted + ingest.rejects.count + ingest.duplicateRows + ingest.ignoredRows
       #expect(ingest.rowsRead == accounted, "accounting identity for \(name)")
       #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.distanceMeters.isFinite })
       var text =
-        "read \(ingest.rowsRead): accepted \(ingest.sets.count), rejected \(ingest.rejects.count), duplicate \(ingest.duplicateRows), ignored \(ingest.ignoredRows)"
+        "read \(ingest.rowsRead): accepted \(accepted), rejected \(ingest.rejects.count), duplicate \(ingest.duplicateRows), ignored \(ingest.ignoredRows)"
       for reject in ingest.rejects { text += "\n" + reject.description }
       return text
     } catch {

@@ -154,7 +154,7 @@ private let catalog = Catalog(
   #expect(file.sets.map(\.type) == [.warmup, .normal, .dropset, .failure])
   #expect(file.ignored == ["Strong note row": 1, "Strong rest timer row": 1])
   #expect(file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
-    "8:60 Set Order: 'X' is not a set number, W, D, F, Note or Rest Timer"
+    "8:60 Set Order: 'X' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), Note or Rest Timer (Ruhezeit)"
   ])
   let lookup = ExerciseLookup(catalog: catalog)
   // Volume without the warm-up: 60×10 + 50×10 + 50×6 = 1,400; with it, + 40×15 = 2,000.
