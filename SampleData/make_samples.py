@@ -896,7 +896,7 @@ def gen_alexandros(o, rng):
     tpl = [[("Snatch (Barbell)", 52, 2, 9), ("Clean and Jerk (Barbell)", 68, 1, 7),
             ("Front Squat (Barbell)", 92, 3, 5), ("Crunch", 0, 20, 2)],
            [("Clean (Barbell)", 75, 2, 7), ("Snatch Pull (Barbell)", 70, 3, 4),
-            ("Squat (Barbell)", 105, 4, 6), ("Good Morning (Barbell)", 40, 8, 3)],
+            ("Squat (Pause)", 95, 3, 5), ("Good Morning (Barbell)", 40, 8, 3)],
            [("Power Snatch (Barbell)", 45, 2, 7), ("Split Jerk (Barbell)", 65, 2, 5),
             ("Snatch Balance", 45, 2, 4), ("Overhead Press (Barbell)", 45, 5, 4), ("Push Up", 0, 15, 2)],
            [("Hang Snatch (Barbell)", 45, 2, 6), ("Power Clean", 65, 2, 5), ("Squat (Barbell)", 110, 3, 6),
@@ -1594,12 +1594,15 @@ def main():
     if a >= 0 and b > a:
         block = readme_block(raw, users, o.specials)
         outputs["README.md"] = (readme[:a] + block + readme[b + len("<!-- END GENERATED -->\n"):]).encode("utf-8")
-    # The hand-written part of the README names rows as `file`:line; each must be a listed one.
+    # The hand-written part of the README names rows as `file`:line or `file`:first–last; each
+    # must be a listed row, and a range exactly a run of listed rows.
     prose = readme[:a] if a >= 0 else readme
-    for rel, ln in re.findall(r"`((?:exports|mapped)/[^`]+)`:(\d+)", prose):
+    for rel, first, last in re.findall(r"`((?:exports|mapped)/[^`]+)`:(\d+)(?:–(\d+))?", prose):
         f = raw[rel]
         listed = {r["line"] for k in ("rejected", "duplicate", "ignored", "repaired", "valueDropped") for r in f[k]}
-        assert int(ln) in listed, f"README names {rel}:{ln}, which is not a listed row"
+        lo, hi = int(first), int(last or first)
+        assert set(range(lo, hi + 1)) <= listed and not (last and {lo - 1, hi + 1} & listed), \
+            f"README names {rel}:{first}{'–' + last if last else ''}, which is not a listed row or run of rows"
     # Nothing under exports/ or mapped/ that this script does not write.
     stray = sorted(os.path.relpath(os.path.join(dp, f), HERE) for top in ("exports", "mapped")
                    for dp, _, fs in os.walk(os.path.join(HERE, top)) for f in fs

@@ -60,6 +60,10 @@ enum MappingGuess {
       taken.insert(found)
       columns.append((role.key, names[found], found))
     }
+    // Without a date and an exercise there is no mapping to offer, only the header.
+    guard columns.contains(where: { $0.key == "start" }), columns.contains(where: { $0.key == "exercise" }) else {
+      return nil
+    }
     var members: [String] = []
     let delimiter = Character(Unicode.Scalar(reader.delimiter))
     if delimiter != "," { members.append("\"delimiter\": \(quoted(delimiter == "\t" ? "\\t" : String(delimiter)))") }

@@ -8,7 +8,8 @@ public enum WarmupPolicy: String, Sendable, Codable, CaseIterable {
   case exclude, include
 }
 
-/// Catalog lookup by name: trimmed, NFC, case-folded, aliases included (SPEC 3 and 4).
+/// Catalog lookup by name: trimmed, NFC, case-folded, aliases included, and `Name (Equipment)`
+/// by its base name (SPEC 3 and 4).
 ///
 /// Built once per run and shared by every user; it is immutable, so workers read it without
 /// a lock.
@@ -16,6 +17,10 @@ public struct ExerciseLookup: Sendable {
   public struct Entry: Sendable, Equatable {
     public var name: String
     public var muscleGroupIds: [Int]
+    public init(name: String, muscleGroupIds: [Int]) {
+      self.name = name
+      self.muscleGroupIds = muscleGroupIds
+    }
   }
   private let entries: [String: Entry]
 
@@ -33,15 +38,29 @@ public struct ExerciseLookup: Sendable {
     self.entries = entries
   }
 
-  /// The catalog entry for `name`, however it is spelled or cased.
+  /// The catalog entry for `name`, however it is spelled or cased. A name the catalog does not
+  /// hold whose last part is an equipment in parentheses (`Bench Press (Swiss Bar)`: Strong and
+  /// Hevy name exercises this way) takes the muscle groups of its base name (`Bench Press`),
+  /// keeping its own name, since the equipment makes it another exercise on a chart.
   ///
   /// - Complexity: O(*n*), where *n* is the length of the name.
-  public func find(_ name: String) -> Entry? { entries[ExerciseLookup.key(name)] }
+  public func find(_ name: String) -> Entry? {
+    let key = ExerciseLookup.key(name)
+    if let entry = entries[key] { return entry }
+    guard key.hasSuffix(")"), let open = key.lastIndex(of: "("), open > key.startIndex else { return nil }
+    let base = key[..<open].trimmingCharacters(in: .whitespaces)
+    guard !base.isEmpty, let entry = entries[base] else { return nil }
+    return Entry(name: normalizedName(name), muscleGroupIds: entry.muscleGroupIds)
+  }
 
-  /// The comparison key: NFC, then case-folded (`ß` and `SS`, `Kniebeuge` and `KNIEBEUGE`
-  /// compare equal), so a catalog name matches every spelling an app writes.
+  /// The comparison key: NFC, case-folded (`ß` and `SS`, `Kniebeuge` and `KNIEBEUGE`
+  /// compare equal) and with runs of spaces as one, so a catalog name matches every spelling
+  /// an app or a person writes.
   static func key(_ name: String) -> String {
-    normalizedName(name).folding(options: [.caseInsensitive], locale: nil)
+    var folded = normalizedName(name).folding(options: [.caseInsensitive], locale: nil)
+    // `Seated Shoulder  Press` typed with two spaces is the same exercise.
+    while folded.contains("  ") { folded = folded.replacingOccurrences(of: "  ", with: " ") }
+    return folded
   }
 }
 

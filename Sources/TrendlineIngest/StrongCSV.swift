@@ -123,18 +123,19 @@ enum StrongCSV {
     let weight: Int
     let weightUnitColumn: Int?
     let reps: Int
-    let distance: Int
+    let distance: Int?
     let distanceUnitColumn: Int?
-    let seconds: Int
+    let seconds: Int?
     /// The unit the header states (`Weight (kg)`, `lbs`), else the user's.
     let headerWeightUnit: WeightUnit?
     let headerDistanceUnit: DistanceUnit?
     let settings: ReadSettings
     let fields: FieldDecoder
 
-    /// Finds every column by name. A value column the export always carries (weight, reps,
-    /// distance, seconds) must be found: under an unfamiliar name it would read as empty, and
-    /// every weight would silently become 0 kg (SPEC 10.1).
+    /// Finds every column by name. The value columns every set has (weight, reps) must be
+    /// found: under an unfamiliar name they would read as empty, and every weight would
+    /// silently become 0 kg (SPEC 10.1). Distance and seconds are read where the header has
+    /// them.
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
       guard let language = StrongCSV.language(of: { header.has($0) }) else {
         throw header.missing(file, format: "Strong", column: "exercise name and set order", looked: ["Exercise Name", "Set Order"])
@@ -146,7 +147,7 @@ enum StrongCSV {
       setOrder = try header.require(file, format: format, language.setOrder)
       duration = header.index(language.duration)
       reps = try header.require(file, format: format, language.reps)
-      seconds = try header.require(file, format: format, language.seconds)
+      seconds = header.index(language.seconds)
       weightUnitColumn = header.index("Weight Unit")
       distanceUnitColumn = header.index("Distance Unit")
       if let (index, unit) = header.index(StrongCSV.weightColumnsWithUnit) {
@@ -158,8 +159,7 @@ enum StrongCSV {
       if let (index, unit) = header.index(StrongCSV.distanceColumnsWithUnit) {
         (distance, headerDistanceUnit) = (index, unit)
       } else {
-        let looked = [language.distance] + StrongCSV.distanceColumnsWithUnit.map(\.name)
-        (distance, headerDistanceUnit) = (try header.require(file, format: format, looked), nil)
+        (distance, headerDistanceUnit) = (header.index(language.distance), nil)
       }
       self.settings = settings
       self.fields = FieldDecoder(timeZone: settings.timeZone)

@@ -24,7 +24,9 @@ public struct Pipeline: Sendable, Equatable {
 
   public struct Source: Sendable, Equatable {
     public var input: URL
-    public var catalogFile: URL
+    /// `source.catalog`, the pipeline's own catalog file; nil when the pipeline uses the
+    /// built-in one (``Catalog/builtIn``).
+    public var catalogFile: URL?
     public var catalog: Catalog
     public var format: ExportReader.FormatChoice
     /// `source.defaults`: what a user gets where neither the file nor `users.csv` says.

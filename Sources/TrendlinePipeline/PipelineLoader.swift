@@ -171,7 +171,7 @@ final class PipelineChecker {
   static let defaultsKeys = ["timeZone", "weightUnit", "distanceUnit", "firstWeekday", "dateOrder"]
 
   func source(_ value: JSONValue, at path: JSONPath) -> Pipeline.Source? {
-    guard let members = object(value, at: path, keys: Self.sourceKeys, required: ["input", "catalog"]) else {
+    guard let members = object(value, at: path, keys: Self.sourceKeys, required: ["input"]) else {
       return nil
     }
     let input = members["input"].flatMap { string($0, at: path.appending("input"), nonEmpty: true) }
@@ -218,10 +218,12 @@ final class PipelineChecker {
         hint: "Add \"csv\": {\"columns\": {\"start\": …, \"exercise\": …}} to source")
     }
 
+    // Without `source.catalog` the built-in catalog maps the exercises; a pipeline's own
+    // catalog replaces it whole, so what a radar counts never mixes two sources.
     let catalogPath = path.appending("catalog")
-    var loaded: (url: URL, catalog: Catalog)?
-    if let value = members["catalog"], let relative = string(value, at: catalogPath, nonEmpty: true) {
-      loaded = catalog(relative, at: catalogPath)
+    var loaded: (url: URL?, catalog: Catalog)? = (nil, Catalog.builtIn)
+    if let value = members["catalog"] {
+      loaded = string(value, at: catalogPath, nonEmpty: true).flatMap { catalog($0, at: catalogPath) }
     }
 
     var limits = ReadLimits()

@@ -103,7 +103,7 @@ enum ValidateCommand {
     lines.append("source")
     lines.append("  input: \(path(source.input)) (read by 'run')")
     lines.append(
-      "  catalog: \(path(source.catalogFile)): \(source.catalog.muscleGroups.count) muscle groups, "
+      "  catalog: \(source.catalogFile.map(path) ?? "built-in"): \(source.catalog.muscleGroups.count) muscle groups, "
         + "\(source.catalog.exercises.count) exercises")
     switch source.format {
     case .auto: lines.append("  format: auto (detected per file)")

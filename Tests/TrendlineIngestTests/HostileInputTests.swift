@@ -30,7 +30,7 @@ import _TrendlineTestSupport
       #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.distanceMeters.isFinite })
       var text =
         "read \(ingest.rowsRead): accepted \(accepted), rejected \(ingest.rejects.count), duplicate \(ingest.duplicateRows), ignored \(ingest.ignoredRows)"
-      for reject in ingest.rejects { text += "\n" + reject.description }
+      for note in ingest.notes { text += "\n" + note.description }
       return text
     } catch {
       return error.description
@@ -97,15 +97,15 @@ import _TrendlineTestSupport
         binary-junk-after-header-strong.csv:5:215: error: quote inside an unquoted field; quote the whole field and double the quote
         """#
     ),
-    ("binary-junk.csv", #"binary-junk.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
-    ("bom-only.csv", #"bom-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
+    ("binary-junk.csv", #"binary-junk.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
+    ("bom-only.csv", #"bom-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
     ("cr-only-strong.csv", "read 2: accepted 2, rejected 0, duplicate 0, ignored 0"),
     ("duplicate-header-strong.csv", "duplicate-header-strong.csv:1:64: error: column 'Weight' appears twice in the header (columns 6 and 8); remove or rename one"),
     (
       "duration-over-24h-strong.csv",
       #"""
-        read 2: accepted 1, rejected 1, duplicate 0, ignored 0
-        duration-over-24h-strong.csv:3:31: error: Duration: duration '25h' is longer than 24 hours
+        read 2: accepted 2, rejected 0, duplicate 0, ignored 0
+        duration-over-24h-strong.csv:3:31: note: value-dropped: Duration: workout duration '25h' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept
         """#
     ),
     ("empty.csv", "empty.csv:1:1: error: the file is empty; export it again from the app"),
@@ -164,8 +164,8 @@ import _TrendlineTestSupport
         invalid-utf8-strong.csv:3:34: error: Exercise Name: invalid UTF-8 (byte 0xFF); save the file as UTF-8
         """#
     ),
-    ("missing-column-strong.csv", "missing-column-strong.csv:1:1: error: the header has no 'Workout Name' column; found: Date, Duration, Exercise Name, Set Order, Weight, Reps, Distance, Seconds, Notes, Workout Notes, RPE"),
-    ("missing-header-strong.csv", #"missing-header-strong.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
+    ("missing-column-strong.csv", #"missing-column-strong.csv:1:1: error: Strong (English header): the header has no 'Workout Name' column; the header is: Date, Duration, Exercise Name, Set Order, Weight, Reps, Distance, Seconds, Notes, Workout Notes, RPE; if this is another app's CSV, or a variant Trendline does not know, read it with source.format "csv" and a source.csv column mapping"#),
+    ("missing-header-strong.csv", #"missing-header-strong.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
     ("nan-native.json", "nan-native.json:1:199: error: unexpected character 'N', expected a value"),
     (
       "nan-weight-strong.csv",
@@ -177,15 +177,15 @@ import _TrendlineTestSupport
     (
       "negative-duration-hevy.csv",
       #"""
-        read 2: accepted 1, rejected 1, duplicate 0, ignored 0
-        negative-duration-hevy.csv:3:29: error: end_time: end_time '16 Sep 2025, 07:48' is before start_time
+        read 2: accepted 2, rejected 0, duplicate 0, ignored 0
+        negative-duration-hevy.csv:3:29: note: value-dropped: end_time: end_time '16 Sep 2025, 07:48' is before start_time; the duration is dropped, the sets kept
         """#
     ),
     (
       "negative-duration-native.json",
       #"""
-        read 1: accepted 0, rejected 1, duplicate 0, ignored 0
-        negative-duration-native.json:1:119: error: durationSeconds: durationSeconds -60 is not between 0 and 24 hours
+        read 1: accepted 1, rejected 0, duplicate 0, ignored 0
+        negative-duration-native.json:1:119: note: value-dropped: durationSeconds: workout duration '-60' is negative; the duration is dropped, the sets kept
         """#
     ),
     (
@@ -229,7 +229,7 @@ import _TrendlineTestSupport
         too-many-fields-strong.csv:3:83: error: expected 12 fields as in the header, found 14
         """#
     ),
-    ("top-level-scalar.json", #"top-level-scalar.json:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
+    ("top-level-scalar.json", #"top-level-scalar.json:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
     ("trailing-garbage-native.json", "trailing-garbage-native.json:2:1: error: unexpected character '}', expected end of input"),
     (
       "truncated-fitnotes.csv",
@@ -263,7 +263,7 @@ import _TrendlineTestSupport
     ("unknown-time-zone-native.json", #"unknown-time-zone-native.json:1:14: error: timeZone must be an IANA zone name such as "Europe/Oslo""#),
     ("unknown-weight-unit-native.json", #"unknown-weight-unit-native.json:1:35: error: weightUnit must be "kg" or "lb""#),
     ("utf16-strong.csv", "utf16-strong.csv:1:1: error: the file is UTF-16; save or export it as UTF-8 and read it again"),
-    ("whitespace-only.csv", #"whitespace-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
+    ("whitespace-only.csv", #"whitespace-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#),
     (
       "year-0-native.json",
       #"""

@@ -19,7 +19,7 @@ struct Scratch {
   }
 
   /// Writes `text` with `CATALOG` replaced by the sample catalog's absolute path and loads it.
-  static let catalogPath = TestPaths.sampleData.appendingPathComponent("catalog.json").path
+  static let catalogPath = TestPaths.catalogFile.path
 
   func load(_ text: String, name: String = "broken.json") throws -> Result<Pipeline, PipelineErrors> {
     try Data(text.replacingOccurrences(of: "CATALOG", with: Self.catalogPath).utf8)
@@ -73,8 +73,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     #expect(pipeline.name == "overview")
     #expect(pipeline.contentHash == SHA256.hex(try TestPaths.bytes(url)))
     #expect(pipeline.source.input == TestPaths.sampleData.appendingPathComponent("exports").standardizedFileURL)
-    #expect(
-      pipeline.source.catalogFile == TestPaths.sampleData.appendingPathComponent("catalog.json").standardizedFileURL)
+    #expect(pipeline.source.catalogFile == nil)  // the built-in catalog
+    #expect(pipeline.source.catalog == Catalog.builtIn)
     #expect(pipeline.source.catalog.muscleGroups.count == 27)
     #expect(pipeline.charts.map(\.name) == ["training-volume", "muscle-balance", "exercise-trends", "muscle-heatmap"])
     #expect(
@@ -133,7 +133,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       """
     let pipeline = try scratch.load(text, name: "minimal.json").get()
     let file = scratch.folder.appendingPathComponent("minimal.json").standardizedFileURL
-    let catalogFile = TestPaths.sampleData.appendingPathComponent("catalog.json").standardizedFileURL
+    let catalogFile = TestPaths.catalogFile.standardizedFileURL
     let catalog = try JSONDecoder().decode(Catalog.self, from: Data(try TestPaths.bytes(catalogFile)))
     let expected = Pipeline(
       version: 1, name: "minimal", file: file, contentHash: SHA256.hex(try TestPaths.bytes(file)),

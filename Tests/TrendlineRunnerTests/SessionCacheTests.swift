@@ -29,7 +29,7 @@ import _TrendlineTestSupport
 
       """
 
-    init(catalog: String = TestPaths.sampleData.appendingPathComponent("catalog.json").path) throws
+    init(catalog: String = TestPaths.catalogFile.path) throws
     {
       root = FileManager.default.temporaryDirectory.appendingPathComponent(
         "trendline-cache-\(UUID().uuidString)")
@@ -228,7 +228,7 @@ import _TrendlineTestSupport
     try fixture.run(fixture.cache())
     let catalog = fixture.root.appendingPathComponent("catalog.json")
     var text = try String(
-      contentsOf: TestPaths.sampleData.appendingPathComponent("catalog.json"), encoding: .utf8)
+      contentsOf: TestPaths.catalogFile, encoding: .utf8)
     text = text.replacingOccurrences(of: "\"Chest\"", with: "\"Pecs\"")
     try Data(text.utf8).write(to: catalog)
     let other = try Fixture(catalog: catalog.path)
@@ -270,7 +270,7 @@ import _TrendlineTestSupport
     (.truncatedHeader, "the cache file is cut off"),
     (.empty, "the cache file is cut off"),
     (.garbage, "not a Trendline cache file"),
-    (.otherVersion, "cache format version 7, this trendline reads version 2"),
+    (.otherVersion, "cache format version 7, this trendline reads version 3"),
     (.reservedBits, "the cache file is malformed: reserved header bits are set"),
     (.appendedBytes, "the cache file is malformed: bytes after the payload"),
     (.otherUser, "the cache file holds user 'bob'"),

@@ -17,6 +17,10 @@ public enum TestPaths {
   public static let sampleData = packageRoot.appendingPathComponent("SampleData")
   public static let pipelines = packageRoot.appendingPathComponent("Pipelines")
 
+  /// A pipeline's own catalog (`source.catalog`), for the tests of reading one: the 27 muscle
+  /// groups and a hundred exercises. Pipelines without `source.catalog` use the built-in one.
+  public static let catalogFile = packageRoot.appendingPathComponent("Tests/Fixtures/catalog.json")
+
   /// `../shared`, beside the checkout: the conformance suites, real exports and peers. It is
   /// reference material, not part of the repository: a clone with nothing beside it has none,
   /// and the tests that read it skip (``TestPaths/sharedExists``).
@@ -74,6 +78,13 @@ public struct MissingFixture: Error, CustomStringConvertible {
   public var path: String
   public var description: String { "test fixture missing: \(path)" }
 }
+
+/// The users of `SampleData/exports`, sorted: every entry but `users.csv` and hidden ones.
+public let sampleUsers: [String] = {
+  let folder = TestPaths.sampleData.appendingPathComponent("exports").path
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+  return names.filter { $0 != "users.csv" && !$0.hasPrefix(".") }.map { ($0 as NSString).deletingPathExtension }.sorted()
+}()
 
 /// The result of running the `trendline` binary.
 public struct CommandResult: Sendable {

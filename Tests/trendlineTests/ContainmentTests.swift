@@ -23,7 +23,7 @@ import _TrendlineTestSupport
     }
   }
 
-  static let catalog = TestPaths.sampleData.appendingPathComponent("catalog.json").path
+  static let catalog = TestPaths.catalogFile.path
 
   static func pipeline(input: URL, formats: String = #"["json"]"#) -> String {
     """

@@ -15,7 +15,7 @@ import _TrendlineTestSupport
     deinit { try? FileManager.default.removeItem(at: url) }
   }
 
-  static let catalog = TestPaths.sampleData.appendingPathComponent("catalog.json").path
+  static let catalog = TestPaths.catalogFile.path
   static let hostile = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/hostile")
 
   static func pipeline(input: URL, limits: String = "{}") -> String {

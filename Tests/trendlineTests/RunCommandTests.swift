@@ -32,7 +32,7 @@ import _TrendlineTestSupport
     }
   }
 
-  static let catalog = TestPaths.sampleData.appendingPathComponent("catalog.json").path
+  static let catalog = TestPaths.catalogFile.path
 
   /// A pipeline with one series chart and whatever stages are given, reading `input`.
   static func pipeline(input: String, stages: String = #"{"bucket": {"range": "all", "measures": ["sessions"]}}"#) -> String {
@@ -75,10 +75,8 @@ import _TrendlineTestSupport
     #expect(again.status == 0)
     #expect(again.stdout == "")
 
-    let users = try FileManager.default.contentsOfDirectory(atPath: TestPaths.sampleData.appendingPathComponent("exports").path)
-      .filter { $0 != "users.csv" && !$0.hasPrefix(".") }
-      .map { ($0 as NSString).deletingPathExtension }.sorted()
-    #expect(users.count == 12)
+    let users = sampleUsers
+    #expect(users.count == 18)
     let files = try Self.tree(first)
     for user in users {
       for chart in ["training-volume", "muscle-balance", "exercise-trends", "muscle-heatmap"] {

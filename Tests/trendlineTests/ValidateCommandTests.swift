@@ -10,7 +10,7 @@ import _TrendlineTestSupport
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr == "")
     #expect(result.stdout.hasPrefix("pipeline 'overview' (version 1)\n"))
-    #expect(result.stdout.contains("SampleData/catalog.json: 27 muscle groups, "))
+    #expect(result.stdout.contains("  catalog: built-in: 27 muscle groups, "))
     #expect(
       result.stdout.contains(
         "    bucket: range 3m, granularity week (auto), measures sessions, durationSeconds, volumeKg\n"))
@@ -27,7 +27,7 @@ import _TrendlineTestSupport
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("broken.json")
-    let catalog = TestPaths.sampleData.appendingPathComponent("catalog.json").path
+    let catalog = TestPaths.catalogFile.path
     try Data(
       """
       {"version": 1, "source": {"input": "in", "catalog": "\(catalog)"},
