@@ -5,11 +5,12 @@ import TrendlineSupport
 
 extension ParseCommand {
   /// `parse --format export`: the file read as `run` reads it — the format found, the counts,
-  /// and every row in line order with its outcome; an accepted row also shows the set read.
+  /// and every row in line order with its outcome; an accepted row also shows the set read and
+/// the muscle groups the built-in catalog gives it (null: unmapped, so no radar counts it).
   ///
   ///     {"file": "strong.csv", "format": "strong-csv", "rowsRead": 3, …, "rows": [
   ///       {"line": 2, "outcome": "accepted", "start": "2020-12-30T16:51:52Z", "session": "Evening Workout",
-  ///        "exercise": "Snatch (Barbell)", "type": "normal", "weightKg": 40, "reps": 3},
+  ///        "exercise": "Snatch (Barbell)", "type": "normal", "weightKg": 40, "reps": 3, "setIndex": 1, "muscleGroupIds": [27, 14, 8], …},
   ///       {"line": 3, "outcome": "rejected", "column": 52, "field": "Reps", "reason": "reps '-5' is negative"}]}
   ///
   /// - Throws: `Diagnostic` when the file cannot be read as an export at all.
@@ -31,6 +32,7 @@ extension ParseCommand {
 
     // Accepted sets and noted rows, merged by line (a StrongLifts row holds several sets; a
     // repaired or value-dropped row appears as its set followed by its note).
+    let lookup = ExerciseLookup(catalog: .builtIn)
     var rows: [(line: Int, order: Int, value: JSONValue)] = []
     for (order, set) in ingest.sets.enumerated() {
       var members: [(key: String, value: JSONValue)] = [
@@ -40,6 +42,9 @@ extension ParseCommand {
         ("type", .string(set.type.rawValue)), ("weightKg", number(set.weightKg)), ("reps", number(set.reps)),
       ]
       if let index = set.setIndex { members.append(("setIndex", int(index))) }
+      // What a radar would count it as, by the set's own groups or the built-in catalog.
+      let groups = set.muscleGroupIds ?? lookup.find(set.exercise)?.muscleGroupIds
+      members.append(("muscleGroupIds", groups.map { .array($0.map(int)) } ?? .null))
       if set.distanceMeters != 0 { members.append(("distanceMeters", number(set.distanceMeters))) }
       if set.seconds != 0 { members.append(("seconds", number(set.seconds))) }
       members.append(("durationSeconds", set.durationSeconds.map { int(Int($0)) } ?? .null))

@@ -26,7 +26,8 @@ enum ParseCommand {
     As an export (--format export, or an export format's name), FILE is read as `run`
     reads it and printed as one JSON object: the format found, the row counts, and every
     row with its line and outcome (accepted, rejected, duplicate, ignored, repaired,
-    value-dropped), the reason, and for an accepted row the set that was read.
+    value-dropped), the reason, and for an accepted row the set that was read and the
+    muscle groups the built-in catalog maps it to (null when it maps to none).
 
     USAGE: trendline parse FILE [--format json|csv|export|EXPORT-FORMAT]
                                 [--time-zone ZONE] [--weight-unit kg|lb] [--date-order day-first|month-first]
