@@ -1,7 +1,7 @@
 import TrendlineSchema
 
 extension Catalog {
-  /// Trendline's built-in exercise catalog, in the JSON form of `SampleData/catalog.json`: the 27
+  /// Trendline's built-in exercise catalog, in the JSON form of a `source.catalog` file: the 27
   /// muscle groups and 563 exercises with 4,235 aliases, one exercise per line.
   ///
   /// Names are the ones the apps write. Strong's and Hevy's libraries keep their equipment

@@ -10,7 +10,7 @@ import TrendlineSupport
 /// (semicolon, fully quoted, `Duration (sec)`, `Weight (kg)`), Hevy, FitNotes, Fitbod, native
 /// JSON and NDJSON — and through time zones, weight units and week starts, written to
 /// `users.csv`. Sessions are spread back from the end date every one to four days, with
-/// warm-ups and exercises from `SampleData/catalog.json`'s names. The files are well formed: the
+/// warm-ups and exercises named as in the built-in catalog. The files are well formed: the
 /// corpus measures speed and agreement, not error handling (the hostile-input corpus does that).
 public struct CorpusGenerator: Sendable {
   public var users: Int

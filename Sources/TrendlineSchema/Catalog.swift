@@ -1,4 +1,4 @@
-/// The exercise catalog (`SampleData/catalog.json`, SPEC section 4): muscle groups by id and
+/// The exercise catalog (SPEC section 4; the built-in one, or a pipeline's `source.catalog`): muscle groups by id and
 /// the exercises that map onto them.
 ///
 /// This type only holds what the file says; name lookup (trimmed, NFC, case-folded, aliases)
