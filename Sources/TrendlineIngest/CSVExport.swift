@@ -248,64 +248,46 @@ func readCSVExport(
 /// Finds rows that repeat a set already read from the same file (SPEC 10.5).
 ///
 /// A row is a duplicate only when it repeats the same set of the same exercise block — the
-/// same set index within its session, exercise and block — *and* says the same thing (type,
-/// weight, reps, distance, time). A block is a run of consecutive sets of one exercise whose
-/// numbers do not go back: Hevy and Strong number sets per block, so an exercise done twice in
-/// one workout — apart, or twice in a row — repeats its numbers with real sets, and dropping
-/// those would lose real work.
+/// same set index within its block — *and* says the same thing (type, weight, reps, distance,
+/// time). A block is a run of consecutive sets of one session and exercise whose numbers do not
+/// go back: Hevy and Strong number sets per block, so an exercise done twice in one workout —
+/// apart, or twice in a row — repeats its numbers with real sets, and dropping those would lose
+/// real work. A block, once left, never continues (coming back to an exercise starts a new
+/// one), so only the block being read needs remembering: a few sets, searched per row.
 struct DuplicateSetFilter {
-  /// The synthesized `==` compares in declaration order, so the name comes last: the numbers
-  /// nearly always differ first, and a string comparison costs more than all of them.
   private struct Key: Equatable {
     var index: Int
-    var block: Int
     var type: SetType
     var weightKg: Double
     var reps: Double
     var distanceMeters: Double
     var seconds: Double
-    var exercise: String
   }
-  /// What is known of one session: its sets' keys with their lines, and its blocks.
-  private struct SessionState {
-    var keys: [(key: Key, line: Int)] = []
-    /// Blocks started so far, per exercise.
-    var blocks: [String: Int] = [:]
-    var lastExercise: String?
-    var lastIndex: Int?
-    var block = 0
-  }
-  /// The session being read; a session's rows come together in every export, so a short
-  /// list searched from the end beats hashing two strings per row.
   private var session = ""
-  private var state = SessionState()
-  /// Sessions already left, in case a file returns to one.
-  private var earlier: [String: SessionState] = [:]
+  private var exercise = ""
+  private var lastIndex: Int?
+  /// The current block's numbered sets and, at the same positions, their lines.
+  private var keys: [Key] = []
+  private var lines: [Int] = []
 
   /// The line of the set that `set` repeats (0 for a set without a line), or nil when it is
-  /// a set of its own. Every set passes through, so that blocks are counted right.
+  /// a set of its own. Every set passes through, so that blocks are told apart right.
   mutating func original(of set: ExportSet) -> Int? {
-    if set.sessionKey != session {
-      if !state.keys.isEmpty || state.lastExercise != nil { earlier[session] = state }
+    let restarts = set.setIndex.map { index in lastIndex.map { index < $0 } ?? false } ?? false
+    if set.sessionKey != session || set.exercise != exercise || restarts {
       session = set.sessionKey
-      state = earlier.removeValue(forKey: session) ?? SessionState()
-      state.keys.reserveCapacity(32)  // A session's sets, typically: one allocation instead of six.
+      exercise = set.exercise
+      keys.removeAll(keepingCapacity: true)
+      lines.removeAll(keepingCapacity: true)
     }
-    // A block ends where the exercise changes, or where its set numbers start again (an
-    // exercise done twice in a row: Hammer Curl 0, 1, then 0, 1).
-    let restarts = set.setIndex.map { index in state.lastIndex.map { index < $0 } ?? false } ?? false
-    if state.lastExercise != set.exercise || restarts {
-      state.block = state.blocks[set.exercise, default: 0]
-      state.blocks[set.exercise] = state.block + 1
-      state.lastExercise = set.exercise
-    }
-    state.lastIndex = set.setIndex
+    lastIndex = set.setIndex
     guard let index = set.setIndex else { return nil }
     let key = Key(
-      index: index, block: state.block, type: set.type, weightKg: set.weightKg, reps: set.reps,
-      distanceMeters: set.distanceMeters, seconds: set.seconds, exercise: set.exercise)
-    if let earlier = state.keys.last(where: { $0.key == key }) { return earlier.line }
-    state.keys.append((key, set.line))
+      index: index, type: set.type, weightKg: set.weightKg, reps: set.reps, distanceMeters: set.distanceMeters,
+      seconds: set.seconds)
+    if let earlier = keys.lastIndex(of: key) { return lines[earlier] }
+    keys.append(key)
+    lines.append(set.line)
     return nil
   }
 

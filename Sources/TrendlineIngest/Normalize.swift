@@ -47,8 +47,10 @@ public struct ExerciseLookup: Sendable {
   public func find(_ name: String) -> Entry? {
     let key = ExerciseLookup.key(name)
     if let entry = entries[key] { return entry }
-    guard key.hasSuffix(")"), let open = key.lastIndex(of: "("), open > key.startIndex else { return nil }
-    let base = key[..<open].trimmingCharacters(in: .whitespaces)
+    let utf8 = key.utf8
+    guard utf8.last == UInt8(ascii: ")"), let open = utf8.lastIndex(of: UInt8(ascii: "(")), open > utf8.startIndex
+    else { return nil }
+    let base = String(key[..<open]).trimmingCharacters(in: .whitespaces)
     guard !base.isEmpty, let entry = entries[base] else { return nil }
     return Entry(name: normalizedName(name), muscleGroupIds: entry.muscleGroupIds)
   }
@@ -57,9 +59,15 @@ public struct ExerciseLookup: Sendable {
   /// compare equal) and with runs of spaces as one, so a catalog name matches every spelling
   /// an app or a person writes.
   static func key(_ name: String) -> String {
-    var folded = normalizedName(name).folding(options: [.caseInsensitive], locale: nil)
+    let folded = normalizedName(name).folding(options: [.caseInsensitive], locale: nil)
     // `Seated Shoulder  Press` typed with two spaces is the same exercise.
-    while folded.contains("  ") { folded = folded.replacingOccurrences(of: "  ", with: " ") }
+    var previous: UInt8 = 0
+    for byte in folded.utf8 {
+      if byte == ASCII.space && previous == ASCII.space {
+        return folded.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+      }
+      previous = byte
+    }
     return folded
   }
 }
@@ -144,10 +152,12 @@ public enum Normalize {
     }
     // Sets of one session follow each other in every export, so the work below is done once
     // per run of equal keys (a pointer comparison for the shared key strings), not per set.
-    var owner: [String: Int] = [:]
+    // Each session's owning file, and the line its kept copy starts on (for the duplicates'
+    // reasons, so that finding it is not a search of the owning file per duplicate session).
+    var owner: [String: (file: Int, line: Int)] = [:]
     for fileIndex in ranked {
-      forEachSessionRun(files[fileIndex].sets) { key, _ in
-        if owner[key] == nil { owner[key] = fileIndex }
+      forEachSessionRun(files[fileIndex].sets) { key, run in
+        if owner[key] == nil { owner[key] = (fileIndex, run.first!.line) }
       }
     }
 
@@ -160,20 +170,20 @@ public enum Normalize {
       var duplicates = file.duplicateRows
       notes += file.notes
       forEachSessionRun(file.sets) { key, run in
-        if owner[key] == fileIndex {
+        let kept = owner[key]!
+        if kept.file == fileIndex {
           if bySession[key] == nil { sessionOrder.append(key) }
           bySession[key, default: []].append((fileIndex, run.startIndex..<run.endIndex))
           return
         }
         // The session is taken whole from a newer export: each of its rows here is listed
         // with where the kept copy starts.
-        let kept = files[owner[key]!]
-        let first = kept.sets.first { $0.sessionKey == key }?.line ?? 0
         let reason =
-          "the session is taken whole from \(kept.file)\(first > 0 ? " (line \(first))" : ""), the newer export"
-        for set in run where !set.sharesRowWithPrevious {
+          "the session is taken whole from \(files[kept.file].file)\(kept.line > 0 ? " (line \(kept.line))" : ""), the newer export"
+        for index in run.indices where !run[index].sharesRowWithPrevious {
           duplicates += 1
-          notes.append(RowNote(file: file.file, line: set.line, column: 1, field: "", outcome: .duplicate, reason: reason))
+          notes.append(
+            RowNote(file: file.file, line: run[index].line, column: 1, field: "", outcome: .duplicate, reason: reason))
         }
       }
       accounting.append(

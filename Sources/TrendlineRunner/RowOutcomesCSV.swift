@@ -1,4 +1,5 @@
 import TrendlineIngest
+import TrendlineSupport
 
 /// `row-outcomes.csv`: one line per row that was not accepted exactly as written (SPEC 10.4),
 /// `file,line,column,field,outcome,reason` — rejected, duplicate (naming what it repeats),
@@ -11,28 +12,46 @@ public enum RowOutcomesCSV {
   public static let fileName = "row-outcomes.csv"
   public static let header = "file,line,column,field,outcome,reason\n"
 
-  /// The file's text, rows in the order given.
+  /// The file's bytes, rows in the order given.
   ///
   /// - Complexity: O(*n*), where *n* is the total length of the rows.
-  public static func text(_ notes: [RowNote]) -> String {
-    var out = header
+  public static func bytes(_ notes: [RowNote]) -> [UInt8] {
+    var out = Array(header.utf8)
+    out.reserveCapacity(notes.count * 96)
+    // Rows of one file share their strings, so each distinct one is made safe once.
+    var lastFile = ("", [UInt8]())
+    var lastReason = ("", [UInt8]())
     for note in notes {
-      out += [note.file, String(note.line), String(note.column), note.field, note.outcome.rawValue, note.reason]
-        .map(cell).joined(separator: ",")
-      out += "\n"
+      if note.file != lastFile.0 { lastFile = (note.file, cell(note.file)) }
+      if note.reason != lastReason.0 { lastReason = (note.reason, cell(note.reason)) }
+      out += lastFile.1
+      out.append(ASCII.comma)
+      out += String(note.line).utf8
+      out.append(ASCII.comma)
+      out += String(note.column).utf8
+      out.append(ASCII.comma)
+      out += cell(note.field)
+      out.append(ASCII.comma)
+      out += note.outcome.rawValue.utf8
+      out.append(ASCII.comma)
+      out += lastReason.1
+      out.append(ASCII.newline)
     }
     return out
   }
 
   /// One cell: defused for spreadsheets, then quoted per RFC 4180 when needed.
-  static func cell(_ value: String) -> String {
-    var text = value
-    if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
-      text = "'" + text
+  static func cell(_ value: String) -> [UInt8] {
+    var text = Array(value.utf8)
+    if let first = text.first, "=+-@\t\r".utf8.contains(first) { text.insert(UInt8(ascii: "'"), at: 0) }
+    guard text.contains(where: { $0 == ASCII.comma || $0 == ASCII.quote || $0 == ASCII.newline || $0 == ASCII.carriageReturn })
+    else { return text }
+    var quoted: [UInt8] = [ASCII.quote]
+    for byte in text {
+      quoted.append(byte)
+      if byte == ASCII.quote { quoted.append(ASCII.quote) }
     }
-    if text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
-      return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-    return text
+    quoted.append(ASCII.quote)
+    return quoted
   }
 }

@@ -91,7 +91,7 @@ enum UserJob {
     if ingest.notes.isEmpty {
       try AtomicFile.remove(outcomesPath)
     } else {
-      try AtomicFile.write(Data(RowOutcomesCSV.text(ingest.notes).utf8), to: outcomesPath)
+      try AtomicFile.write(Data(RowOutcomesCSV.bytes(ingest.notes)), to: outcomesPath)
     }
     let rejects = ingest.notes.filter { $0.outcome == .rejected }
     if context.options.strict && !rejects.isEmpty {

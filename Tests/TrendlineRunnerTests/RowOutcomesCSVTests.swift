@@ -16,7 +16,7 @@ import TrendlineRunner
     + "'=cmd|' /C calc'!A0.csv,3,7,Reps,rejected,'abc' is not a number\n"
     + "a.csv,4,1,'+Weight,duplicate,\"'-1, \"\"really\"\"\"\n"
     + "'@b.csv,5,2,,value-dropped,\"line\nbreak\"\n"
-  #expect(RowOutcomesCSV.text(notes) == expected)
+  #expect(RowOutcomesCSV.bytes(notes) == Array(expected.utf8))
 }
 
 /// A file is replaced whole: the final name holds the old bytes or the new, and no temporary
