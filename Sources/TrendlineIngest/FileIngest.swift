@@ -153,8 +153,10 @@ public struct RowNote: Sendable, Equatable, CustomStringConvertible {
 
   /// `file:line:column: error:` for a rejected row, `note:` with the outcome for the others.
   public var description: String {
-    let kind = outcome == .rejected ? "error" : "note: \(outcome.rawValue)"
-    return "\(file):\(line):\(column): \(kind): \(field.isEmpty ? "" : "\(field): ")\(reason)"
+    let text = (field.isEmpty ? "" : "\(field): ") + reason
+    let location = SourceLocation(file: file, line: line, column: column)
+    if outcome == .rejected { return Diagnostic(.error, at: location, text).description }
+    return Diagnostic(.note, at: location, "\(outcome.rawValue): " + text).description
   }
 }
 
@@ -229,5 +231,7 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     self.message = message
   }
 
-  public var description: String { "\(file):\(line):\(column): error: \(message)" }
+  public var description: String {
+    Diagnostic(.error, at: SourceLocation(file: file, line: line, column: column), message).description
+  }
 }

@@ -144,15 +144,18 @@ enum MappedCSV {
       guard !exerciseName.isEmpty else {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }
+      // An impossible length is dropped and the sets kept, as in every format (SPEC 10.2).
       var durationSeconds: Int64?
+      var dropped: FieldProblem?
       if let duration {
-        durationSeconds = try fields.duration(reader, duration)
+        (durationSeconds, dropped) = try fields.workoutDuration(reader, duration)
       } else if let end, !reader.isEmpty(end) {
         let length = try timestamp(reader, end) - startInstant
-        guard length >= 0, length <= 86_400 else {
-          throw FieldProblem(index: end, reason: "end '\(reader.string(end))' is not within 24 hours after the start")
+        if let problem = WorkoutLength.problem(Double(length), text: "\(length) s from start to end") {
+          dropped = FieldProblem(index: end, reason: problem)
+        } else {
+          durationSeconds = length
         }
-        durationSeconds = length
       }
       let type = try fields.setType(reader, setType)
       let index = try fields.setIndex(reader, setIndex)
@@ -165,7 +168,8 @@ enum MappedCSV {
           line: line, sessionKey: fields.sessionKey(start: startInstant, name: name), sessionName: name,
           start: startInstant, durationSeconds: durationSeconds, exercise: exerciseName,
           setIndex: index, type: type, weightKg: weightKg, reps: repCount,
-          distanceMeters: meters, seconds: secondCount))
+          distanceMeters: meters, seconds: secondCount),
+        dropped: dropped)
     }
   }
 }

@@ -168,6 +168,11 @@ public enum Normalize {
     var sessionOrder: [String] = []
     for (fileIndex, file) in files.enumerated() {
       var duplicates = file.duplicateRows
+      // A row that turns out a duplicate is that and nothing else: a repair or a dropped value
+      // noted when it was read is withdrawn. Only files with such notes pay for looking.
+      let notesAccepted = file.notes.contains { $0.outcome == .repaired || $0.outcome == .valueDropped }
+      var duplicateLines = Set<Int>()
+      let firstNote = notes.count
       notes += file.notes
       forEachSessionRun(file.sets) { key, run in
         let kept = owner[key]!
@@ -182,16 +187,28 @@ public enum Normalize {
           "the session is taken whole from \(files[kept.file].file)\(kept.line > 0 ? " (line \(kept.line))" : ""), the newer export"
         for index in run.indices where !run[index].sharesRowWithPrevious {
           duplicates += 1
+          if notesAccepted { duplicateLines.insert(run[index].line) }
           notes.append(
             RowNote(file: file.file, line: run[index].line, column: 1, field: "", outcome: .duplicate, reason: reason))
         }
+      }
+      var repaired = file.rowsRepaired
+      var valueDropped = file.rowsValueDropped
+      if !duplicateLines.isEmpty {
+        var kept = Array(notes[..<firstNote])
+        for note in notes[firstNote...] {
+          let withdrawn = duplicateLines.contains(note.line) && (note.outcome == .repaired || note.outcome == .valueDropped)
+          if !withdrawn { kept.append(note); continue }
+          if note.outcome == .repaired { repaired -= 1 } else { valueDropped -= 1 }
+        }
+        notes = kept
       }
       accounting.append(
         FileAccounting(
           file: file.file, format: file.format.rawValue, rowsRead: file.rowsRead,
           rowsAccepted: file.rowsRead - file.rowsRejected - duplicates - file.ignoredRows,
           rowsRejected: file.rowsRejected, rowsDuplicate: duplicates, rowsIgnored: file.ignoredRows,
-          rowsRepaired: file.rowsRepaired, rowsValueDropped: file.rowsValueDropped, ignoredByReason: file.ignored))
+          rowsRepaired: repaired, rowsValueDropped: valueDropped, ignoredByReason: file.ignored))
     }
 
     var names: [String: (display: String, ids: [Int]?)] = [:]

@@ -293,8 +293,15 @@ final class PipelineChecker {
     }
     if let value = members["dateOrder"] {
       let orderPath = path.appending("dateOrder")
-      if let text = choice(value, at: orderPath, DateOrder.allCases.map(\.rawValue), what: "dateOrder") {
-        settings.read.dateOrder = DateOrder(rawValue: text)
+      // Any case, as users.csv reads it.
+      if let text = string(value, at: orderPath) {
+        if let order = DateOrder(rawValue: text.lowercased()) {
+          settings.read.dateOrder = order
+        } else {
+          report(
+            orderPath, "unknown dateOrder '\(text)'",
+            hint: suggestion(text, in: DateOrder.allCases.map(\.rawValue), noun: "values"))
+        }
       }
     }
     return settings

@@ -88,7 +88,9 @@ enum ParseCommand {
           let value: String
           if argument == "--format" {
             guard let next = remaining.popFirst() else {
-              throw UsageError("missing value for '--format'. Please provide one of: json, csv")
+              let exports = ExportFormat.allCases.filter { $0 != .mappedCSV }.map(\.rawValue)
+              throw UsageError(
+                "missing value for '--format'. Please provide one of: \((["json", "csv", "export"] + exports).joined(separator: ", "))")
             }
             value = next
           } else {

@@ -111,7 +111,8 @@ enum ValidateCommand {
     }
     lines.append(
       "  defaults: timeZone \(defaults.calendar.timeZoneName), weightUnit \(defaults.read.weightUnit.rawValue), "
-        + "distanceUnit \(defaults.read.distanceUnit.rawValue), firstWeekday \(defaults.firstWeekday.rawValue)")
+        + "distanceUnit \(defaults.read.distanceUnit.rawValue), firstWeekday \(defaults.firstWeekday.rawValue), "
+        + "dateOrder \(defaults.read.dateOrder?.rawValue ?? "inferred per file")")
     if let users = source.users {
       lines.append("  users: \(path(users))")
     } else {

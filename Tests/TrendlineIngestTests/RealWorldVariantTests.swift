@@ -346,3 +346,38 @@ private let gymBookHeader =
     settings: ReadSettings(), layout: layout)
   #expect(file.sets.map(\.start) == [1_542_585_600])
 }
+
+/// A mapped CSV's impossible length is dropped like any other export's (SPEC 10.2).
+@Test func mappedCSVDropsAnImpossibleLength() throws {
+  let layout = MappedCSVLayout(columns: .init(start: "start", exercise: "lift", end: "end", weight: "kg", reps: "reps"))
+  let file = try ExportReader.read(
+    file: "log.csv",
+    bytes: Array("start,end,lift,kg,reps\n2026-11-20 18:00:00,2026-11-22 18:00:00,Squat,100,5\n".utf8),
+    format: .fixed(.mappedCSV), settings: ReadSettings(), layout: layout)
+  #expect(file.sets.map(\.durationSeconds) == [nil])
+  #expect(
+    file.notes.map(\.description) == [
+      "log.csv:2:21: note: value-dropped: end: workout duration '172800 s from start to end' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
+    ])
+}
+
+/// A row of an older export whose session the newer export holds is a duplicate and nothing
+/// else: the value it dropped when read is withdrawn, and the counts still balance.
+@Test func aDuplicateOfANewerExportWithdrawsItsDroppedValue() throws {
+  let header = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds"
+  let older = try read(
+    "\(header)\n2026-11-20 18:00:00,\"A\",30h,\"Squat (Barbell)\",1,100,5,0,0\n", name: "old.csv")
+  let newer = try read(
+    "\(header)\n2026-11-20 18:00:00,\"A\",1h,\"Squat (Barbell)\",1,100,5,0,0\n2026-11-27 18:00:00,\"B\",1h,\"Squat (Barbell)\",1,100,5,0,0\n",
+    name: "new.csv")
+  #expect(older.rowsValueDropped == 1)
+  let user = Normalize.merge([older, newer], lookup: ExerciseLookup(catalog: .builtIn))
+  let old = try #require(user.files.first { $0.file == "old.csv" })
+  #expect(old.rowsDuplicate == 1 && old.rowsAccepted == 0 && old.rowsValueDropped == 0)
+  #expect(old.balances)
+  #expect(
+    user.notes.map(\.description) == [
+      "old.csv:2:1: note: duplicate: the session is taken whole from new.csv (line 2), the newer export"
+    ])
+  #expect(user.sessions.map(\.durationSeconds) == [3600, 3600])
+}
