@@ -62,6 +62,32 @@ struct DateOrderEvidence {
     if date.second > 12 && date.first <= 12 && monthFirstExample == nil { monthFirstExample = (line, text()) }
   }
 
+  /// The order of a file whose dates are in its first column: the user's, else what those
+  /// dates show, found in one pass before reading (these exports are small: StrongLifts writes
+  /// a workout per row), stopping once the dates disagree.
+  ///
+  /// - Complexity: O(*n*), where *n* is the file's size in bytes.
+  static func order(of file: String, bytes: [UInt8], format: String, settings: ReadSettings, limits: ReadLimits)
+    throws(ExportError) -> DateOrder
+  {
+    if let stated = settings.dateOrder { return stated }
+    var evidence = DateOrderEvidence()
+    let reader = CSVReader(bytes: bytes, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
+    var isHeader = true
+    loop: while true {
+      switch reader.next() {
+      case .end: break loop
+      case .blankLine, .malformed: continue
+      case .record(let line):
+        defer { isHeader = false }
+        guard !isHeader, reader.fieldCount > 0, let date = SlashDate.parse(reader.field(0)) else { continue }
+        evidence.add(date, line: line, text: reader.string(0))
+        if evidence.dayFirstExample != nil && evidence.monthFirstExample != nil { break loop }
+      }
+    }
+    return try evidence.resolve(file: file, format: format, stated: nil)
+  }
+
   /// The order to read the file in: the one set for the user, else the one the dates show.
   ///
   /// - Throws: ``ExportError`` when nothing is set and the dates cannot tell or disagree.

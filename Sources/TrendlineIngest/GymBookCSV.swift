@@ -57,33 +57,11 @@ enum GymBookCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    let order = try dateOrder(file: file, bytes: bytes, settings: settings, limits: limits)
+    let order = try DateOrderEvidence.order(of: file, bytes: bytes, format: "GymBook", settings: settings, limits: limits)
     return try readCSVExport(file: file, bytes: bytes, format: .gymBookCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings, order: order)
     }
-  }
-
-  /// The file's date order: the user's, else what the dates in its first column show.
-  static func dateOrder(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits)
-    throws(ExportError) -> DateOrder
-  {
-    if let stated = settings.dateOrder { return stated }
-    var evidence = DateOrderEvidence()
-    let reader = CSVReader(bytes: bytes, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
-    var isHeader = true
-    loop: while true {
-      switch reader.next() {
-      case .end: break loop
-      case .blankLine, .malformed: continue
-      case .record(let line):
-        defer { isHeader = false }
-        guard !isHeader, reader.fieldCount > 0, let date = SlashDate.parse(reader.field(0)) else { continue }
-        evidence.add(date, line: line, text: reader.string(0))
-        if evidence.dayFirstExample != nil && evidence.monthFirstExample != nil { break loop }
-      }
-    }
-    return try evidence.resolve(file: file, format: "GymBook", stated: nil)
   }
 
   /// A value with its unit inside it: `62,50 kg`, `20 ripetizioni`.

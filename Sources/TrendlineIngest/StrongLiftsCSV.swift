@@ -22,7 +22,7 @@ enum StrongLiftsCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    let order = try dateOrder(file: file, bytes: bytes, settings: settings, limits: limits)
+    let order = try DateOrderEvidence.order(of: file, bytes: bytes, format: "StrongLifts", settings: settings, limits: limits)
     return try readCSVExport(file: file, bytes: bytes, format: .strongLiftsCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings, order: order)
@@ -32,30 +32,6 @@ enum StrongLiftsCSV {
   /// Whether a header names StrongLifts' columns.
   static func isHeader(_ has: (String) -> Bool) -> Bool {
     has("Exercise 1") && has("Set 1") && (has("Weight (KG)") || has("Weight (LB)"))
-  }
-
-  /// The file's date order: the user's, else what its dates show. One pass over the first
-  /// column before reading: a workout per row makes these files small.
-  ///
-  /// - Complexity: O(*n*), where *n* is the file's size in bytes.
-  static func dateOrder(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits)
-    throws(ExportError) -> DateOrder
-  {
-    if let stated = settings.dateOrder { return stated }
-    var evidence = DateOrderEvidence()
-    let reader = CSVReader(bytes: bytes, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
-    var isHeader = true
-    loop: while true {
-      switch reader.next() {
-      case .end: break loop
-      case .blankLine, .malformed: continue
-      case .record(let line):
-        defer { isHeader = false }
-        guard !isHeader, reader.fieldCount > 0, let date = SlashDate.parse(reader.field(0)) else { continue }
-        evidence.add(date, line: line, text: reader.string(0))
-      }
-    }
-    return try evidence.resolve(file: file, format: "StrongLifts", stated: nil)
   }
 
   /// One exercise block's columns.
