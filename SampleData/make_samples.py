@@ -291,7 +291,7 @@ def write_strong_e(wos, pseudo, renumber):
             orders = strong_orders(sets)
             pairs = list(zip(sets, orders))
             if wo in renumber and len(sets) >= 3 and all(s.kind == "normal" for s in sets):
-                # Same sets, set numbers handed out in another order (as DaKheera47's re-export).
+                # Same sets, set numbers handed out in another order (as real re-exports do).
                 pairs = list(zip(sets[-1:] + sets[:-1], orders))
             for s, order in pairs:
                 timed = s.w is None
