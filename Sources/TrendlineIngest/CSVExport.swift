@@ -171,7 +171,7 @@ func readCSVExport(
     let event = reader.next()
     switch event {
     case .end:
-      if format != .strongLiftsCSV { result.moveRepeatedWorkouts() }
+      if format == .strongCSV { result.moveRepeatedWorkouts() }
       return result
     case .blankLine:
       result.rowsRead += 1
@@ -213,7 +213,7 @@ func readCSVExport(
         switch outcome {
         case .ignored(let reason):
           result.note(.ignored, line: line, column: 1, field: "", reason: reason)
-        case .set(let set, let dropped):
+        case .set(var set, let dropped):
           if let original = duplicates.original(of: set) {
             result.note(.duplicate, line: line, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
             continue
@@ -224,6 +224,7 @@ func readCSVExport(
             result.note(
               .valueDropped, line: reader.fields[index].line, column: reader.fields[index].column,
               field: index < header.names.count ? header.names[index] : "", reason: dropped.reason)
+            set.droppedValueLine = Int32(clamping: reader.fields[index].line)
           }
           result.sets.append(set)
         case .sets(let sets):
@@ -279,13 +280,21 @@ struct DuplicateSetFilter {
       exercise = set.exercise
       keys.removeAll(keepingCapacity: true)
       lines.removeAll(keepingCapacity: true)
+      lastIndex = nil
     }
-    lastIndex = set.setIndex
+    // A warm-up (no number) between blocks does not hide where the numbers start again.
     guard let index = set.setIndex else { return nil }
+    lastIndex = index
     let key = Key(
       index: index, type: set.type, weightKg: set.weightKg, reps: set.reps, distanceMeters: set.distanceMeters,
       seconds: set.seconds)
-    if let earlier = keys.lastIndex(of: key) { return lines[earlier] }
+    // Numbers do not go down within a block, so the sets with this one are the last few: the
+    // search stops at the first smaller number, and one long block stays linear.
+    var position = keys.count - 1
+    while position >= 0 && keys[position].index == index {
+      if keys[position] == key { return lines[position] }
+      position -= 1
+    }
     keys.append(key)
     lines.append(set.line)
     return nil
@@ -320,6 +329,7 @@ extension FileIngest {
       // are as likely to be a routine done twice (3 × 10 at 60 kg, then again).
       let repeated =
         half > 0 && (end - start) % 2 == 0 && sets[start].setIndex != nil
+        && Self.isWholeWorkout(sets[start..<(start + half)])
         && (0..<half).allSatisfy { sets[start + $0].sameSet(as: sets[start + half + $0]) }
       if repeated {
         if moved.isEmpty { kept = Array(sets[0..<start]) }
@@ -343,6 +353,29 @@ extension FileIngest {
     notes.removeAll { $0.outcome == .valueDropped && moved.contains($0.line) }
     rowsValueDropped -= before - notes.count
     notes.sort { $0.line < $1.line }
+  }
+}
+
+extension FileIngest {
+  /// Whether `half` looks like a workout rather than a round of one: at least two exercise
+  /// blocks and a block of at least two sets. One exercise done twice (`1, 2` and `1, 2`) or a
+  /// circuit of single sets (`Curl 1, Dip 1` twice) is real work repeated, never moved.
+  static func isWholeWorkout(_ half: ArraySlice<ExportSet>) -> Bool {
+    var blocks = 1
+    var longest = 1
+    var run = 1
+    var previous = half.first!
+    for set in half.dropFirst() {
+      if set.exercise == previous.exercise {
+        run += 1
+        longest = max(longest, run)
+      } else {
+        blocks += 1
+        run = 1
+      }
+      previous = set
+    }
+    return blocks >= 2 && longest >= 2
   }
 }
 

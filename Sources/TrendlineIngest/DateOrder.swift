@@ -57,9 +57,10 @@ struct DateOrderEvidence {
   private(set) var dayFirstExample: (line: Int, text: String)?
   private(set) var monthFirstExample: (line: Int, text: String)?
 
+  /// Counts a date as evidence only when it is a real date in the one order it allows.
   mutating func add(_ date: SlashDate, line: Int, text: @autoclosure () -> String) {
-    if date.first > 12 && date.second <= 12 && dayFirstExample == nil { dayFirstExample = (line, text()) }
-    if date.second > 12 && date.first <= 12 && monthFirstExample == nil { monthFirstExample = (line, text()) }
+    if date.first > 12 && dayFirstExample == nil && date.civil(.dayFirst) != nil { dayFirstExample = (line, text()) }
+    if date.second > 12 && monthFirstExample == nil && date.civil(.monthFirst) != nil { monthFirstExample = (line, text()) }
   }
 
   /// The order of a file whose dates are in its first column: the user's, else what those
@@ -67,21 +68,32 @@ struct DateOrderEvidence {
   /// a workout per row), stopping once the dates disagree.
   ///
   /// - Complexity: O(*n*), where *n* is the file's size in bytes.
-  static func order(of file: String, bytes: [UInt8], format: String, settings: ReadSettings, limits: ReadLimits)
-    throws(ExportError) -> DateOrder
-  {
+  static func order(
+    of file: String, bytes: [UInt8], format: String, dateColumn: String..., settings: ReadSettings, limits: ReadLimits
+  ) throws(ExportError) -> DateOrder {
+    try order(of: file, bytes: bytes, format: format, dateColumn: dateColumn, settings: settings, limits: limits)
+  }
+
+  /// As above, the date column being the first header name among `dateColumn` (any case).
+  static func order(
+    of file: String, bytes: [UInt8], format: String, dateColumn: [String], settings: ReadSettings, limits: ReadLimits
+  ) throws(ExportError) -> DateOrder {
     if let stated = settings.dateOrder { return stated }
     var evidence = DateOrderEvidence()
     let reader = CSVReader(bytes: bytes, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
-    var isHeader = true
+    var column: Int?
     loop: while true {
       switch reader.next() {
       case .end: break loop
       case .blankLine, .malformed: continue
       case .record(let line):
-        defer { isHeader = false }
-        guard !isHeader, reader.fieldCount > 0, let date = SlashDate.parse(reader.field(0)) else { continue }
-        evidence.add(date, line: line, text: reader.string(0))
+        guard let column else {
+          let names = (0..<reader.fieldCount).map { normalizedName(reader.string($0)).lowercased() }
+          column = dateColumn.lazy.compactMap { names.firstIndex(of: $0.lowercased()) }.first ?? 0
+          continue
+        }
+        guard column < reader.fieldCount, let date = SlashDate.parse(reader.field(column)) else { continue }
+        evidence.add(date, line: line, text: reader.string(column))
         if evidence.dayFirstExample != nil && evidence.monthFirstExample != nil { break loop }
       }
     }

@@ -22,7 +22,7 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
   }
 
   /// Works out a file's format from its first bytes: the first JSON value, or the CSV
-  /// header's column names.
+  /// header's column names (whole names, any case).
   ///
   /// - Complexity: O(*h*), where *h* is the length of the first line.
   public static func sniff(_ bytes: [UInt8], fileName: String) -> ExportFormat? {
@@ -51,8 +51,12 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
 
     var end = start
     while end < bytes.count && bytes[end] != ASCII.newline { end += 1 }
-    let header = normalizedName(String(decoding: bytes[start..<end], as: UTF8.self))
-    func has(_ column: String) -> Bool { header.contains(column) }
+    // Whole column names, any case, as the readers look them up: a substring would take
+    // `My Exercise Name` for Strong's `Exercise Name`.
+    let reader = CSVReader(bytes: Array(bytes[start..<end]))
+    guard case .record = reader.next() else { return nil }
+    let names = Set((0..<reader.fieldCount).map { normalizedName(reader.string($0)).lowercased() })
+    func has(_ column: String) -> Bool { names.contains(column.lowercased()) }
     if has("exercise_title") && has("start_time") { return .hevyCSV }
     if StrongCSV.language(of: has) != nil { return .strongCSV }
     if StrongLiftsCSV.isHeader(has) { return .strongLiftsCSV }

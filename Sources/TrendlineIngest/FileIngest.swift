@@ -86,6 +86,10 @@ public struct ExportSet: Sendable, Equatable {
   /// The set comes from the same row as the set before it: a StrongLifts row is a whole
   /// workout. Rows, not sets, are what the accounting counts.
   public var sharesRowWithPrevious = false
+  /// The line of the `value-dropped` note this set's row got, 0 when none: a native JSON
+  /// session's note sits at its `durationSeconds`, not at a line of the set's own. The merge
+  /// withdraws the note if the set turns out a duplicate.
+  public var droppedValueLine: Int32 = 0
   public var type: SetType
   public var weightKg: Double
   public var reps: Double

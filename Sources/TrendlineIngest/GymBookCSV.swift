@@ -57,7 +57,8 @@ enum GymBookCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    let order = try DateOrderEvidence.order(of: file, bytes: bytes, format: "GymBook", settings: settings, limits: limits)
+    let order = try DateOrderEvidence.order(
+      of: file, bytes: bytes, format: "GymBook", dateColumn: languages.map(\.date), settings: settings, limits: limits)
     return try readCSVExport(file: file, bytes: bytes, format: .gymBookCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings, order: order)
@@ -178,7 +179,12 @@ enum GymBookCSV {
       guard !text.isEmpty else { return nil }
       let number = text.prefix { $0.isNumber || $0 == "," || $0 == "." || $0 == "-" }
       let unit = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces).lowercased()
-      guard case .number(let value) = NumberParser.decimal(number.replacingOccurrences(of: ",", with: ".")) else {
+      // The last of `,` and `.` is the decimal mark (`62,50`, `1.000,5`, `1,000.5`); the other
+      // groups thousands.
+      let decimalMark: Character = (number.lastIndex(of: ",") ?? number.startIndex) > (number.lastIndex(of: ".") ?? number.startIndex) ? "," : "."
+      let grouping: Character = decimalMark == "," ? "." : ","
+      let plain = String(number.filter { $0 != grouping }.map { $0 == decimalMark ? "." : $0 })
+      guard case .number(let value) = NumberParser.decimal(plain) else {
         throw FieldProblem(index: index, reason: "'\(text)' is not a number with a unit")
       }
       return Quantity(value: value, unit: unit)

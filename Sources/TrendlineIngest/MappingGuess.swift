@@ -15,11 +15,11 @@ enum MappingGuess {
     ("end", ["end"]),
     ("exercise", ["exercise", "exercice", "übung", "esercizio", "ejercicio", "lift", "movement", "activity"]),
     ("session", ["workout", "session", "routine", "program", "training", "entraînement", "allenamento"]),
-    ("weight", ["weight", "poids", "peso", "gewicht", "load", "kg", "lb"]),
-    ("reps", ["rep", "wiederh", "wdh", "ripetizioni"]),
-    ("setIndex", ["set order", "set #", "set number", "set no", "set"]),
+    ("weight", ["weight", "poids", "peso", "gewicht", "load", "kg", "kgs", "lb", "lbs"]),
+    ("reps", ["reps", "rep", "repetitions", "wiederh", "wdh", "ripetizioni", "réps"]),
+    ("setIndex", ["set order", "set number", "set no", "set"]),
     ("setType", ["type", "kind", "warmup", "warm-up"]),
-    ("distance", ["distance", "dist", "km", "miles"]),
+    ("distance", ["distance", "dist", "km", "miles", "mi"]),
     ("seconds", ["seconds", "secs", "sec"]),
     ("duration", ["duration", "dauer", "durée"]),
   ]
@@ -49,12 +49,21 @@ enum MappingGuess {
       break
     }
 
+    // A column matches a word as its whole name, else as whole words of it (`Weight (KG)`
+    // has `weight`, `Offset` has no `set`); a body weight or a unit column is never a weight.
+    let lowered = names.map { $0.lowercased() }
+    let words = lowered.map { Set($0.split { !$0.isLetter && !$0.isNumber }.map(String.init)) }
+    func matches(_ index: Int, _ word: String, role: String) -> Bool {
+      if role == "weight" && (words[index].contains("body") || words[index].contains("unit")) { return false }
+      if lowered[index] == word { return true }
+      let parts = word.split(separator: " ").map(String.init)
+      return parts.allSatisfy(words[index].contains)
+    }
     var taken = Set<Int>()
     var columns: [(key: String, name: String, index: Int)] = []
     for role in roles {
-      let lowered = names.map { $0.lowercased() }
       let found = role.words.lazy.compactMap { word in
-        lowered.indices.first { !taken.contains($0) && lowered[$0].contains(word) }
+        lowered.indices.first { !taken.contains($0) && matches($0, word, role: role.key) }
       }.first
       guard let found else { continue }
       taken.insert(found)

@@ -74,13 +74,14 @@ enum NativeJSON {
           // An accepted set's line is not looked up: finding a position walks the document
           // from its start, which for every set would make a large file quadratic. Only a
           // rejected set, whose line a person needs, pays for it.
-          let parsed = try decoder.set(set, session: header, line: 0)
+          var parsed = try decoder.set(set, session: header, line: 0)
           if let original = duplicates.original(of: parsed) {
             result.note(.duplicate, line: 0, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
           } else {
             if let dropped = header.droppedDuration, let place = droppedAt {
               result.note(
                 .valueDropped, line: place.line, column: place.column, field: "durationSeconds", reason: dropped)
+              parsed.droppedValueLine = Int32(clamping: place.line)
             }
             result.sets.append(parsed)
           }
@@ -165,12 +166,13 @@ enum NDJSON {
           throw NativeSetDecoder.Problem(key: "", reason: "a line must be one JSON object (a set)")
         }
         let header = try decoder.sessionHeader(value, idKey: "session")
-        let set = try decoder.set(value, session: header, line: lineNumber)
+        var set = try decoder.set(value, session: header, line: lineNumber)
         if let original = duplicates.original(of: set) {
           result.note(.duplicate, line: lineNumber, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
         } else {
           if let dropped = header.droppedDuration {
             result.note(.valueDropped, line: lineNumber, column: 1, field: "durationSeconds", reason: dropped)
+            set.droppedValueLine = Int32(clamping: lineNumber)
           }
           result.sets.append(set)
         }

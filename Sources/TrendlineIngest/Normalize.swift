@@ -171,7 +171,10 @@ public enum Normalize {
       // A row that turns out a duplicate is that and nothing else: a repair or a dropped value
       // noted when it was read is withdrawn. Only files with such notes pay for looking.
       let notesAccepted = file.notes.contains { $0.outcome == .repaired || $0.outcome == .valueDropped }
-      var duplicateLines = Set<Int>()
+      // Lines of the notes to withdraw: repairs by the row's line, dropped values by the note's
+      // own line, as many times as duplicate sets carried one.
+      var repairedLines = Set<Int>()
+      var droppedLines: [Int: Int] = [:]
       let firstNote = notes.count
       notes += file.notes
       forEachSessionRun(file.sets) { key, run in
@@ -187,19 +190,27 @@ public enum Normalize {
           "the session is taken whole from \(files[kept.file].file)\(kept.line > 0 ? " (line \(kept.line))" : ""), the newer export"
         for index in run.indices where !run[index].sharesRowWithPrevious {
           duplicates += 1
-          if notesAccepted { duplicateLines.insert(run[index].line) }
+          if notesAccepted {
+            repairedLines.insert(run[index].line)
+            if run[index].droppedValueLine > 0 { droppedLines[Int(run[index].droppedValueLine), default: 0] += 1 }
+          }
           notes.append(
             RowNote(file: file.file, line: run[index].line, column: 1, field: "", outcome: .duplicate, reason: reason))
         }
       }
       var repaired = file.rowsRepaired
       var valueDropped = file.rowsValueDropped
-      if !duplicateLines.isEmpty {
+      if !repairedLines.isEmpty {
         var kept = Array(notes[..<firstNote])
         for note in notes[firstNote...] {
-          let withdrawn = duplicateLines.contains(note.line) && (note.outcome == .repaired || note.outcome == .valueDropped)
-          if !withdrawn { kept.append(note); continue }
-          if note.outcome == .repaired { repaired -= 1 } else { valueDropped -= 1 }
+          if note.outcome == .repaired && repairedLines.contains(note.line) {
+            repaired -= 1
+          } else if note.outcome == .valueDropped, let left = droppedLines[note.line], left > 0 {
+            droppedLines[note.line] = left - 1
+            valueDropped -= 1
+          } else {
+            kept.append(note)
+          }
         }
         notes = kept
       }

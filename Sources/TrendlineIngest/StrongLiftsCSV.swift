@@ -22,7 +22,8 @@ enum StrongLiftsCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    let order = try DateOrderEvidence.order(of: file, bytes: bytes, format: "StrongLifts", settings: settings, limits: limits)
+    let order = try DateOrderEvidence.order(
+      of: file, bytes: bytes, format: "StrongLifts", dateColumn: "Date", settings: settings, limits: limits)
     return try readCSVExport(file: file, bytes: bytes, format: .strongLiftsCSV, limits: limits) {
       (header) throws(ExportError) -> any CSVRowParser in
       try Parser(header: header, file: file, settings: settings, order: order)
@@ -107,6 +108,7 @@ enum StrongLiftsCSV {
       var sets: [ExportSet] = []
       for block in blocks where has(block.exercise) {
         let exercise = fields.text(reader, block.exercise)
+        guard !exercise.isEmpty else { throw FieldProblem(index: block.exercise, reason: "the exercise name is empty") }
         let weightKg: Double
         let preferPounds = settings.weightUnit == .pounds && has(block.weightLB)
         if has(block.weightKG) && !preferPounds {

@@ -138,18 +138,46 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
     """
     Date,Workout Name,Exercise Name,Set Order,Weight,Reps,Distance,Seconds
     2016-07-25 18:00:00,"A","Squat",1,60,5,0,0
+    2016-07-25 18:00:00,"A","Squat",2,60,5,0,0
     2016-07-25 18:00:00,"A","Bench Press",1,50,5,0,0
     2016-07-25 18:00:00,"A","Squat",1,60,5,0,0
+    2016-07-25 18:00:00,"A","Squat",2,60,5,0,0
     2016-07-25 18:00:00,"A","Bench Press",1,50,5,0,0
 
     """)
-  #expect(file.sets.map(\.line) == [2, 3])
+  #expect(file.sets.map(\.line) == [2, 3, 4])
   #expect(
     notes(file, .duplicate).map(\.description) == [
-      "export.csv:4:1: note: duplicate: repeats line 2: the whole workout is written twice in the file",
-      "export.csv:5:1: note: duplicate: repeats line 3: the whole workout is written twice in the file",
+      "export.csv:5:1: note: duplicate: repeats line 2: the whole workout is written twice in the file",
+      "export.csv:6:1: note: duplicate: repeats line 3: the whole workout is written twice in the file",
+      "export.csv:7:1: note: duplicate: repeats line 4: the whole workout is written twice in the file",
     ])
-  #expect(file.acceptedRows == 2 && file.duplicateRows == 2)
+  #expect(file.acceptedRows == 3 && file.duplicateRows == 3)
+}
+
+/// Work repeated is not a workout written twice: one exercise done in two equal blocks, a
+/// circuit of single sets done twice, and blocks behind warm-ups all stay sets.
+@Test(arguments: [
+  ["\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10"],
+  ["\"Curl\",1,20,10", "\"Dip\",1,0,10", "\"Curl\",1,20,10", "\"Dip\",1,0,10"],
+  ["\"Hammer Curl\",W,10,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10",
+   "\"Hammer Curl\",W,10,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10"],
+])
+func repeatedWorkIsNotADuplicate(rows: [String]) throws {
+  let text = "Date,Workout Name,Exercise Name,Set Order,Weight,Reps\n"
+    + rows.map { "2016-07-25 18:00:00,\"A\"," + $0 + "\n" }.joined()
+  let file = try read(text)
+  #expect(file.sets.count == rows.count)
+  #expect(file.duplicateRows == 0)
+}
+
+/// One exercise block of 50,000 numbered sets is read in linear time (the duplicate search
+/// looks only at the sets with the same number), every set kept.
+@Test func oneLongBlockIsLinear() throws {
+  var text = "Date,Workout Name,Exercise Name,Set Order,Weight,Reps\n"
+  for number in 1...50_000 { text += "2016-07-25 18:00:00,\"A\",\"Plank\",\(number),0,1\n" }
+  let file = try read(text)
+  #expect(file.sets.count == 50_000 && file.duplicateRows == 0)
 }
 
 // MARK: Hevy
@@ -282,6 +310,21 @@ private let strongLiftsHeader =
   #expect(file.sets[0].start == 1_525_564_800)  // 6 May 2018
 }
 
+/// The date order is read from the `Date` column wherever it stands, and an impossible date
+/// (31 February) is no evidence of an order.
+@Test func strongLiftsDateOrderFromItsDateColumn() throws {
+  let file = try read(
+    """
+    Workout,Date,Exercise 1,Weight (KG),Weight (LB),Set 1,Set 2
+    A,31/02/18,Squat,40,,5,5
+    A,05/06/18,Squat,40,,5,5
+    B,19/11/18,Squat,40,,5,5
+
+    """)
+  #expect(file.rejects.map(\.line) == [2])  // 31 February is no date, in the file's day-first order
+  #expect(file.sets.map(\.start).first == 1_528_156_800)  // 5 June 2018
+}
+
 // MARK: GymBook
 
 private let gymBookHeader =
@@ -311,6 +354,18 @@ private let gymBookHeader =
   // 9 January 2025, 19:30 in Rome (UTC+1) = 18:30Z, for every set of the session.
   #expect(Set(file.sets.map(\.start)) == [1_736_447_400])
   #expect(file.sets.allSatisfy { $0.durationSeconds == nil && $0.sessionName == "AltoScheda Giorno 4" })
+}
+
+/// The last of `,` and `.` in a value is its decimal mark; the other groups thousands.
+@Test func gymBookThousandsSeparators() throws {
+  let file = try read(
+    """
+    \(gymBookHeader)
+    19/01/25,"A",19:30,"Leg Press",Gambe,"","",Set,"8 ripetizioni","1.000,50 lb",,No
+    19/01/25,"A",19:34,"Leg Press",Gambe,"","",Set,"8 ripetizioni","1,000.5 lb",,No
+
+    """)
+  #expect(file.sets.map(\.weightKg) == [1000.5 * 0.45359237, 1000.5 * 0.45359237])
 }
 
 // MARK: Other CSV
@@ -380,4 +435,19 @@ private let gymBookHeader =
       "old.csv:2:1: note: duplicate: the session is taken whole from new.csv (line 2), the newer export"
     ])
   #expect(user.sessions.map(\.durationSeconds) == [3600, 3600])
+}
+
+/// Native JSON places a dropped duration's note at `durationSeconds`, not at a set: when the
+/// session turns out a duplicate of a newer export, each of its notes is withdrawn all the same.
+@Test func aNativeDuplicateWithdrawsItsDroppedDurations() throws {
+  func native(_ duration: Int) -> String {
+    #"{"sessions": [{"id": "s1", "start": "2026-11-20T18:00:00Z", "durationSeconds": \#(duration), "sets": [{"exercise": "Squat", "weight": 100, "reps": 5}, {"exercise": "Squat", "weight": 100, "reps": 5}]}]}"#
+  }
+  let older = try read(native(200_000), name: "a.json")
+  let newer = try read(native(3600), name: "b.json")
+  #expect(older.rowsValueDropped == 2)
+  let user = Normalize.merge([older, newer], lookup: ExerciseLookup(catalog: .builtIn))
+  let old = try #require(user.files.first { $0.file == "a.json" })
+  #expect(old.rowsDuplicate == 2 && old.rowsValueDropped == 0 && old.balances)
+  #expect(user.notes.map(\.outcome) == [.duplicate, .duplicate])
 }
