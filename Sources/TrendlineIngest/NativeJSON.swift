@@ -34,14 +34,20 @@ enum NativeJSON {
     var result = FileIngest(file: file, format: .nativeJSON)
     let decoder = NativeSetDecoder(settings: settings)
     var duplicates = DuplicateSetFilter()
+    // Places are found by walking down from each session's node, never from the root: a file of
+    // rejected sets stays linear (SPEC 10.4 lists each with its line).
+    let sessionNodes = document.member("sessions", of: document.root).map(document.elements) ?? []
+    func place(_ node: JSONDocument.Node, _ key: String) -> (line: Int, column: Int) {
+      document.location(of: document.member(key, of: node) ?? node)
+    }
     for (sessionIndex, session) in sessions.enumerated() {
-      let sessionPath = JSONPath([.key("sessions"), .index(sessionIndex)])
+      let sessionNode = sessionNodes[sessionIndex]
       // A session that is not an object, or whose `sets` is not an array, holds no set to
       // count; it is one rejected row all the same, so that it cannot vanish unaccounted.
       let setsValue = session.objectMembers == nil ? nil : session["sets"]
       guard session.objectMembers != nil, setsValue == nil || setsValue?.arrayValue != nil else {
         let isObject = session.objectMembers != nil
-        let place = document.location(of: isObject ? sessionPath.appending("sets") : sessionPath) ?? (1, 1)
+        let place = isObject ? place(sessionNode, "sets") : document.location(of: sessionNode)
         result.rowsRead += 1
         result.note(
           .rejected, line: place.line, column: place.column, field: isObject ? "sets" : "",
@@ -54,8 +60,7 @@ enum NativeJSON {
         header = try decoder.sessionHeader(session, idKey: "id")
       } catch {
         // Every set of an unreadable session is a rejected row.
-        let place = document.location(of: sessionPath.appending(error.key))
-          ?? document.location(of: sessionPath) ?? (1, 1)
+        let place = place(sessionNode, error.key)
         for _ in sets {
           result.rowsRead += 1
           result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
@@ -64,12 +69,11 @@ enum NativeJSON {
       }
       // A dropped duration is listed on every set of its session, at the one place it is
       // written, looked up once per such session.
-      let droppedAt = header.droppedDuration.map { _ in
-        document.location(of: sessionPath.appending("durationSeconds")) ?? (1, 1)
-      }
+      let droppedAt = header.droppedDuration.map { _ in place(sessionNode, "durationSeconds") }
+      // The sets' nodes, made when the first of them is rejected: once per session at most.
+      var setNodes: [JSONDocument.Node]?
       for (setIndex, set) in sets.enumerated() {
         result.rowsRead += 1
-        let setPath = sessionPath.appending("sets").appending(setIndex)
         do throws(NativeSetDecoder.Problem) {
           // An accepted set's line is not looked up: finding a position walks the document
           // from its start, which for every set would make a large file quadratic. Only a
@@ -86,8 +90,8 @@ enum NativeJSON {
             result.sets.append(parsed)
           }
         } catch {
-          let place = document.location(of: setPath.appending(error.key))
-            ?? document.location(of: setPath) ?? (1, 1)
+          if setNodes == nil { setNodes = document.member("sets", of: sessionNode).map(document.elements) ?? [] }
+          let place = place(setNodes![setIndex], error.key)
           result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
         }
       }

@@ -238,6 +238,51 @@ public struct JSONDocument: Sendable {
     location(of: path).map { SourceLocation(file: file, line: $0.line, column: $0.column) }
   }
 
+  /// A value of the document with its place among the positions, to walk down from without
+  /// starting at the root again: a reader that reports problems in the *n*th of many sets
+  /// steps to it once, where `location(of:)` would pass its *n* − 1 siblings each time.
+  public struct Node: Sendable {
+    public let value: JSONValue
+    let entry: Int
+  }
+
+  /// The whole document.
+  public var root: Node { Node(value: value, entry: 0) }
+
+  /// The elements of an array node, in order (empty for anything else).
+  ///
+  /// - Complexity: O(*e*), where *e* is the number of elements.
+  public func elements(of node: Node) -> [Node] {
+    guard case .array(let values) = node.value else { return [] }
+    var nodes: [Node] = []
+    nodes.reserveCapacity(values.count)
+    var child = node.entry + 1
+    for value in values {
+      nodes.append(Node(value: value, entry: child))
+      child += 1 + entries[child].descendants
+    }
+    return nodes
+  }
+
+  /// The value of member `key` of an object node (the last one, as lookups read it), or nil.
+  ///
+  /// - Complexity: O(*m*), where *m* is the number of members.
+  public func member(_ key: String, of node: Node) -> Node? {
+    guard case .object(let members) = node.value,
+      let position = members.lastIndex(where: { $0.key == key })
+    else { return nil }
+    var child = node.entry + 1
+    for _ in 0..<position { child += 1 + entries[child].descendants }
+    return Node(value: members[position].value, entry: child)
+  }
+
+  /// Where `node`'s value starts.
+  ///
+  /// - Complexity: O(log *l*) for *l* lines.
+  public func location(of node: Node) -> (line: Int, column: Int) {
+    lineAndColumn(entries[node.entry].offset)
+  }
+
   private func entryIndex(of path: JSONPath) -> Int? {
     var value = self.value
     var index = 0
