@@ -228,8 +228,12 @@ func readCSVExport(
           }
           result.sets.append(set)
         case .sets(let sets):
-          // A whole-workout row is one row: it holds no repeat of itself to find.
-          guard !sets.isEmpty else { continue }
+          // A whole-workout row is one row: it holds no repeat of itself to find. A row of no
+          // set is still a row, and counted.
+          guard !sets.isEmpty else {
+            result.note(.ignored, line: line, column: 1, field: "", reason: "a row with no set")
+            continue
+          }
           for (position, var set) in sets.enumerated() {
             set.sharesRowWithPrevious = position > 0
             result.sets.append(set)

@@ -114,20 +114,20 @@ enum GymBookCSV {
       }
       let name = program.map { fields.text(reader, $0) } ?? ""
       let day = fields.sessionKey(start: civil.localSeconds, name: name)
+      // Every row's time is checked; the session starts at its first accepted set's.
+      if let time, !reader.isEmpty(time) {
+        guard let clock = TimestampParser.parse("2000-01-01 " + reader.string(time).trimmingCharacters(in: .whitespaces)),
+          clock.hasTime
+        else {
+          throw FieldProblem(index: time, reason: "'\(reader.string(time))' is not a time of day (HH:MM)")
+        }
+        (civil.hour, civil.minute, civil.second) = (clock.civil.hour, clock.civil.minute, clock.civil.second)
+      }
       let start: Int64
       if let known = starts[day] {
         start = known
       } else {
-        if let time, !reader.isEmpty(time) {
-          guard let clock = TimestampParser.parse("2000-01-01 " + reader.string(time).trimmingCharacters(in: .whitespaces)),
-            clock.hasTime
-          else {
-            throw FieldProblem(index: time, reason: "'\(reader.string(time))' is not a time of day (HH:MM)")
-          }
-          (civil.hour, civil.minute, civil.second) = (clock.civil.hour, clock.civil.minute, clock.civil.second)
-        }
         start = try fields.checkedInstant(ParsedTimestamp(civil: civil), reader, date)
-        starts[day] = start
       }
       let exerciseName = fields.text(reader, exercise)
       guard !exerciseName.isEmpty else { throw FieldProblem(index: exercise, reason: "the exercise name is empty") }
@@ -151,6 +151,9 @@ enum GymBookCSV {
           throw FieldProblem(index: repsOrTime, reason: "'\(reader.string(repsOrTime))' is neither repetitions nor a time")
         }
         try SetLimits.checkNonNegative(seconds, index: repsOrTime, what: "time", text: reader.string(repsOrTime))
+        guard seconds <= WorkoutLength.maximumSeconds else {
+          throw FieldProblem(index: repsOrTime, reason: "time '\(reader.string(repsOrTime))' is longer than 24 hours")
+        }
       }
       var weightKg = 0.0
       var meters = 0.0
@@ -166,6 +169,7 @@ enum GymBookCSV {
             index: weightOrDistance, reason: "'\(reader.string(weightOrDistance))' is neither a weight nor a distance")
         }
       }
+      starts[day] = start
       return .set(
         ExportSet(
           line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name, start: start,

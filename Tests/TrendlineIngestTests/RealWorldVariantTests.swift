@@ -356,6 +356,25 @@ private let gymBookHeader =
   #expect(file.sets.allSatisfy { $0.durationSeconds == nil && $0.sessionName == "AltoScheda Giorno 4" })
 }
 
+/// Values out of range reject their row, naming the column: a time over a day, a distance
+/// in an unknown unit, a clock time that is none.
+@Test func gymBookImpossibleValuesAreRejected() throws {
+  let file = try read(
+    """
+    \(gymBookHeader)
+    19/01/25,"A",19:30,"Plank",Addome,"","",Set,"99999999999999999999 minuti","0,00 kg",,No
+    19/01/25,"A",25:99,"Plank",Addome,"","",Set,"30 secondi","0,00 kg",,No
+    19/01/25,"B",19:30,"Plank",Addome,"","",Set,"30 secondi","5 parsecs",,No
+
+    """)
+  #expect(
+    file.rejects.map(\.description) == [
+      "export.csv:2:45: error: Ripetizioni / Tempo: time '99999999999999999999 minuti' is longer than 24 hours",
+      "export.csv:3:14: error: Orario: '25:99' is not a time of day (HH:MM)",
+      "export.csv:4:58: error: Peso / Distanza: '5 parsecs' is neither a weight nor a distance",
+    ])
+}
+
 /// The last of `,` and `.` in a value is its decimal mark; the other groups thousands.
 @Test func gymBookThousandsSeparators() throws {
   let file = try read(
