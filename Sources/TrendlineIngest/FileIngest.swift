@@ -54,7 +54,7 @@ public struct ReadLimits: Sendable, Equatable {
   }
 
   /// The error for a file of `size` bytes over ``maxFileBytes``.
-  func fileTooLarge(_ file: String, size: Int) -> ExportError {
+  public func fileTooLarge(_ file: String, size: Int) -> ExportError {
     let megabytes = Double(size) / Double(1 << 20)
     let shown = megabytes < 10 ? String(format: "%.1f", megabytes) : String(Int(megabytes.rounded()))
     return ExportError(

@@ -6,20 +6,44 @@ import TrendlineSupport
 public struct UserInput: Sendable, Equatable {
   /// The checked user id: `[A-Za-z0-9._-]{1,128}`, never `.` or `..`.
   public var id: String
-  /// The user's export files, sorted by name.
+  /// The user's export files as listed, sorted by name.
   public var files: [URL]
+  /// The input folder the files are opened in, so that no link leads out of it; nil for
+  /// files the operator names one by one (tests, `parse`).
+  public var folder: InputFolder?
 
-  public init(id: String, files: [URL]) {
+  public init(id: String, files: [URL], folder: InputFolder? = nil) {
     self.id = id
     self.files = files
+    self.folder = folder
+  }
+
+  /// The bytes of `file`, one of ``files``, opened inside ``folder`` when there is one.
+  public func bytes(of file: URL, maximumBytes: Int) throws(FileBytes.Failure) -> [UInt8] {
+    guard let folder, file.path.hasPrefix(folder.root + "/") else {
+      return try FileBytes.read(file.path, maximumBytes: maximumBytes)
+    }
+    return try FileBytes.read(String(file.path.dropFirst(folder.root.count + 1)), in: folder, maximumBytes: maximumBytes)
   }
 }
 
-/// An input entry that is not a user: its name is unsafe or it holds nothing readable. The
-/// entry's name is kept only for the message (escaped), never used to build a path.
+/// An input entry that is not read: at the top of the input folder (its name is unsafe, it
+/// links out, it holds nothing readable) or inside a user's folder (a sub-folder, a dangling
+/// link, a name that is not UTF-8). The entry's name is kept escaped, for the message and the
+/// manifest only, never to build a path.
 public struct InputProblem: Sendable, Equatable, CustomStringConvertible {
+  /// The entry's path under the input folder (`anna/old`), escaped.
   public var entry: String
   public var message: String
+  /// A hidden entry (its name starts with `.`): not input by definition (SPEC 2), listed in
+  /// the manifest so that nothing goes unmentioned, but not a fault.
+  public var isHidden: Bool
+
+  public init(entry: String, message: String, isHidden: Bool = false) {
+    self.entry = entry
+    self.message = message
+    self.isHidden = isHidden
+  }
 
   public var description: String { "\(entry): \(message)" }
 }
@@ -42,42 +66,40 @@ public enum InputLayout {
     }
   }
 
-  /// The users in `folder`, sorted by id, and the entries that are not users.
+  /// The users in `folder`, sorted by id, and every entry that is not read, with its reason.
   ///
-  /// Symbolic links are followed only when they stay inside the input folder, so a link
-  /// cannot make Trendline read (and echo into rejects) a file it was not given.
+  /// Every entry, at the top and inside each user's folder, is listed and stat'ed through
+  /// ``InputFolder``, so a link is followed only while it stays inside the input folder and
+  /// the same walk opens the file later: a link put in place after discovery is not followed
+  /// either.
   ///
   /// - Throws: ``ExportError`` when the folder itself cannot be listed.
   /// - Complexity: O(*e* log *e*), where *e* is the number of entries.
   public static func discover(_ folder: URL) throws(ExportError) -> (users: [UserInput], problems: [InputProblem]) {
-    let fileManager = FileManager.default
-    let root = folder.resolvingSymlinksInPath().standardizedFileURL
-    var isDirectory: ObjCBool = false
-    guard fileManager.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+    let input = InputFolder(resolving: folder)
+    guard case .success(.folder) = input.kind(of: "") else {
       throw ExportError(
         file: folder.path, message: "the input folder does not exist; check source.input or --input")
     }
     let names: [String]
-    do {
-      names = try fileManager.contentsOfDirectory(atPath: root.path)
-    } catch {
-      throw ExportError(file: folder.path, message: "the input folder cannot be listed: \(error.localizedDescription)")
+    var problems: [InputProblem] = []
+    switch entries(in: "", of: input, problems: &problems) {
+    case .success(let listed): names = listed
+    case .failure(let failure):
+      throw ExportError(file: folder.path, message: "the input folder cannot be listed (\(failure.reason))")
     }
 
     var users: [UserInput] = []
-    var problems: [InputProblem] = []
     var seen: [String: String] = [:]
-    for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-      if name.hasPrefix(".") || name == settingsFileName { continue }
-      // URLs built with their kind known: `appendingPathComponent(_:)` alone stats the path to
-      // find out whether it is a folder, a system call per file on top of `entryKind`'s.
-      let entryPath = root.path + "/" + name
-      guard let kind = entryKind(entryPath, root: root) else {
-        problems.append(
-          InputProblem(entry: escaped(name), message: "links outside the input folder; it is not read"))
+    for name in names where name != settingsFileName {
+      let kind: InputFolder.Kind
+      switch input.kind(of: name) {
+      case .success(let found): kind = found
+      case .failure(let failure):
+        problems.append(InputProblem(entry: escaped(name), message: failure.reason))
         continue
       }
-      let id = kind == .directory ? name : (name as NSString).deletingPathExtension
+      let id = kind == .folder ? name : (name as NSString).deletingPathExtension
       guard isValidUserID(id) else {
         problems.append(
           InputProblem(
@@ -91,53 +113,82 @@ public enum InputLayout {
         continue
       }
       seen[id] = name
-      if kind == .file {
-        users.append(UserInput(id: id, files: [URL(fileURLWithPath: entryPath, isDirectory: false)]))
+      // URLs built with their kind known: `appendingPathComponent(_:)` alone stats the path to
+      // find out whether it is a folder, a system call per file on top of the walk's.
+      if kind != .folder {
+        users.append(UserInput(id: id, files: [URL(fileURLWithPath: input.root + "/" + name, isDirectory: false)], folder: input))
         continue
       }
-      let files = ((try? fileManager.contentsOfDirectory(atPath: entryPath)) ?? [])
-        .filter { !$0.hasPrefix(".") }
-        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        .filter { entryKind(entryPath + "/" + $0, root: root) == .file }
-        .map { URL(fileURLWithPath: entryPath + "/" + $0, isDirectory: false) }
+      let listed: [String]
+      switch entries(in: name, of: input, problems: &problems) {
+      case .success(let found): listed = found
+      case .failure(let failure):
+        problems.append(InputProblem(entry: escaped(name), message: "the folder \(failure.reason)"))
+        continue
+      }
+      var files: [URL] = []
+      for file in listed {
+        let entry = name + "/" + file
+        switch input.kind(of: entry) {
+        case .success(.folder):
+          problems.append(
+            InputProblem(
+              entry: escaped(entry),
+              message: "is a folder; exports are read only directly in a user's folder, so it is not read"))
+        case .success:
+          files.append(URL(fileURLWithPath: input.root + "/" + entry, isDirectory: false))
+        case .failure(let failure):
+          problems.append(InputProblem(entry: escaped(entry), message: failure.reason))
+        }
+      }
       if files.isEmpty {
         problems.append(InputProblem(entry: escaped(name), message: "holds no export files"))
         continue
       }
-      users.append(UserInput(id: id, files: files))
+      users.append(UserInput(id: id, files: files, folder: input))
     }
+    problems.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
     return (users, problems)
   }
 
-  private enum Kind { case file, directory }
-
-  /// A folder, or anything else that exists (a file; a pipe or device fails later, when it is
-  /// read), inside `root` after following links; nil when it is missing or a link leads out.
-  ///
-  /// One `lstat` per entry: only a link is resolved, because an entry listed in `root` or in a
-  /// user's folder is inside `root` by construction. Resolving every path walked each of its
-  /// components with a system call, serially, before any user started.
-  private static func entryKind(_ path: String, root: URL) -> Kind? {
-    var status = stat()
-    guard lstat(path, &status) == 0 else { return nil }
-    if status.st_mode & S_IFMT != S_IFLNK { return status.st_mode & S_IFMT == S_IFDIR ? .directory : .file }
-    let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
-    guard resolved.hasPrefix(root.path + "/") else { return nil }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory) else { return nil }
-    return isDirectory.boolValue ? .directory : .file
-  }
-
-  /// A name made safe to print: control characters and non-ASCII shown as escapes.
-  public static func escaped(_ name: String) -> String {
-    var out = ""
-    for scalar in name.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F {
-        out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
+  /// The names in `relative`, sorted by their bytes, without the ones that are not read for
+  /// their name alone: hidden names (listed as hidden), names that are not UTF-8 and names
+  /// with characters a terminal acts on (a newline in a name would forge lines of messages).
+  private static func entries(
+    in relative: String, of input: InputFolder, problems: inout [InputProblem]
+  ) -> Result<[String], InputFolder.Failure> {
+    let raw: [[UInt8]]
+    switch input.names(in: relative) {
+    case .success(let names): raw = names.sorted { $0.lexicographicallyPrecedes($1) }
+    case .failure(let failure): return .failure(failure)
     }
-    return out
+    let prefix = relative.isEmpty ? "" : relative + "/"
+    var names: [String] = []
+    for bytes in raw {
+      guard let name = String(validating: bytes, as: UTF8.self) else {
+        problems.append(
+          InputProblem(
+            entry: prefix + TerminalText.escaped(bytes: bytes),
+            message: "has a name that is not valid UTF-8; rename it to read it"))
+        continue
+      }
+      if name.hasPrefix(".") {
+        problems.append(
+          InputProblem(entry: prefix + escaped(name), message: "is hidden; hidden entries are not read", isHidden: true))
+        continue
+      }
+      if name.unicodeScalars.contains(where: TerminalText.isUnsafe) {
+        problems.append(
+          InputProblem(
+            entry: prefix + escaped(name),
+            message: "has control characters in its name; rename it to read it"))
+        continue
+      }
+      names.append(name)
+    }
+    return .success(names)
   }
+
+  /// A name made safe to print (``TerminalText/escaped(_:)``).
+  public static func escaped(_ name: String) -> String { TerminalText.escaped(name) }
 }

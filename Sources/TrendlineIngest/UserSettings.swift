@@ -164,20 +164,15 @@ public enum UserReader {
     var inputs: [InputFile] = []
     for url in user.files {
       let name = url.lastPathComponent
-      // Checked on the open file, through any link, so an oversized file never reaches memory
-      // and a FIFO or device (which would block or never end) is never read.
+      // Opened inside the input folder (a link out is never followed, even one swapped in after
+      // discovery) and checked on the open file, so an oversized file never reaches memory and
+      // a FIFO or device (which would block or never end) is never read.
       let bytes: [UInt8]
       do throws(FileBytes.Failure) {
-        bytes = try FileBytes.read(url.path, maximumBytes: options.limits.maxFileBytes)
+        bytes = try user.bytes(of: url, maximumBytes: options.limits.maxFileBytes)
       } catch {
-        switch error {
-        case .notRegularFile:
-          throw ExportError(file: name, message: "is not a regular file (a pipe, socket or device); it is not read")
-        case .tooLarge(let size):
-          throw options.limits.fileTooLarge(name, size: size)
-        case .unreadable(let reason, _):
-          throw ExportError(file: name, message: "the file cannot be read (\(reason)); check its permissions")
-        }
+        if case .tooLarge(let size) = error { throw options.limits.fileTooLarge(name, size: size) }
+        throw ExportError(file: name, message: error.reason)
       }
       inputs.append(InputFile(name: name, bytes: bytes.count, contentHash: ContentHash.of(bytes)))
       files.append(

@@ -119,10 +119,27 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var ignoredByReason: [String: Int]
   }
 
+  /// An entry of the input folder that was not read: at the top, or inside a user's folder
+  /// (`anna/old`), with the reason.
   public struct SkippedEntry: Codable, Sendable, Equatable {
     public var entry: String
     public var message: String
+    /// True for a hidden entry (its name starts with `.`), which is listed but is no fault:
+    /// it does not make the run exit 1. Absent otherwise.
+    public var hidden: Bool?
+
+    public init(entry: String, message: String, hidden: Bool? = nil) {
+      self.entry = entry
+      self.message = message
+      self.hidden = hidden
+    }
+
+    /// Whether this entry counts against the run: every skipped entry but a hidden one.
+    public var isFault: Bool { hidden != true }
   }
+
+  /// The skipped entries that count against the run (``SkippedEntry/isFault``).
+  public var faultyEntries: [SkippedEntry] { skippedEntries.filter(\.isFault) }
 
   /// The manifest's bytes: keys sorted, two-space indentation, a final newline.
   public func encoded() throws -> Data {

@@ -105,11 +105,7 @@ public enum Runner {
     }
     let usersFile: UsersFile
     do throws(ExportError) {
-      // A users.csv found in the input folder is input like any export: it must stay inside the
-      // folder and be a regular file. A `source.users` table was named by the operator.
-      usersFile = try loadUsersFile(
-        pipeline.source.users ?? input.appendingPathComponent(InputLayout.settingsFileName),
-        inside: pipeline.source.users == nil ? input : nil)
+      usersFile = try loadUsersFile(named: pipeline.source.users, input: input, limits: pipeline.source.limits)
     } catch {
       throw .input(error)
     }
@@ -176,7 +172,7 @@ public enum Runner {
       toolVersion: options.toolVersion, pipeline: pipelineRecord, asOf: options.asOfText,
       shard: options.shard.map { .init(index: $0.index, count: $0.count) }, startedAt: timestamp(startedAt),
       finishedAt: timestamp(Date()), totals: totals(userRecords), users: userRecords,
-      skippedEntries: discovered.problems.map { .init(entry: $0.entry, message: $0.message) })
+      skippedEntries: discovered.problems.map { .init(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil) })
     let gathered = cohort.withLock { $0 }
     do {
       if let shard = options.shard {
@@ -219,25 +215,33 @@ public enum Runner {
 
   /// The settings table: `source.users` if the pipeline names one, else `users.csv` in the
   /// input folder; none at all means every user gets the pipeline's defaults.
-  private static func loadUsersFile(_ url: URL, inside root: URL?) throws(ExportError) -> UsersFile {
-    let resolved = url.resolvingSymlinksInPath().standardizedFileURL
-    guard FileManager.default.fileExists(atPath: resolved.path) else { return UsersFile() }
-    if let root, !resolved.path.hasPrefix(root.resolvingSymlinksInPath().standardizedFileURL.path + "/") {
-      throw ExportError(
-        file: url.lastPathComponent, message: "links outside the input folder; it is not read. Put the file itself there")
-    }
+  ///
+  /// A `users.csv` in the input folder is input like any export: it is opened inside the
+  /// folder (``InputFolder``), so a link out of it is refused, and must be a regular file. A
+  /// `source.users` table was named by the operator and is read where it is.
+  private static func loadUsersFile(named: URL?, input: URL, limits: ReadLimits) throws(ExportError) -> UsersFile {
+    let name = named?.lastPathComponent ?? InputLayout.settingsFileName
+    let bytes: [UInt8]
     do throws(FileBytes.Failure) {
-      return UsersFile(bytes: try FileBytes.read(resolved.path), file: url.lastPathComponent)
+      if let named {
+        bytes = try FileBytes.read(named.path, maximumBytes: limits.maxFileBytes)
+      } else {
+        let folder = InputFolder(resolving: input)
+        switch folder.kind(of: name) {
+        case .failure(.system(_, let code)) where code == ENOENT: return UsersFile()
+        case .failure(.system(let reason, let code)): throw .unreadable(reason: reason, code: code)
+        case .failure(let failure): throw .outsideInput(failure)
+        case .success: bytes = try FileBytes.read(name, in: folder, maximumBytes: limits.maxFileBytes)
+        }
+      }
     } catch {
       switch error {
-      case .notRegularFile:
-        throw ExportError(file: url.lastPathComponent, message: "is not a regular file; it is not read")
-      case .unreadable(let reason, _):
-        throw ExportError(file: url.lastPathComponent, message: "cannot be read (\(reason)); check its permissions")
-      case .tooLarge:
-        preconditionFailure("users.csv is read without a size limit")
+      case .tooLarge(let size): throw limits.fileTooLarge(name, size: size)
+      case .outsideInput(let failure): throw ExportError(file: name, message: failure.reason + ". Put the file itself there")
+      default: throw ExportError(file: name, message: error.reason)
       }
     }
+    return UsersFile(bytes: bytes, file: name)
   }
 
   static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {

@@ -151,7 +151,7 @@ public final class SessionCache: Sendable {
       let stored = head.inputs[index]
       if !verify, let stat = stats[index], stat == head.stats[index], !head.racy[index] { continue }
       // The stat changed (or cannot be trusted): the content decides.
-      guard let fileBytes = try? FileBytes.read(url.path) else {
+      guard let fileBytes = try? user.bytes(of: url, maximumBytes: .max) else {
         return result(.miss, "\(stored.name) cannot be read")
       }
       filesHashed.add(1, ordering: .relaxed)

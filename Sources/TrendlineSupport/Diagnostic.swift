@@ -39,13 +39,15 @@ public struct Diagnostic: Error, Equatable, Sendable, CustomStringConvertible {
     self.hint = hint
   }
 
-  /// The one place a diagnostic's text is put together, so tests can pin it.
+  /// The one place a diagnostic's text is put together, so tests can pin it. It is one line:
+  /// every part may quote the input (a file name, a cell, a pipeline value), so each is
+  /// escaped (``TerminalText``) and a newline in a cell cannot forge a second diagnostic.
   public var description: String {
     var text = ""
-    if let location { text += "\(location): " }
-    text += "\(severity.rawValue): \(message)"
-    if let path { text += " at \(path)" }
-    if let hint { text += ". \(hint)" }
+    if let location { text += "\(TerminalText.escaped(location.description)): " }
+    text += "\(severity.rawValue): \(TerminalText.escaped(message))"
+    if let path { text += " at \(TerminalText.escaped(path))" }
+    if let hint { text += ". \(TerminalText.escaped(hint))" }
     return text
   }
 }

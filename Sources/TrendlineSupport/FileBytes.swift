@@ -16,6 +16,27 @@ public enum FileBytes {
     case tooLarge(size: Int)
     /// The OS refused: `reason` is its own words (`No such file or directory`, `Permission denied`).
     case unreadable(reason: String, code: Int32)
+    /// A file in the input folder that cannot be reached inside it (a link out, a loop, a
+    /// dangling link).
+    case outsideInput(InputFolder.Failure)
+
+    /// What a message says after the file's name, for every failure but ``tooLarge(size:)``,
+    /// whose message names the caller's limit. Each says what happened in the user's terms:
+    /// "check its permissions" only when permissions are the cause.
+    public var reason: String {
+      switch self {
+      case .notRegularFile: return "is not a regular file (a pipe, socket or device); it is not read"
+      case .tooLarge(let size): return "is \(size) bytes, over the size limit"
+      case .unreadable(_, let code) where code == ENOENT:
+        return "no longer exists (it was removed or renamed after the input folder was listed); run again"
+      case .unreadable(let reason, let code) where code == EACCES || code == EPERM:
+        return "the file cannot be read (\(reason)); check its permissions"
+      case .unreadable(let reason, let code) where code == EISDIR:
+        return "is a folder, not a file (\(reason))"
+      case .unreadable(let reason, _): return "the file cannot be read (\(reason))"
+      case .outsideInput(let failure): return failure.reason
+      }
+    }
   }
 
   /// The bytes of the file at `path` (links followed), at most `maximumBytes` of them.
@@ -26,6 +47,25 @@ public enum FileBytes {
     // comes. A regular file ignores the flag.
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { throw unreadable(errno) }
+    return try read(descriptor: descriptor, maximumBytes: maximumBytes)
+  }
+
+  /// The bytes of `relative` in the input folder, opened inside it (``InputFolder``): a link
+  /// out of the folder, even one put in place after the folder was listed, is never followed.
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of the file.
+  public static func read(_ relative: String, in folder: InputFolder, maximumBytes: Int = .max) throws(Failure)
+    -> [UInt8]
+  {
+    switch folder.open(relative) {
+    case .success(let descriptor): return try read(descriptor: descriptor, maximumBytes: maximumBytes)
+    case .failure(.system(let reason, let code)): throw .unreadable(reason: reason, code: code)
+    case .failure(let failure): throw .outsideInput(failure)
+    }
+  }
+
+  /// Reads the open `descriptor` to its end and closes it.
+  private static func read(descriptor: Int32, maximumBytes: Int) throws(Failure) -> [UInt8] {
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw unreadable(errno) }

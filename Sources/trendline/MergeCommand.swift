@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineSupport
 import TrendlineRunner
 
 /// `trendline merge --output DIR PARTIAL_DIR...`: combines the shards of a sharded run.
@@ -62,11 +63,11 @@ enum MergeCommand {
     do throws(Merger.Failure) {
       let manifest = try Merger.merge(inputs: inputs.map(url), output: url(output), toolVersion: toolVersion)
       for user in manifest.users where user.status == .failed {
-        printError("error: user '\(user.user)' failed: \(user.message ?? "")\n")
+        printError("error: user '\(TerminalText.escaped(user.user))' failed: \(TerminalText.escaped(user.message ?? ""))\n")
       }
       let totals = manifest.totals
       printOutput("merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, \(totals.usersFailed) failed\n")
-      return totals.usersFailed > 0 || !manifest.skippedEntries.isEmpty ? .someFailed : .success
+      return totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
     } catch {
       printError("error: \(error)\n")
       if case .output = error { return .ioError }

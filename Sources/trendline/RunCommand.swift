@@ -3,6 +3,7 @@ import Synchronization
 import TrendlinePipeline
 import TrendlineRunner
 import TrendlineStages
+import TrendlineSupport
 
 /// `trendline run PIPELINE [options]`: the main job. Loads and checks the pipeline (exit 2
 /// before any input is read if it is wrong), runs it over every user, and reports.
@@ -198,7 +199,7 @@ enum RunCommand {
       case .output: return .ioError
       }
     }
-    return manifest.totals.usersFailed > 0 || !manifest.skippedEntries.isEmpty ? .someFailed : .success
+    return manifest.totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
   }
 }
 
@@ -249,7 +250,8 @@ final class RunReporter: Sendable {
           // Redraw at most ten times a second; a terminal cannot show more.
           if done == total || state.lastDraw.map({ now - $0 > .milliseconds(100) }) ?? true {
             state.lastDraw = now
-            printError("\r\u{1B}[K" + progressLine(done: done, total: total, rows: state.rows, since: state.started))
+            printControl("\r\u{1B}[K")
+            printError(progressLine(done: done, total: total, rows: state.rows, since: state.started))
           }
         }
       case .finished(let manifest):
@@ -259,14 +261,14 @@ final class RunReporter: Sendable {
             jsonLine([
               "event": "finish", "users": manifest.totals.users, "usersOK": manifest.totals.usersOK,
               "usersFailed": manifest.totals.usersFailed, "rowsRead": manifest.totals.rowsRead,
-              "skippedEntries": manifest.skippedEntries.count,
+              "skippedEntries": manifest.faultyEntries.count,
             ]))
         }
         for user in manifest.users where user.status == .failed {
-          printError("error: user '\(user.user)' failed: \(user.message ?? "")\n")
+          printError("error: user '\(user.user)' failed: \(TerminalText.escaped(user.message ?? ""))\n")
         }
-        for entry in manifest.skippedEntries {
-          printError("error: input entry '\(entry.entry)' \(entry.message)\n")
+        for entry in manifest.faultyEntries {
+          printError("error: input entry '\(TerminalText.escaped(entry.entry))' \(TerminalText.escaped(entry.message))\n")
         }
         if !quiet && !json { printOutput(summary(manifest)) }
       }
@@ -289,16 +291,27 @@ final class RunReporter: Sendable {
   private func summary(_ manifest: Manifest) -> String {
     let t = manifest.totals
     return """
-      \(t.users) users: \(t.usersOK) ok, \(t.usersFailed) failed\(manifest.skippedEntries.isEmpty ? "" : ", \(manifest.skippedEntries.count) input entries skipped")
+      \(t.users) users: \(t.usersOK) ok, \(t.usersFailed) failed\(manifest.faultyEntries.isEmpty ? "" : ", \(manifest.faultyEntries.count) input entries not read")
       \(t.rowsRead) rows read: \(t.rowsAccepted) accepted, \(t.rowsRejected) rejected, \(t.rowsDuplicate) duplicate, \(t.rowsIgnored) ignored (\(t.rowsRepaired) repaired, \(t.rowsValueDropped) with a value dropped)
       \(t.sessions) sessions; as-of \(manifest.asOf)
 
       """
   }
 
+  /// One JSON object on one line. JSON escapes the C0 controls but not DEL, the C1 controls
+  /// or the bidirectional marks, so those are written as `\\uXXXX` here: they can stand only
+  /// inside strings, where the escape means the same character.
   private func jsonLine(_ fields: [String: Any]) -> String {
     let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
-    return String(decoding: data, as: UTF8.self) + "\n"
+    var line = String.UnicodeScalarView()
+    for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+      if TerminalText.isUnsafe(scalar) {
+        line.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+      } else {
+        line.append(scalar)
+      }
+    }
+    return String(line) + "\n"
   }
 }
 

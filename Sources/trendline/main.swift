@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineSupport
 
 // The subcommands, in the order `--help` lists them. Adding a command is one line here plus its
 // `<Name>Command.swift` providing a `Subcommand` value.
@@ -121,10 +122,26 @@ func nearMiss(_ word: String, in candidates: [String]) -> String? {
   return best.0
 }
 
+/// Prints to stdout. Every line is passed through ``TerminalText``, so no character from the
+/// input (a file name, a `users.csv` value, a rejected cell) can drive the terminal; the line
+/// breaks are Trendline's own, and input strings reach a message on one line (a
+/// ``Diagnostic`` escapes its parts).
 func printOutput(_ text: String) {
-  try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+  try? FileHandle.standardOutput.write(contentsOf: Data(terminalSafe(text).utf8))
 }
 
+/// Prints to stderr, each line escaped as ``printOutput(_:)`` does.
 func printError(_ text: String) {
+  try? FileHandle.standardError.write(contentsOf: Data(terminalSafe(text).utf8))
+}
+
+/// Prints Trendline's own control sequences (the progress line's carriage return and
+/// erase-line) with nothing escaped; never give it text from the input.
+func printControl(_ text: String) {
   try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
+}
+
+private func terminalSafe(_ text: String) -> String {
+  text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+    .joined(separator: "\n")
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrendlineIngest
+import TrendlineSupport
 
 @Test(arguments: [
   ("u00001", true), ("anna.k", true), ("a-b_c.d", true), ("...", true),
@@ -27,5 +28,115 @@ func userIdsAreCheckedBeforeTheyBecomePaths(id: String, valid: Bool) {
   let (users, problems) = try InputLayout.discover(input)
   #expect(users.map(\.id) == ["anna"])
   #expect(users[0].files.map(\.lastPathComponent) == ["export.csv"])
-  #expect(problems.map(\.description) == ["eve.csv: links outside the input folder; it is not read"])
+  #expect(
+    problems.map(\.description) == [
+      "anna/link.csv: links outside the input folder; it is not read",
+      "eve.csv: links outside the input folder; it is not read",
+    ])
+}
+
+/// A scratch input folder `in/` with a file `outside.csv` beside it, removed at the end.
+private struct LayoutScratch: ~Copyable {
+  let root = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-layout-\(UUID())")
+  var input: URL { root.appendingPathComponent("in") }
+
+  init() throws {
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("in"), withIntermediateDirectories: true)
+    try Data("secret".utf8).write(to: root.appendingPathComponent("outside.csv"))
+  }
+
+  deinit { try? FileManager.default.removeItem(at: root) }
+
+  func write(_ text: String, to relative: String) throws {
+    let url = input.appendingPathComponent(relative)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+  }
+
+  func link(_ relative: String, to target: String) throws {
+    try FileManager.default.createSymbolicLink(atPath: input.appendingPathComponent(relative).path, withDestinationPath: target)
+  }
+}
+
+/// A file swapped for a link out of the input after the folder was listed is not followed
+/// when it is opened: the check and the open are one walk (``InputFolder``). The same holds
+/// for the user's folder swapped for a link to a folder outside.
+@Test func fileSwappedForALinkAfterDiscoveryIsNotRead() throws {
+  let scratch = try LayoutScratch()
+  try scratch.write("mine", to: "anna/export.csv")
+  try scratch.write("mine", to: "bob/export.csv")
+  let (users, _) = try InputLayout.discover(scratch.input)
+  #expect(users.map(\.id) == ["anna", "bob"])
+  #expect(try users[0].bytes(of: users[0].files[0], maximumBytes: 100) == Array("mine".utf8))
+
+  try FileManager.default.removeItem(at: scratch.input.appendingPathComponent("anna/export.csv"))
+  try scratch.link("anna/export.csv", to: scratch.root.appendingPathComponent("outside.csv").path)
+  #expect(throws: FileBytes.Failure.outsideInput(.outside)) {
+    try users[0].bytes(of: users[0].files[0], maximumBytes: 100)
+  }
+
+  let elsewhere = scratch.root.appendingPathComponent("elsewhere")
+  try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+  try Data("secret".utf8).write(to: elsewhere.appendingPathComponent("export.csv"))
+  try FileManager.default.removeItem(at: scratch.input.appendingPathComponent("bob"))
+  try scratch.link("bob", to: "../elsewhere")
+  #expect(throws: FileBytes.Failure.outsideInput(.outside)) {
+    try users[1].bytes(of: users[1].files[0], maximumBytes: 100)
+  }
+}
+
+/// Links that stay inside the input folder are read, relative or absolute; a link that
+/// climbs out with `..`, loops or leads nowhere is not.
+@Test func linksAreFollowedOnlyInsideTheInputFolder() throws {
+  let scratch = try LayoutScratch()
+  try scratch.write("shared", to: "store/shared.csv")
+  let folder = InputFolder(resolving: scratch.input)
+  try scratch.link("relative.csv", to: "store/shared.csv")
+  try scratch.link("absolute.csv", to: folder.root + "/store/shared.csv")
+  try scratch.link("climbs.csv", to: "store/../../outside.csv")
+  try scratch.link("loop.csv", to: "loop.csv")
+  try scratch.link("dangling.csv", to: "store/missing.csv")
+  #expect(try FileBytes.read("relative.csv", in: folder) == Array("shared".utf8))
+  #expect(try FileBytes.read("absolute.csv", in: folder) == Array("shared".utf8))
+  #expect(try FileBytes.read("store/../relative.csv", in: folder) == Array("shared".utf8))
+  #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read("climbs.csv", in: folder) }
+  #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read("../outside.csv", in: folder) }
+  #expect(throws: FileBytes.Failure.outsideInput(.linkLoop)) { try FileBytes.read("loop.csv", in: folder) }
+  #expect(throws: FileBytes.Failure.outsideInput(.danglingLink)) { try FileBytes.read("dangling.csv", in: folder) }
+}
+
+/// Every entry in a user's folder is read or named with its reason: a sub-folder, a dangling
+/// link, a link out, a loop, a name that is not UTF-8 or holds control characters, a hidden
+/// file (listed as hidden, no fault).
+@Test func everyEntryInAUserFolderIsReadOrNamed() throws {
+  let scratch = try LayoutScratch()
+  try scratch.write("x", to: "anna/export.csv")
+  try scratch.write("x", to: "anna/2025/old.csv")
+  try scratch.write("x", to: "anna/.DS_Store")
+  try scratch.write("x", to: "anna/bell\u{07}.csv")
+  try scratch.link("anna/dangling.csv", to: "nothing.csv")
+  try scratch.link("anna/out.csv", to: "../../outside.csv")
+  try scratch.link("anna/loop.csv", to: "loop.csv")
+  // A name of raw bytes that are not UTF-8 (Latin-1 "é" = 0xE9).
+  let bad = Array((scratch.input.path + "/anna/caf").utf8) + [0xE9] + Array(".csv".utf8) + [0]
+  let descriptor = bad.withUnsafeBufferPointer { pointer in
+    pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) { creat($0, 0o644) }
+  }
+  try #require(descriptor >= 0)
+  close(descriptor)
+
+  let (users, problems) = try InputLayout.discover(scratch.input)
+  #expect(users.map(\.id) == ["anna"])
+  #expect(users[0].files.map(\.lastPathComponent) == ["export.csv"])
+  #expect(
+    problems.map(\.description) == [
+      "anna/.DS_Store: is hidden; hidden entries are not read",
+      "anna/2025: is a folder; exports are read only directly in a user's folder, so it is not read",
+      "anna/bell\\u{7}.csv: has control characters in its name; rename it to read it",
+      "anna/caf\\x{e9}.csv: has a name that is not valid UTF-8; rename it to read it",
+      "anna/dangling.csv: is a link to nothing (its target does not exist); it is not read",
+      "anna/loop.csv: is a link that loops (or a chain of more than 40 links); it is not read",
+      "anna/out.csv: links outside the input folder; it is not read",
+    ])
+  #expect(problems.map(\.isHidden) == [true, false, false, false, false, false, false])
 }
