@@ -21,20 +21,24 @@ enum ReportWriter {
     }
   }
 
-  /// `<name>.svg` beside `<name>.json` in `folder`, when the pipeline writes SVG.
+  /// `<name>.svg` beside `<name>.json` in `folder`, when the pipeline writes SVG; the file's
+  /// name if it was written.
+  @discardableResult
   static func writeSVG(_ document: ChartDocument, named name: String, in folder: String, formats: [Pipeline.Output.Format])
-    throws(AtomicFile.WriteError)
+    throws(AtomicFile.WriteError) -> String?
   {
-    guard formats.contains(.svg) else { return }
+    guard formats.contains(.svg) else { return nil }
     try AtomicFile.write(Data(SVGRenderer.render(document).utf8), to: folder + "/" + name + ".svg")
+    return name + ".svg"
   }
 
-  /// `report/users/<user>.html`, when the pipeline writes HTML.
+  /// `report/users/<user>.html`, when the pipeline writes HTML; without HTML, a page an
+  /// earlier run wrote is removed, so the report never shows a user as it was.
   static func writeUserPage(
     user: String, failure: String?, calendar: UserCalendar, asOf: Int64, charts: [ChartDocument], sessions: [Session],
     notes: [RowNote], output: URL, formats: [Pipeline.Output.Format]
   ) throws(AtomicFile.WriteError) {
-    guard formats.contains(.html) else { return }
+    guard formats.contains(.html) else { return try AtomicFile.remove(userPageURL(user, output: output).path) }
     let page = HTMLReport.UserPage(
       user: user, failure: failure, timeZone: calendar.timeZone, asOf: Date(epochSeconds: asOf), charts: charts,
       sessions: sessions.filter { $0.start <= asOf },
@@ -50,7 +54,7 @@ enum ReportWriter {
   static func writeFailedUserPage(
     user: String, message: String, timeZone: TimeZone, output: URL, formats: [Pipeline.Output.Format]
   ) throws(AtomicFile.WriteError) {
-    guard formats.contains(.html) else { return }
+    guard formats.contains(.html) else { return try AtomicFile.remove(userPageURL(user, output: output).path) }
     let page = HTMLReport.UserPage(
       user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], notes: [])
     try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
@@ -72,11 +76,13 @@ enum ReportWriter {
   /// `cohort/<chart>.svg` (with `svg`) and `report/index.html` (with `html`) of a run or a
   /// merge: the cohort charts series first, then radars, each by name, the order the cohort
   /// JSON files are written in, so a merged report is byte-identical to a single run's.
+  /// Returns the paths written, relative to `output`.
+  @discardableResult
   static func writeCohortReport(
     _ gathered: CohortGatherer, pipeline: String, formats: [Pipeline.Output.Format], asOf: String,
     users: [HTMLReport.UserEntry], output: URL
-  ) throws(AtomicFile.WriteError) {
-    guard formats.contains(.svg) || formats.contains(.html) else { return }
+  ) throws(AtomicFile.WriteError) -> [String] {
+    guard formats.contains(.svg) || formats.contains(.html) else { return [] }
     var documents: [ChartDocument] = []
     for name in gathered.series.keys.sorted() {
       documents.append(.cohortSeries(gathered.compare.reduce(gathered.series[name]!, chart: name, asOf: asOf)))
@@ -85,12 +91,16 @@ enum ReportWriter {
       documents.append(.cohortRadar(gathered.compare.reduce(gathered.radar[name]!, chart: name, asOf: asOf)))
     }
     let folder = output.appendingPathComponent("cohort").path
+    var written: [String] = []
     for document in documents {
-      try writeSVG(document, named: document.name, in: folder, formats: formats)
+      if let name = try writeSVG(document, named: document.name, in: folder, formats: formats) {
+        written.append("cohort/" + name)
+      }
     }
-    guard formats.contains(.html) else { return }
+    guard formats.contains(.html) else { return written }
     let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users)
     try AtomicFile.write(
       Data(HTMLReport.index(index).utf8), to: output.appendingPathComponent("report").appendingPathComponent("index.html").path)
+    return written + ["report/index.html"]
   }
 }

@@ -61,10 +61,14 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
   case input(ExportError)
   /// An output file could not be written: the output folder is read-only or full.
   case output(AtomicFile.WriteError)
+  /// The folders given cannot be used together (an output inside the input, an output folder
+  /// holding what no run writes): nothing was read or written.
+  case folders(String)
 
   public var description: String {
     switch self {
     case .input(let error): return error.description
+    case .folders(let message): return message
     case .output(let error):
       return "\(error). Check that the output folder is writable and the disk has space, then run again"
     }
@@ -94,6 +98,7 @@ public enum Runner {
   ) throws(RunFailure) -> Manifest {
     let startedAt = Date()
     let input = options.input ?? pipeline.source.input
+    try checkFolders(input: input, output: options.output, cache: options.cache)
     let discovered: (users: [UserInput], problems: [InputProblem])
     do {
       discovered = try InputLayout.discover(input)
@@ -185,10 +190,13 @@ public enum Runner {
         try AtomicFile.write(try manifest.encoded(), to: folder.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
       } else {
-        try writeCohort(gathered, asOf: options.asOfText, to: options.output)
-        try ReportWriter.writeCohortReport(
+        let cohortFiles = try writeCohort(gathered, asOf: options.asOfText, to: options.output)
+        let reportFiles = try ReportWriter.writeCohortReport(
           gathered, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: options.asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: options.output)
+        try OutputSweep.sweepRun(
+          output: options.output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
+          keepShards: false)
         try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS").path)
       }
@@ -206,10 +214,52 @@ public enum Runner {
     output.appendingPathComponent("shards").appendingPathComponent(shard.description)
   }
 
-  /// Writes `cohort/<chart>.json` for every compared chart.
-  static func writeCohort(_ gathered: CohortGatherer, asOf: String, to output: URL) throws {
+  /// Writes `cohort/<chart>.json` for every compared chart; returns the paths written,
+  /// relative to `output`.
+  @discardableResult
+  static func writeCohort(_ gathered: CohortGatherer, asOf: String, to output: URL) throws -> [String] {
+    var written: [String] = []
     for (name, data) in try gathered.outputs(asOf: asOf) {
       try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
+      written.append("cohort/" + name + ".json")
+    }
+    return written
+  }
+
+  /// Refuses folders that cannot be used together, before anything is read or written: an
+  /// output or cache folder inside the input (the next run would read it as users), an input
+  /// inside the output (a sweep would remove it), and an output folder holding entries no run
+  /// writes (``OutputSweep``: a mistyped `--output` is refused, never emptied).
+  static func checkFolders(input: URL, output: URL, cache: URL?) throws(RunFailure) {
+    func real(_ url: URL) -> String {
+      // The deepest part that exists, resolved, plus the rest: an output not yet created is
+      // still placed by where it will be.
+      var existing = url.standardizedFileURL
+      var rest: [String] = []
+      while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
+        rest.insert(existing.lastPathComponent, at: 0)
+        existing = existing.deletingLastPathComponent()
+      }
+      return ([existing.resolvingSymlinksInPath().path] + rest).joined(separator: "/")
+    }
+    func isInside(_ inner: String, _ outer: String) -> Bool { inner == outer || inner.hasPrefix(outer + "/") }
+    let inputPath = real(input)
+    let outputPath = real(output)
+    if isInside(outputPath, inputPath) {
+      throw .folders(
+        "the output folder '\(output.path)' is inside the input folder '\(input.path)': the next run would read its outputs as users. Write outside the input")
+    }
+    if isInside(inputPath, outputPath) {
+      throw .folders(
+        "the input folder '\(input.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Write elsewhere")
+    }
+    if let cache, isInside(real(cache), inputPath) {
+      throw .folders(
+        "the cache folder '\(cache.path)' is inside the input folder '\(input.path)': the next run would read its entries as users. Keep the cache outside the input")
+    }
+    if let foreign = OutputSweep.foreignEntry(in: output.path) {
+      throw .folders(
+        "the output folder '\(output.path)' holds '\(foreign)', which no Trendline run writes; a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder")
     }
   }
 

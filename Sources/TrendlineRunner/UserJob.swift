@@ -87,18 +87,16 @@ enum UserJob {
     record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
     record.unmappedExercises = ingest.unmappedExercises.count
 
-    let outcomesPath = folder + "/" + RowOutcomesCSV.fileName
-    if ingest.notes.isEmpty {
-      try AtomicFile.remove(outcomesPath)
-    } else {
-      try AtomicFile.write(Data(RowOutcomesCSV.bytes(ingest.notes)), to: outcomesPath)
+    // The names this run writes in the user's folder; whatever else an earlier run left there
+    // (a chart since removed from the pipeline, an SVG no longer asked for) goes at the end.
+    var written: Set<String> = []
+    if !ingest.notes.isEmpty {
+      try AtomicFile.write(Data(RowOutcomesCSV.bytes(ingest.notes)), to: folder + "/" + RowOutcomesCSV.fileName)
+      written.insert(RowOutcomesCSV.fileName)
     }
     let rejects = ingest.notes.filter { $0.outcome == .rejected }
     if context.options.strict && !rejects.isEmpty {
-      for chart in context.pipeline.charts {
-        try AtomicFile.remove(folder + "/" + chart.name + ".json")
-        try AtomicFile.remove(folder + "/" + chart.name + ".svg")
-      }
+      try OutputSweep.removeAll(in: folder, except: written)
       let message =
         "--strict: \(rejects.count) rejected row(s), the first \(rejects[0]); see \(RowOutcomesCSV.fileName)"
       try ReportWriter.writeFailedUserPage(
@@ -120,11 +118,15 @@ enum UserJob {
         preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
       }
       try AtomicFile.write(data, to: folder + "/" + chart.name + ".json")
+      written.insert(chart.name + ".json")
       if compares(chart.name) { compared.append((chart.name, output)) }
       let document = ReportWriter.document(output, bands: chart.bands)
-      try ReportWriter.writeSVG(document, named: chart.name, in: folder, formats: formats)
+      if let svg = try ReportWriter.writeSVG(document, named: chart.name, in: folder, formats: formats) {
+        written.insert(svg)
+      }
       documents.append(document)
     }
+    try OutputSweep.removeAll(in: folder, except: written)
     try ReportWriter.writeUserPage(
       user: user.id, failure: nil, calendar: calendar, asOf: asOf, charts: documents, sessions: ingest.sessions,
       notes: ingest.notes, output: context.options.output, formats: formats)

@@ -195,7 +195,7 @@ enum RunCommand {
       reporter.finishLine()
       printError("error: \(error)\n")
       switch error {
-      case .input: return .usage
+      case .input, .folders: return .usage
       case .output: return .ioError
       }
     }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import _TrendlineTestSupport
+
+/// Folders an operator reuses or mixes up: an output folder written by another run, one that
+/// holds someone's files, an output or cache inside the input.
+@Suite struct ReusedFolderTests {
+  typealias Scratch = RunCommandTests.Scratch
+
+  static let catalog = TestPaths.catalogFile.path
+
+  /// A pipeline whose charts are `charts` (name → stages), with a cohort of the first one.
+  static func pipeline(input: URL, charts: [String], formats: String) -> String {
+    let body = charts.map {
+      #""\#($0)": [{"bucket": {"range": "all", "granularity": "month", "measures": ["sessions", "volumeKg"]}}]"#
+    }
+    return """
+      {
+        "version": 1, "name": "reuse",
+        "source": {"input": "\(input.path)", "catalog": "\(catalog)"},
+        "charts": {\(body.joined(separator: ", "))},
+        "compare": {"charts": ["\(charts[0])"], "quantiles": [0.5]},
+        "output": {"formats": \(formats)}
+      }
+      """
+  }
+
+  /// A run into the folder of another run — another pipeline, fewer users, fewer formats —
+  /// leaves exactly what a run into an empty folder leaves: the old charts, cohort files,
+  /// report pages, SVGs, row outcomes and the deleted user's folder are gone.
+  @Test func aReusedOutputFolderHoldsOnlyTheLastRun() throws {
+    let scratch = try Scratch()
+    let input = try scratch.copyUsers(["uma.json", "sam.csv", "mason.csv"], to: "in")
+    let wide = try scratch.write(
+      Self.pipeline(input: input, charts: ["volume", "extra"], formats: #"["json", "svg", "html"]"#), to: "wide.json")
+    let narrow = try scratch.write(Self.pipeline(input: input, charts: ["load"], formats: #"["json"]"#), to: "narrow.json")
+    let reused = scratch.url.appendingPathComponent("reused")
+    let fresh = scratch.url.appendingPathComponent("fresh")
+    let asOf = ["--as-of", "2026-11-29"]
+    #expect(try runTrendline(["run", wide.path, "--output", reused.path] + asOf).status == 0)
+    try runTrendline(["run", wide.path, "--output", reused.path, "--shard", "0/2"] + asOf)
+    #expect(FileManager.default.fileExists(atPath: reused.appendingPathComponent("users/sam/volume.svg").path))
+    #expect(FileManager.default.fileExists(atPath: reused.appendingPathComponent("shards/0-of-2").path))
+
+    try FileManager.default.removeItem(at: input.appendingPathComponent("mason.csv"))
+    let second = try runTrendline(["run", narrow.path, "--output", reused.path] + asOf)
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(try runTrendline(["run", narrow.path, "--output", fresh.path] + asOf).status == 0)
+    #expect(try Set(RunCommandTests.tree(reused).keys) == Set(RunCommandTests.tree(fresh).keys))
+    #expect(try RunCommandTests.tree(reused) == RunCommandTests.tree(fresh))
+    #expect(!FileManager.default.fileExists(atPath: reused.appendingPathComponent("users/mason").path))
+    #expect(!FileManager.default.fileExists(atPath: reused.appendingPathComponent("report").path))
+  }
+
+  /// A folder holding anything no run writes is refused before any input is read, and left as
+  /// it was: a mistyped `--output` never empties someone's folder.
+  @Test func aFolderTrendlineDoesNotOwnIsRefused() throws {
+    let scratch = try Scratch()
+    let input = try scratch.copyUsers(["uma.json"], to: "in")
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
+    let home = scratch.url.appendingPathComponent("home")
+    _ = try scratch.write("my notes", to: "home/notes.txt")
+    _ = try scratch.write("x", to: "home/.profile")
+    let result = try runTrendline(["run", pipeline.path, "--output", home.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr
+        == "error: the output folder '\(home.path)' holds 'notes.txt', which no Trendline run writes; a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder\n"
+    )
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".profile", "notes.txt"])
+  }
+
+  /// An output or cache folder inside the input would be read as users by the next run, and an
+  /// input inside the output would be swept: each is refused with exit 2, nothing written.
+  @Test(arguments: [
+    (["--output", "in/out"], "the output folder '$/in/out' is inside the input folder '$/in'"),
+    (["--output", "in"], "the output folder '$/in' is inside the input folder '$/in'"),
+    (["--output", "."], "the input folder '$/in' is inside the output folder '$'"),
+    (["--output", "out", "--cache", "in/.cache"], "the cache folder '$/in/.cache' is inside the input folder '$/in'"),
+  ])
+  func foldersInsideEachOtherAreRefused(arguments: [String], message: String) throws {
+    let scratch = try Scratch()
+    let input = try scratch.copyUsers(["uma.json"], to: "in")
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
+    let before = try RunCommandTests.tree(input)
+    let absolute = arguments.enumerated().map { index, argument in
+      index % 2 == 1 ? scratch.url.appendingPathComponent(argument).standardizedFileURL.path : argument
+    }
+    let result = try runTrendline(["run", pipeline.path, "--as-of", "2026-11-29"] + absolute)
+    #expect(result.status == 2)
+    let root = scratch.url.standardizedFileURL.path
+    #expect(result.stderr.hasPrefix("error: " + message.replacingOccurrences(of: "$", with: root)), "\(result.stderr)")
+    #expect(try RunCommandTests.tree(input) == before)
+    #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("out").path))
+  }
+}
