@@ -37,8 +37,13 @@ public struct UsersFile: Sendable {
 
   public let file: String
   public private(set) var rows: [String: Row] = [:]
-  /// Lines that could not be read at all (malformed CSV, a repeated user).
-  public private(set) var problems: [RowNote] = []
+  /// Lines that could not be read at all (malformed CSV, a header without `user`): whose
+  /// settings they held is unknown, so a run stops on the first (``Runner``) rather than
+  /// run someone in the wrong zone.
+  public private(set) var problems: [ExportError] = []
+  /// Users listed on more than one line, with every line: which row is meant cannot be
+  /// guessed, so such a user fails with the lines named, and the others go on.
+  public private(set) var repeated: [String: [Int]] = [:]
 
   /// An empty table, for an input folder without `users.csv`.
   public init() { file = InputLayout.settingsFileName }
@@ -53,7 +58,8 @@ public struct UsersFile: Sendable {
     let header = (0..<reader.fieldCount).map { reader.string($0).trimmingCharacters(in: .whitespaces) }
     func column(_ name: String) -> Int? { header.firstIndex { $0.lowercased() == name.lowercased() } }
     guard let user = column("user") else {
-      problems.append(RowNote(file: file, line: 1, column: 1, field: "", reason: "the header has no 'user' column"))
+      problems.append(
+        ExportError(file: file, message: "the header has no 'user' column; the first line names the columns, such as user,timeZone"))
       return
     }
     // A row per line, about: growing the table a row at a time rehashed it a dozen times for
@@ -69,15 +75,16 @@ public struct UsersFile: Sendable {
       case .end: return
       case .blankLine: continue
       case .malformed(let bad):
-        problems.append(RowNote(file: file, line: bad.line, column: bad.column, field: "", reason: bad.message))
+        problems.append(
+          ExportError(file: file, line: bad.line, column: bad.column, message: bad.message + "; fix the line and run again"))
       case .record(let line):
         func value(_ index: Int?) -> String {
           guard let index, index < reader.fieldCount else { return "" }
           return reader.string(index).trimmingCharacters(in: .whitespaces)
         }
         let id = value(user)
-        if rows[id] != nil {
-          problems.append(RowNote(file: file, line: line, column: 1, field: "user", reason: "user '\(id)' is listed twice"))
+        if let first = rows[id] {
+          repeated[id, default: [first.line]].append(line)
           continue
         }
         rows[id] = Row(
@@ -93,6 +100,11 @@ public struct UsersFile: Sendable {
   public func settings(for id: String, defaults: UserSettings) throws(ExportError) -> UserSettings {
     var settings = defaults
     guard let row = rows[id] else { return settings }
+    if let lines = repeated[id] {
+      throw ExportError(
+        file: file, line: lines[1],
+        message: "user '\(id)' is listed on lines \(lines.map(String.init).joined(separator: ", ")); keep one row for each user")
+    }
     func fail(_ message: String) -> ExportError { ExportError(file: file, line: row.line, message: message) }
     if !row.timeZone.isEmpty {
       guard let zone = TimeZone(identifier: row.timeZone) else {

@@ -12,6 +12,12 @@ extension PipelineChecker {
   static let stageNames = ["bucket", "fillGaps", "smooth", "bands", "radar", "heatmap", "sparkline"]
   /// Enough levels for any scale a person reads at a glance.
   static let maxBandLevels = 12
+  /// Where a band level may start: far beyond any measure (a billion kilograms a week), near
+  /// enough that every coordinate drawn from it stays an ordinary number.
+  static let bandLevelRange: ClosedRange<Double> = -1_000_000_000...1_000_000_000
+  /// A smoothing window of more than a year of days smooths nothing a person reads, and the
+  /// centred mean costs the window for each value.
+  static let maxSmoothWindow = 366
   /// Periods a radar or heat map may show: ten years of months, and enough days or weeks for
   /// any chart a person reads.
   static let maxPeriods = 120
@@ -70,8 +76,19 @@ extension PipelineChecker {
     }
     // A leading dot would make a hidden `<chart>.json` that `ls` and Finder do not show.
     if name.hasPrefix(".") { return "chart name '\(name)' starts with '.'" }
+    if name.hasSuffix(".") { return "chart name '\(name)' ends with '.', which Windows drops from file names" }
+    // Windows refuses these as the part of a file name before its first dot, in any case, so
+    // an output folder holding `con.json` could not be copied there.
+    let base = name.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0].uppercased()
+    if windowsReservedNames.contains(base) {
+      return "chart name '\(name)' is a device name on Windows (\(base)), so its files could not be copied there"
+    }
     return nil
   }
+
+  /// CON, PRN, AUX, NUL, COM1–COM9 and LPT1–LPT9.
+  static let windowsReservedNames: Set<String> = Set(
+    ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
   /// One chart's stage chain, checked element by element and then for order.
   func chart(_ name: String, _ value: JSONValue, at path: JSONPath, catalog: Catalog?) -> Chart? {
@@ -283,6 +300,14 @@ extension PipelineChecker {
           levelsValid = false
           continue
         }
+        guard Self.bandLevelRange.contains(from) else {
+          report(
+            levelPath.appending(0),
+            "a level starts between -1000000000 and 1000000000, found \(text(of: pair[0]))",
+            hint: "Give the measure's value where the band begins")
+          levelsValid = false
+          continue
+        }
         if let previous = levels.last, from <= previous.from {
           report(
             levelPath.appending(0),
@@ -312,7 +337,9 @@ extension PipelineChecker {
     if let value = members["method"] {
       guard let given = choice(value, at: path.appending("method"), Self.smoothMethods, what: "smoothing method") else {
         // Still check the window, so one run reports both.
-        _ = members["window"].map { integer($0, at: path.appending("window"), in: 1...Int.max, what: "window") }
+        _ = members["window"].map {
+          integer($0, at: path.appending("window"), in: 1...Self.maxSmoothWindow, what: "window")
+        }
         return nil
       }
       method = given
@@ -325,7 +352,7 @@ extension PipelineChecker {
           path.appending("window"), "'window' is not used by method 'ewma'",
           hint: "Remove it; ewma is shaped by 'alpha'", atKey: true, shownPath: path)
         valid = false
-      } else if let given = integer(value, at: path.appending("window"), in: 1...Int.max, what: "window") {
+      } else if let given = integer(value, at: path.appending("window"), in: 1...Self.maxSmoothWindow, what: "window") {
         window = given
       } else {
         valid = false

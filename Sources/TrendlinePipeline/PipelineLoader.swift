@@ -44,17 +44,31 @@ public enum PipelineLoader {
   ///   the catalog.
   public static func load(_ url: URL) -> Result<Pipeline, PipelineErrors> {
     let display = url.relativePath
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      return .failure(PipelineErrors([Diagnostic(.error, "cannot read pipeline file '\(display)': no such file")]))
+    let bytes: [UInt8]
+    do throws(FileBytes.Failure) {
+      bytes = try FileBytes.read(url.path, maximumBytes: maxPipelineBytes)
+    } catch {
+      return .failure(PipelineErrors([Diagnostic(.error, "cannot read pipeline file '\(display)': \(describe(error, limit: maxPipelineBytes))")]))
     }
-    guard !isDirectory.boolValue else {
-      return .failure(PipelineErrors([Diagnostic(.error, "cannot read pipeline file '\(display)': it is a directory")]))
+    return load(contents: bytes, of: url)
+  }
+
+  /// A pipeline file is a few kilobytes; one of a megabyte is not a pipeline, and reading
+  /// whatever size is named (a gigabyte file asked for a 13 GB parse) is refused first.
+  public static let maxPipelineBytes = 1 << 20
+  /// A catalog of every exercise of every app is a few hundred kilobytes.
+  public static let maxCatalogBytes = 64 << 20
+
+  /// Why a pipeline or catalog file could not be read, in the words after its name.
+  static func describe(_ failure: FileBytes.Failure, limit: Int) -> String {
+    switch failure {
+    case .tooLarge(let size): return "it is \(size) bytes, over the limit of \(limit) bytes for such a file"
+    case .unreadable(_, let code) where code == ENOENT: return "no such file"
+    case .unreadable(_, let code) where code == EISDIR: return "it is a directory"
+    case .unreadable(let reason, _): return reason.prefix(1).lowercased() + reason.dropFirst()
+    case .notRegularFile: return "it is not a regular file (a pipe, socket or device)"
+    case .outsideInput(let failure): return failure.reason
     }
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-      return .failure(PipelineErrors([Diagnostic(.error, "cannot read pipeline file '\(display)': permission denied")]))
-    }
-    return load(contents: [UInt8](data), of: url)
   }
 
   /// Checks `contents` as if it were the file at `url`, which need not exist: `url` gives the
@@ -520,18 +534,18 @@ final class PipelineChecker {
   func catalog(_ relative: String, at path: JSONPath) -> (url: URL, catalog: Catalog)? {
     let url = resolve(relative)
     let shown = displayPath(relative)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-      report(
-        path, "cannot read catalog '\(shown)': no such file", hint: "Paths are relative to the pipeline file's folder")
+    let bytes: [UInt8]
+    do throws(FileBytes.Failure) {
+      bytes = try FileBytes.read(url.path, maximumBytes: PipelineLoader.maxCatalogBytes)
+    } catch {
+      if case .unreadable(_, let code) = error, code == ENOENT {
+        report(
+          path, "cannot read catalog '\(shown)': no such file", hint: "Paths are relative to the pipeline file's folder")
+      } else {
+        report(path, "cannot read catalog '\(shown)': \(PipelineLoader.describe(error, limit: PipelineLoader.maxCatalogBytes))")
+      }
       return nil
     }
-    guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: url.path) else {
-      report(
-        path, "cannot read catalog '\(shown)': \(isDirectory.boolValue ? "it is a directory" : "permission denied")")
-      return nil
-    }
-    let bytes = [UInt8](data)
     let where_ = "the catalog named by source.catalog"
     let catalogDocument: JSONDocument
     do {
@@ -544,7 +558,7 @@ final class PipelineChecker {
       return nil
     }
     do {
-      let catalog = try JSONDecoder().decode(Catalog.self, from: data)
+      let catalog = try JSONDecoder().decode(Catalog.self, from: Data(bytes))
       var seen: Set<Int> = []
       var clean = true
       for (index, group) in catalog.muscleGroups.enumerated() where !seen.insert(group.id).inserted {

@@ -12,6 +12,9 @@ public enum SVGNumber {
     let scale = pow(10.0, Double(decimals))
     let scaled = (x * scale).rounded()
     if scaled == 0 { return "0" }
+    // Past 2^53 a Double has no fraction to show, and past 2^63 `Int64(_:)` would trap: write
+    // the whole number as C's printf does, which is locale-free.
+    guard abs(scaled) < 9_007_199_254_740_992 else { return String(format: "%.0f", x) }
     let negative = scaled < 0
     let magnitude = Int64(abs(scaled))
     let factor = Int64(scale)

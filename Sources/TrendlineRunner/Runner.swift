@@ -61,6 +61,8 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
   case input(ExportError)
   /// An output file could not be written: the output folder is read-only or full.
   case output(AtomicFile.WriteError)
+  /// A cache entry could not be written: the cache folder is read-only or full.
+  case cache(AtomicFile.WriteError)
   /// The folders given cannot be used together (an output inside the input, an output folder
   /// holding what no run writes): nothing was read or written.
   case folders(String)
@@ -69,6 +71,8 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
     switch self {
     case .input(let error): return error.description
     case .folders(let message): return message
+    case .cache(let error):
+      return "\(error). Check that the cache folder is writable and its disk has space, or run without --cache"
     case .output(let error):
       return "\(error). Check that the output folder is writable and the disk has space, then run again"
     }
@@ -111,6 +115,7 @@ public enum Runner {
     let usersFile: UsersFile
     do throws(ExportError) {
       usersFile = try loadUsersFile(named: pipeline.source.users, input: input, limits: pipeline.source.limits)
+      if let problem = usersFile.problems.first { throw problem }
     } catch {
       throw .input(error)
     }
@@ -168,7 +173,10 @@ public enum Runner {
         events(.userFinished(record, done: finished, total: users.count))
       }
     }
-    if let failure = writeFailure.withLock({ $0 }) { throw .output(failure) }
+    if let failure = writeFailure.withLock({ $0 }) {
+      let inCache = options.cache.map { failure.path.hasPrefix($0.standardizedFileURL.path + "/") } ?? false
+      throw inCache ? .cache(failure) : .output(failure)
+    }
 
     let userRecords = records.withLock { $0.compactMap { $0 } }
     let pipelineRecord = Manifest.PipelineRecord(

@@ -14,11 +14,27 @@ public enum AsOf: Sendable, Equatable {
   /// The default: the end of today in each user's zone, so runs on one day give identical files.
   case today
 
-  /// Reads `2025-11-29` or an RFC 3339 instant; nil for anything else.
+  /// The dates an as-of may name, and the instants: 1970-01-01 to 2199-12-31. Workout logs
+  /// begin in 1970 (the readers refuse earlier times), and every period a chart computes lies
+  /// within ten years of its as-of, so no date arithmetic leaves the years 1960–2210: no
+  /// calendar before the Gregorian reform, no year 0, no negative year to write, and at most
+  /// 84,000 day buckets between a 1970 session and the last as-of.
+  public static let supportedDates = "1970-01-01 to 2199-12-31"
+  /// 1970-01-01T00:00:00Z and 2199-12-31T23:59:59Z, in seconds since 1970.
+  public static let supportedInstants: ClosedRange<Int64> = 0...7_258_118_399
+
+  /// Why a text is not an as-of, in words for the command line.
+  public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// Reads `2025-11-29` or an RFC 3339 instant, within ``supportedDates``.
   ///
   /// - Complexity: O(*n*), where *n* is the length of `text`.
-  public init?(parsing text: String) {
+  public init(reading text: String) throws(Invalid) {
     let bytes = Array(text.utf8)
+    let outside = Invalid(
+      description: "'\(text)' is outside the supported dates \(Self.supportedDates); give an as-of within them")
     if bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       let year = Int(text.prefix(4)), let month = Int(text.dropFirst(5).prefix(2)),
       let day = Int(text.suffix(2)),
@@ -28,13 +44,24 @@ public enum AsOf: Sendable, Equatable {
     {
       guard (1...12).contains(month), day >= 1,
         day <= RFC3339.daysInMonth(year: Int64(year), month: Int64(month))
-      else { return nil }
+      else {
+        throw Invalid(description: "'\(text)' is not a date: there is no day \(day) in month \(month) of \(year)")
+      }
+      guard (1970...2199).contains(year) else { throw outside }
       self = .endOfDay(year: year, month: month, day: day)
     } else if let instant = RFC3339.parse(text) {
+      guard Self.supportedInstants.contains(instant) else { throw outside }
       self = .instant(instant)
     } else {
-      return nil
+      throw Invalid(
+        description: "'\(text)' is not an as-of: give YYYY-MM-DD or an RFC 3339 instant such as 2025-11-29T18:00:00Z")
     }
+  }
+
+  /// Reads an as-of as ``init(reading:)`` does; nil for anything it refuses.
+  public init?(parsing text: String) {
+    guard let asOf = try? AsOf(reading: text) else { return nil }
+    self = asOf
   }
 
   /// The instant this as-of means for a user with `calendar`; `now` is the current instant,

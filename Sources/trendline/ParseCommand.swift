@@ -199,26 +199,29 @@ enum ParseCommand {
   /// reading" (74), because the first is a typo the user fixes and the second is a disk or
   /// network problem.
   static func readFile(_ path: String) -> Result<Data, ReadFailure> {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      return .failure(ReadFailure(diagnostic: Diagnostic(.error, "cannot read '\(path)': no such file"), code: .noInput))
-    }
-    guard !isDirectory.boolValue else {
-      return .failure(
-        ReadFailure(diagnostic: Diagnostic(.error, "cannot read '\(path)': it is a directory"), code: .noInput))
-    }
-    guard FileManager.default.isReadableFile(atPath: path) else {
-      return .failure(
-        ReadFailure(diagnostic: Diagnostic(.error, "cannot read '\(path)': permission denied"), code: .noInput))
-    }
-    do {
-      return .success(try Data(contentsOf: URL(fileURLWithPath: path)))
+    do throws(FileBytes.Failure) {
+      return .success(Data(try FileBytes.read(path, maximumBytes: maximumBytes)))
     } catch {
-      return .failure(
-        ReadFailure(
-          diagnostic: Diagnostic(.error, "cannot read '\(path)': \(error.localizedDescription)"), code: .ioError))
+      let reason: String
+      var code = ExitCode.noInput
+      switch error {
+      case .unreadable(_, let errno) where errno == ENOENT: reason = "no such file"
+      case .unreadable(_, let errno) where errno == EISDIR: reason = "it is a directory"
+      case .unreadable(_, let errno) where errno == EACCES || errno == EPERM: reason = "permission denied"
+      case .unreadable(let text, _):
+        reason = text
+        code = .ioError
+      case .notRegularFile: reason = "it is not a regular file (a pipe, socket or device); parse reads files"
+      case .tooLarge(let size):
+        reason = "it is \(size) bytes, over the limit of \(maximumBytes >> 20) MB that parse reads (source.limits.maxFileMB's default)"
+      case .outsideInput(let failure): reason = failure.reason
+      }
+      return .failure(ReadFailure(diagnostic: Diagnostic(.error, "cannot read '\(path)': \(reason)"), code: code))
     }
   }
+
+  /// The most `parse` reads: the default file limit of a run.
+  static let maximumBytes = ReadLimits.defaultMaxFileBytes
 
   /// What `parse` prints for `data`, without the trailing newline.
   ///

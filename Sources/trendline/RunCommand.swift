@@ -93,13 +93,18 @@ enum RunCommand {
       case "--output": options.output = try value(argument)
       case "--as-of":
         let text = try value(argument)
-        guard AsOf(parsing: text) != nil else {
-          throw UsageError("'\(text)' is not an as-of: give YYYY-MM-DD or an RFC 3339 instant such as 2025-11-29T18:00:00Z")
+        do throws(AsOf.Invalid) {
+          _ = try AsOf(reading: text)
+        } catch {
+          throw UsageError(error.description)
         }
         options.asOf = text
       case "--jobs":
         let text = try value(argument)
-        guard let jobs = Int(text), jobs >= 1 else { throw UsageError("--jobs takes a whole number ≥ 1, not '\(text)'") }
+        // More workers than this only queue for the same cores and memory.
+        guard let jobs = Int(text), (1...1024).contains(jobs) else {
+          throw UsageError("--jobs takes a whole number from 1 to 1024, not '\(text)'")
+        }
         options.jobs = jobs
       case "--shard":
         let text = try value(argument)
@@ -178,13 +183,20 @@ enum RunCommand {
       return usageFailure(error, help: "trendline run --help")
     }
     guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
+    let now = Int64(Date().timeIntervalSince1970)
+    if options.asOf == nil && !AsOf.supportedInstants.contains(now) {
+      return usageFailure(
+        UsageError(
+          "the system clock reads \(now) seconds since 1970, outside the supported dates \(AsOf.supportedDates); set the clock or give --as-of"),
+        help: "trendline run --help")
+    }
 
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let runOptions = RunOptions(
       input: options.input.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       output: URL(fileURLWithPath: options.output, relativeTo: cwd).standardizedFileURL,
       asOf: options.asOf.flatMap(AsOf.init(parsing:)) ?? .today, asOfText: options.asOf ?? "today",
-      jobs: options.jobs, shard: shard, strict: options.strict, toolVersion: toolVersion,
+      jobs: options.jobs, shard: shard, strict: options.strict, now: now, toolVersion: toolVersion,
       cache: options.cache.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       cacheVerify: options.cacheVerify)
     let reporter = RunReporter(quiet: options.quiet, json: options.logJSON)
@@ -196,7 +208,7 @@ enum RunCommand {
       printError("error: \(error)\n")
       switch error {
       case .input, .folders: return .usage
-      case .output: return .ioError
+      case .output, .cache: return .ioError
       }
     }
     return manifest.totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success

@@ -47,4 +47,46 @@ import TrendlineStages
   func rejects(text: String) {
     #expect(AsOf(parsing: text) == nil)
   }
+
+  /// As-of dates and instants are read within 1970-01-01 … 2199-12-31 and refused outside it
+  /// with a message saying so: year 0 trapped, and before 1582 the calendar shifted ten days.
+  @Test(arguments: [
+    ("1970-01-01", nil), ("2199-12-31", nil), ("1970-01-01T00:00:00Z", nil), ("2199-12-31T23:59:59Z", nil),
+    ("1969-12-31", "'1969-12-31' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"),
+    ("2200-01-01", "'2200-01-01' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"),
+    ("0000-01-01", "'0000-01-01' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"),
+    ("0005-01-01", "'0005-01-01' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"),
+    ("1500-03-01", "'1500-03-01' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"),
+    ("9999-12-31", "'9999-12-31' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"),
+    (
+      "1969-12-31T23:59:59Z",
+      "'1969-12-31T23:59:59Z' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"
+    ),
+    (
+      "2200-01-01T00:00:00Z",
+      "'2200-01-01T00:00:00Z' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"
+    ),
+    ("2025-02-29", "'2025-02-29' is not a date: there is no day 29 in month 2 of 2025"),
+  ])
+  func asOfIsReadWithinTheSupportedDates(text: String, message: String?) {
+    do throws(AsOf.Invalid) {
+      _ = try AsOf(reading: text)
+      #expect(message == nil, "\(text) was read")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  /// The last supported date resolves in the zones furthest from UTC, and periods a chart can
+  /// look back from the first one (ten years) stay after year 0.
+  @Test func edgesResolveInEveryZone() throws {
+    for zone in ["Pacific/Kiritimati", "Etc/GMT+12", "UTC"] {
+      let calendar = UserCalendar(timeZone: TimeZone(identifier: zone)!, firstWeekday: .monday)
+      let last = try AsOf(reading: "2199-12-31").resolve(for: calendar, now: 0)
+      #expect(RFC3339.format(seconds: last, timeZone: calendar.timeZone).hasPrefix("2199-12-31T23:59:59"))
+      let first = try AsOf(reading: "1970-01-01").resolve(for: calendar, now: 0)
+      let periods = Periods(.month, last: 120, through: first, calendar: calendar)
+      #expect(RFC3339.format(seconds: periods.start(0), timeZone: calendar.timeZone).hasPrefix("1960-02-01T00:00:00"))
+    }
+  }
 }

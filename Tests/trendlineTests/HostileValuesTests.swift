@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import _TrendlineTestSupport
+
+/// Values that enter from the command line, the pipeline file, `users.csv` and file names,
+/// each at the edge of its stated range or with bytes a terminal acts on.
+@Suite struct HostileValuesTests {
+  typealias Scratch = ContainmentTests.Scratch
+
+  static func strong(weight: String = "100") -> String {
+    """
+    Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+    2026-11-20 10:00:00,"A",1h,"Squat (Barbell)",1,100,5,0,0,,,
+    2026-11-20 10:00:00,"A",1h,"Squat (Barbell)",2,\(weight),5,0,0,,,
+
+    """
+  }
+
+  static func pipeline(input: URL, charts: String) -> String {
+    """
+    {
+      "version": 1, "name": "values",
+      "source": {"input": "\(input.path)", "catalog": "\(ContainmentTests.catalog)"},
+      "charts": {\(charts)}
+    }
+    """
+  }
+
+  static let volume = #""volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#
+
+  /// ESC, OSC 52 (a clipboard write), BEL, C1 CSI and a newline, in file names inside a user
+  /// folder, in a top-level name, in a `users.csv` value and in a rejected cell under
+  /// `--strict`: none reaches stderr raw, and no line is forged, in text or JSON logs.
+  @Test func terminalControlsFromTheInputAreEscaped() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(), to: "in/ann/good.csv")
+    try scratch.write(Self.strong(), to: "in/ann/osc\u{1B}]52;c;SGVsbG8=\u{07}.csv")
+    try scratch.write(Self.strong(), to: "in/ann/new\nerror: user 'zed' failed.csv")
+    try scratch.write(Self.strong(), to: "in/c1\u{9B}31m.csv")
+    try scratch.write(Self.strong(weight: "\"\u{1B}[31mred\nerror: user 'zed' failed\""), to: "in/bob.csv")
+    try scratch.write(Self.strong(), to: "in/cy.csv")
+    try scratch.write("user,timeZone\ncy,\"Mars\u{1B}[2J\u{9B}1m\"\n", to: "in/users.csv")
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: Self.volume), to: "p.json")
+    for log in [[], ["--log", "json"]] {
+      let out = scratch.url.appendingPathComponent("out")
+      let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29", "--strict"] + log)
+      #expect(result.status == 1, "\(result.stderr)")
+      for unsafe in ["\u{1B}", "\u{07}", "\u{9B}"] {
+        #expect(!result.stderr.contains(unsafe), "\(unsafe.unicodeScalars.first!.value) reached stderr: \(result.stderr)")
+      }
+      let lines = result.stderr.split(separator: "\n")
+      #expect(!lines.contains { $0.hasPrefix("error: user 'zed'") }, "a forged line: \(result.stderr)")
+      if log.isEmpty {
+        #expect(result.stderr.contains("input entry 'ann/osc\\u{1b}]52;c;SGVsbG8=\\u{7}.csv' has control characters in its name"))
+        #expect(result.stderr.contains("input entry 'ann/new\\u{a}error: user 'zed' failed.csv' has control characters"))
+        #expect(result.stderr.contains("input entry 'c1\\u{9b}31m.csv' has control characters"))
+        #expect(result.stderr.contains("unknown time zone 'Mars\\u{1b}[2J\\u{9b}1m' for user 'cy'"), "\(result.stderr)")
+        #expect(result.stderr.contains("'\\u{1b}[31mred\\u{a}error: user 'zed' failed' is not a number"), "\(result.stderr)")
+      } else {
+        for line in lines where line.hasPrefix("{") {
+          #expect(throws: Never.self, "\(line)") { try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+        }
+      }
+      try FileManager.default.removeItem(at: out)
+    }
+  }
+
+  /// The as-of edges run to the end, even with a ten-year heat map and radar reaching back
+  /// before 1970; outside them the run is refused with the range.
+  @Test(arguments: [("1970-01-01", 0), ("2199-12-31", 0), ("0005-01-01", 2), ("9999-12-31", 2), ("1581-10-10", 2)])
+  func asOfEdges(asOf: String, status: Int32) throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(), to: "in/ann.csv")
+    let charts = Self.volume + #"""
+      , "heat": [{"heatmap": {"period": "month", "periods": 120}}],
+      "lifts": [{"sparkline": {"value": "topSetKg", "windowDays": 3660}}],
+      "weekly": [{"bucket": {"range": "1y", "granularity": "week", "measures": ["sessions"]}}, {"fillGaps": {"with": "zero"}}]
+      """#
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: charts), to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", asOf])
+    #expect(result.status == status, "\(result.stderr)")
+    if status == 2 {
+      #expect(
+        result.stderr.hasPrefix(
+          "error: '\(asOf)' is outside the supported dates 1970-01-01 to 2199-12-31; give an as-of within them"))
+    }
+  }
+
+  /// Pipeline values outside their stated ranges are refused by `validate` and `run` alike,
+  /// with the same message, before any input is read.
+  @Test(arguments: [
+    (
+      #""volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}, {"bands": {"measure": "sessions", "levels": [[0, "Rest"], [1e30, "Huge"]]}}]"#,
+      "a level starts between -1000000000 and 1000000000, found 1e30"
+    ),
+    (
+      #""volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}, {"smooth": {"window": 1000000}}]"#,
+      "window must be between 1 and 366, found 1000000"
+    ),
+    (#""CON": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#, "chart name 'CON' is a device name on Windows"),
+    (#""lpt1.x": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#, "is a device name on Windows (LPT1)"),
+    (#""trail.": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#, "chart name 'trail.' ends with '.'"),
+  ])
+  func pipelineValuesOutOfRangeAreRefusedAlike(charts: String, message: String) throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("missing-input")
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: charts), to: "p.json")
+    let validate = try runTrendline(["validate", pipeline.path])
+    let run = try runTrendline(["run", pipeline.path, "--output", scratch.url.appendingPathComponent("out").path])
+    #expect(validate.status == 2)
+    #expect(run.status == 2)
+    #expect(validate.stderr.contains(message), "\(validate.stderr)")
+    #expect(run.stderr == validate.stderr)
+  }
+
+  /// `--jobs` has a range, as every number on the command line.
+  @Test(arguments: ["0", "1025", "99999999999999999999", "-1"])
+  func jobsOutOfRangeAreRefused(jobs: String) throws {
+    let result = try runTrendline(["run", "p.json", "--jobs", jobs])
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("error: --jobs takes a whole number from 1 to 1024, not '\(jobs)'"))
+  }
+
+  /// A user listed twice in `users.csv` fails with both lines named (which row is meant cannot
+  /// be guessed); a line that cannot be read stops the run, since whose settings it held is
+  /// unknown.
+  @Test func usersFileProblemsAreNamed() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(), to: "in/ann.csv")
+    try scratch.write(Self.strong(), to: "in/bob.csv")
+    try scratch.write("user,timeZone\nann,Europe/Oslo\nbob,UTC\nann,America/Santiago\n", to: "in/users.csv")
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: Self.volume), to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    let twice = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(twice.status == 1)
+    #expect(
+      twice.stderr.contains(
+        "error: user 'ann' failed: users.csv:4:1: error: user 'ann' is listed on lines 2, 4; keep one row for each user"),
+      "\(twice.stderr)")
+
+    try scratch.write("user,timeZone\nann,\"Europe/Oslo\nbob,UTC\n", to: "in/users.csv")
+    let broken = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(broken.status == 2)
+    #expect(broken.stderr.hasPrefix("error: users.csv:2:5: error: quoted field is never closed"), "\(broken.stderr)")
+  }
+
+  /// `parse` reads regular files only (a device is exit 66, not a read error), and a
+  /// pipeline file of more than a megabyte is refused before it is parsed.
+  @Test func devicesAndGiantPipelineFilesAreRefused() throws {
+    let zero = try runTrendline(["parse", "/dev/zero"])
+    #expect(zero.status == 66)
+    #expect(
+      zero.stderr == "error: cannot read '/dev/zero': it is not a regular file (a pipe, socket or device); parse reads files\n")
+    let scratch = try Scratch()
+    let giant = try scratch.write("{" + String(repeating: " ", count: 2 << 20) + "}", to: "giant.json")
+    let result = try runTrendline(["validate", giant.path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("it is 2097154 bytes, over the limit of 1048576 bytes for such a file"), "\(result.stderr)")
+  }
+}
