@@ -100,6 +100,12 @@ public struct Chart: Sendable, Equatable {
     }
   }
 
+  /// Why the chart cannot be run for a user's sessions, or nil (``Bucket/sizeProblem(_:calendar:asOf:)``).
+  public func sizeProblem(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) -> String? {
+    guard case .series(let bucket, _, _) = kind else { return nil }
+    return bucket.sizeProblem(sessions, calendar: calendar, asOf: asOf).map { "chart '\(name)': " + $0 }
+  }
+
   /// Runs the chart's stages over one user's sessions: the one place stages are composed.
   ///
   /// - Parameters:

@@ -95,7 +95,18 @@ enum UserJob {
       written.insert(RowOutcomesCSV.fileName)
     }
     let rejects = ingest.notes.filter { $0.outcome == .rejected }
-    if context.options.strict && !rejects.isEmpty {
+    let strictFailure = context.options.strict && !rejects.isEmpty
+    let tooLarge = context.pipeline.charts.lazy.compactMap {
+      $0.sizeProblem(ingest.sessions, calendar: calendar, asOf: asOf)
+    }.first
+    if let tooLarge, !strictFailure {
+      try OutputSweep.removeAll(in: folder, except: written)
+      try ReportWriter.writeFailedUserPage(
+        user: user.id, message: tooLarge, timeZone: calendar.timeZone, output: context.options.output,
+        formats: context.pipeline.output.formats)
+      return Result(record: finish(failed(record, tooLarge), since: clock))
+    }
+    if strictFailure {
       try OutputSweep.removeAll(in: folder, except: written)
       let message =
         "--strict: \(rejects.count) rejected row(s), the first \(rejects[0]); see \(RowOutcomesCSV.fileName)"

@@ -67,6 +67,30 @@ public struct Bucket: Sendable, Equatable {
     return start.epochSeconds
   }
 
+  /// The most buckets one chart holds: 54 years of days, 380 of weeks. Only `range: all`
+  /// can reach it, and only by day or week over decades (a forged 1970 session before a far
+  /// as-of made a 31 MB JSON, a 38 MB SVG and a 45 MB page for one chart).
+  public static let maxBuckets = 20_000
+
+  /// Why this bucket stage cannot run for a user, or nil: the window from the first session
+  /// would hold more than ``maxBuckets`` periods.
+  ///
+  /// - Complexity: O(1).
+  public func sizeProblem(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) -> String? {
+    guard range == .all, let start = windowStart(sessions, calendar: calendar, asOf: asOf) else { return nil }
+    let granularity = resolvedGranularity
+    let seconds: Int64
+    switch granularity {
+    case .day: seconds = 86_400
+    case .week: seconds = 7 * 86_400
+    case .month: seconds = 28 * 86_400
+    }
+    // An upper estimate (a month counted as 28 days): the limit is on the order of magnitude.
+    let periods = (asOf - start) / seconds + 1
+    guard periods > Self.maxBuckets else { return nil }
+    return "range 'all' by \(granularity.rawValue) from the first session, \(RFC3339.format(seconds: start, timeZone: calendar.timeZone).prefix(10)), would hold about \(periods) buckets, over the limit of \(Self.maxBuckets); use a coarser granularity or a shorter range"
+  }
+
   /// Buckets `sessions` (sorted by start) for a user with `calendar` as of `asOf`.
   ///
   /// Sessions starting after `asOf` are not used. A session belongs to the bucket containing its

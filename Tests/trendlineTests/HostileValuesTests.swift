@@ -161,4 +161,25 @@ import _TrendlineTestSupport
     #expect(result.status == 2)
     #expect(result.stderr.contains("it is 2097154 bytes, over the limit of 1048576 bytes for such a file"), "\(result.stderr)")
   }
+
+  /// A chart cannot grow without bound: `range: all` by day from a 1970 session to a far
+  /// as-of would hold 84,006 buckets; the user fails naming the chart, the count and the
+  /// limit, instead of writing a 31 MB JSON.
+  @Test func aChartOverTheBucketLimitFailsItsUser() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(
+      Self.strong().replacingOccurrences(of: "2026-11-20 10:00:00,\"A\",1h,\"Squat (Barbell)\",1", with: "1970-01-01 10:00:00,\"A\",1h,\"Squat (Barbell)\",1"),
+      to: "in/ann.csv")
+    let charts = #""daily": [{"bucket": {"range": "all", "granularity": "day", "measures": ["sessions"]}}]"#
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: charts), to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2199-12-31"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        "error: user 'ann' failed: chart 'daily': range 'all' by day from the first session, 1970-01-01, would hold about 84006 buckets, over the limit of 20000; use a coarser granularity or a shorter range"
+      ), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/daily.json").path))
+  }
 }
