@@ -18,7 +18,7 @@ build=$root/.build-fuzz
 sanitize=${FUZZ_SANITIZE:-fuzzer,address}
 
 targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv
-  native-json ndjson mapped-csv auto-export pipeline-loader)
+  native-json ndjson mapped-csv auto-export pipeline-loader as-of)
 
 if [ "${1:-}" = list ] || [ $# -lt 2 ]; then
   printf '%s\n' "${targets[@]}"
@@ -40,6 +40,7 @@ case $target in
     modules=(TrendlineSchema TrendlineSupport TrendlineIngest TrendlineStages TrendlinePipeline)
     entry=Fuzz/PipelineLoaderTarget.swift
     ;;
+  as-of) modules=(TrendlineSchema TrendlineSupport TrendlineStages); entry=Fuzz/AsOfTarget.swift ;;
 esac
 
 mkdir -p "$build/modules" "$build/bin"
@@ -95,6 +96,11 @@ case $target in
     seed SampleData/exports/**/* SampleData/mapped/*.csv ../shared/real-exports/**/* ;;
   pipeline-loader)
     seed Pipelines/*.json Tests/Fixtures/pipelines/**/*.json ;;
+  as-of)
+    for text in 2025-11-29 1970-01-01 2199-12-31 0000-01-01 2024-02-29 2025-11-29T18:00:00Z \
+      2025-10-26T02:30:00+02:00 1969-12-31T23:59:59-00:01 2199-12-31T23:59:59+14:00; do
+      printf '%s' "$text" > "$seeds/$text"
+    done ;;
 esac
 # A dictionary of the tokens each format is built from helps the fuzzer past header checks.
 dict=()

@@ -329,7 +329,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {"window": 1️⃣0}}]}}
       """,
-      ["1️⃣: error: window must be at least 1, found 0 at charts.volume[1].smooth.window"]
+      ["1️⃣: error: window must be between 1 and 366, found 0 at charts.volume[1].smooth.window"]
     ),
     (
       "periods and alpha out of range",

@@ -40,7 +40,7 @@ import _TrendlineTestSupport
     #expect(
       result.stderr == """
         \(file.path):2:24: error: 'smooth' needs bucketed data at charts.volume[0]. Add a 'bucket' stage before it
-        \(file.path):2:46: error: window must be at least 1, found 0 at charts.volume[0].smooth.window
+        \(file.path):2:46: error: window must be between 1 and 366, found 0 at charts.volume[0].smooth.window
 
         """)
   }
