@@ -236,7 +236,7 @@ public enum Runner {
 
   /// Refuses folders that cannot be used together, before anything is read or written: an
   /// output or cache folder inside the input (the next run would read it as users), an input
-  /// inside the output (a sweep would remove it), and an output folder holding entries no run
+  /// or cache inside the output (a sweep would remove it), and an output folder holding entries no run
   /// writes (``OutputSweep``: a mistyped `--output` is refused, never emptied).
   static func checkFolders(input: URL, output: URL, cache: URL?) throws(RunFailure) {
     func real(_ url: URL) -> String {
@@ -264,6 +264,10 @@ public enum Runner {
     if let cache, isInside(real(cache), inputPath) {
       throw .folders(
         "the cache folder '\(cache.path)' is inside the input folder '\(input.path)': the next run would read its entries as users. Keep the cache outside the input")
+    }
+    if let cache, isInside(real(cache), outputPath) {
+      throw .folders(
+        "the cache folder '\(cache.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Keep the cache outside the output")
     }
     if let foreign = OutputSweep.foreignEntry(in: output.path) {
       throw .folders(

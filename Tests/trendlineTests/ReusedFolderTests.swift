@@ -77,6 +77,8 @@ import _TrendlineTestSupport
     (["--output", "in"], "the output folder '$/in' is inside the input folder '$/in'"),
     (["--output", "."], "the input folder '$/in' is inside the output folder '$'"),
     (["--output", "out", "--cache", "in/.cache"], "the cache folder '$/in/.cache' is inside the input folder '$/in'"),
+    (["--output", "out", "--cache", "out"], "the cache folder '$/out' is inside the output folder '$/out'"),
+    (["--output", "out", "--cache", "out/.cache"], "the cache folder '$/out/.cache' is inside the output folder '$/out'"),
   ])
   func foldersInsideEachOtherAreRefused(arguments: [String], message: String) throws {
     let scratch = try Scratch()
