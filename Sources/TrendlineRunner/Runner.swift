@@ -293,6 +293,7 @@ public enum Runner {
         case .failure(.system(_, let code)) where code == ENOENT: return UsersFile()
         case .failure(.system(let reason, let code)): throw .unreadable(reason: reason, code: code)
         case .failure(let failure): throw .outsideInput(failure)
+        case .success(.folder): throw .unreadable(reason: String(cString: strerror(EISDIR)), code: EISDIR)
         case .success: bytes = try FileBytes.read(name, in: folder, maximumBytes: limits.maxFileBytes)
         }
       }
