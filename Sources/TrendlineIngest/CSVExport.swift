@@ -825,6 +825,15 @@ func firstInvalidUTF8Field(_ reader: CSVReader) -> (index: Int, byte: UInt8)? {
   return nil
 }
 
+/// A JSON syntax error's message, with the `source.limits` key that raises the limit when it
+/// is a limit.
+func limitHint(_ error: JSONSyntaxError) -> String {
+  switch error.kind {
+  case .stringTooLong: return error.message + "; raise source.limits.maxFieldKB to read it"
+  default: return error.message
+  }
+}
+
 /// A reader's limit message with the `source.limits` key that raises the limit.
 func limitHint(_ message: String) -> String {
   if message.hasPrefix("field is longer than the limit") { return message + "; raise source.limits.maxFieldKB to read it" }
