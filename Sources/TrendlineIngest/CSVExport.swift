@@ -139,10 +139,31 @@ func readCSVExport(
   file: String, bytes: [UInt8], format: ExportFormat, delimiter: UInt8? = nil, limits: ReadLimits,
   makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
 ) throws(ExportError) -> FileIngest {
-  let reader = CSVReader(
-    bytes: bytes, delimiter: delimiter, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
   // Only a file that is not valid UTF-8 pays for checking each record.
   let checksUTF8 = !isValidUTF8(bytes)
+  // The reader borrows the file's bytes for the whole read: a copy of its own would double
+  // what a large export costs. `withUnsafeBufferPointer` rethrows untyped errors, so the
+  // typed one is carried out through a Result.
+  let result: Result<FileIngest, ExportError> = bytes.withUnsafeBufferPointer { buffer in
+    let reader = CSVReader(
+      borrowing: buffer, delimiter: delimiter, maximumFieldBytes: limits.maxFieldBytes,
+      maximumFields: limits.maxColumns)
+    do throws(ExportError) {
+      return .success(
+        try readCSVRecords(
+          reader, file: file, format: format, checksUTF8: checksUTF8, limits: limits, makeParser: makeParser))
+    } catch {
+      return .failure(error)
+    }
+  }
+  return try result.get()
+}
+
+/// The body of ``readCSVExport``, over a reader that lives only as long as the call.
+private func readCSVRecords(
+  _ reader: CSVReader, file: String, format: ExportFormat, checksUTF8: Bool, limits: ReadLimits,
+  makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
+) throws(ExportError) -> FileIngest {
   var result = FileIngest(file: file, format: format)
 
   // The header is the first record; blank lines before it are not rows.
@@ -416,11 +437,13 @@ final class FieldDecoder {
     self.decimalComma = decimalComma
   }
 
-  /// Field `index` as trimmed NFC text.
+  /// Field `index` as a name (of an exercise, a workout): trimmed NFC text, at most
+  /// ``NameLimit/maximumCharacters`` long.
   ///
+  /// - Throws: ``FieldProblem`` for a name over the limit.
   /// - Complexity: O(*m*) for a field of *m* bytes; a repeat of the column's last value
   ///   allocates nothing.
-  func text(_ reader: CSVReader, _ index: Int) -> String {
+  func text(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> String {
     while lastBytes.count <= index {
       lastBytes.append(nil)
       lastText.append("")
@@ -428,6 +451,7 @@ final class FieldDecoder {
     let bytes = reader.field(index)
     if let last = lastBytes[index], equal(last, bytes) { return lastText[index] }
     let text = normalizedName(bytes)
+    if let problem = NameLimit.problem(text) { throw FieldProblem(index: index, reason: problem) }
     lastBytes[index] = Array(bytes)
     lastText[index] = text
     return text
@@ -672,6 +696,32 @@ enum WorkoutLength {
   }
 }
 
+/// The longest exercise or workout name a row may have, in every format: a longer one rejects
+/// its row.
+///
+/// Names are what charts show (an axis label, a legend, a table row), and every chart repeats
+/// them, so an unbounded one made a 100 MB name into a 315 MB SVG. A real exercise name is
+/// a few words (the apps' own libraries stay under 60 characters), so a name of hundreds is
+/// another column mapped wrongly or junk. Rejected rather than truncated: two long names cut
+/// to one prefix would silently merge into one exercise on a chart.
+enum NameLimit {
+  /// An empirically generous bound: three times the longest name in the built-in catalog and
+  /// in the apps' libraries we know.
+  static let maximumCharacters = 200
+
+  /// Why `name` cannot be a name on a chart, or nil when it can.
+  ///
+  /// - Complexity: O(1) for a name of at most ``maximumCharacters`` UTF-8 bytes, else O(*m*).
+  static func problem(_ name: String) -> String? {
+    // A character is at least one byte, so only a name of more bytes needs counting.
+    guard name.utf8.count > maximumCharacters else { return nil }
+    let count = name.count
+    guard count > maximumCharacters else { return nil }
+    return
+      "the name is \(count) characters long ('\(name.prefix(40))…'), over the limit of \(maximumCharacters) characters for a name on a chart"
+  }
+}
+
 /// The checks every set gets, whatever its format (SPEC 3: impossible values are rejected).
 enum SetLimits {
   static let maximumReps = 1000.0
@@ -773,6 +823,15 @@ func firstInvalidUTF8Field(_ reader: CSVReader) -> (index: Int, byte: UInt8)? {
     return (index, field[0])
   }
   return nil
+}
+
+/// A JSON syntax error's message, with the `source.limits` key that raises the limit when it
+/// is a limit.
+func limitHint(_ error: JSONSyntaxError) -> String {
+  switch error.kind {
+  case .stringTooLong: return error.message + "; raise source.limits.maxFieldKB to read it"
+  default: return error.message
+  }
 }
 
 /// A reader's limit message with the `source.limits` key that raises the limit.

@@ -79,23 +79,27 @@ struct DateOrderEvidence {
     of file: String, bytes: [UInt8], format: String, dateColumn: [String], settings: ReadSettings, limits: ReadLimits
   ) throws(ExportError) -> DateOrder {
     if let stated = settings.dateOrder { return stated }
-    var evidence = DateOrderEvidence()
-    let reader = CSVReader(bytes: bytes, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
-    var column: Int?
-    loop: while true {
-      switch reader.next() {
-      case .end: break loop
-      case .blankLine, .malformed: continue
-      case .record(let line):
-        guard let column else {
-          let names = (0..<reader.fieldCount).map { normalizedName(reader.string($0)).lowercased() }
-          column = dateColumn.lazy.compactMap { names.firstIndex(of: $0.lowercased()) }.first ?? 0
-          continue
+    // Borrowed, not copied: this pass runs before the real read over the same large file.
+    let evidence = bytes.withUnsafeBufferPointer { buffer in
+      var evidence = DateOrderEvidence()
+      let reader = CSVReader(borrowing: buffer, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
+      var column: Int?
+      loop: while true {
+        switch reader.next() {
+        case .end: break loop
+        case .blankLine, .malformed: continue
+        case .record(let line):
+          guard let column else {
+            let names = (0..<reader.fieldCount).map { normalizedName(reader.string($0)).lowercased() }
+            column = dateColumn.lazy.compactMap { names.firstIndex(of: $0.lowercased()) }.first ?? 0
+            continue
+          }
+          guard column < reader.fieldCount, let date = SlashDate.parse(reader.field(column)) else { continue }
+          evidence.add(date, line: line, text: reader.string(column))
+          if evidence.dayFirstExample != nil && evidence.monthFirstExample != nil { break loop }
         }
-        guard column < reader.fieldCount, let date = SlashDate.parse(reader.field(column)) else { continue }
-        evidence.add(date, line: line, text: reader.string(column))
-        if evidence.dayFirstExample != nil && evidence.monthFirstExample != nil { break loop }
       }
+      return evidence
     }
     return try evidence.resolve(file: file, format: format, stated: nil)
   }

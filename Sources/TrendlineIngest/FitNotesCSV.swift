@@ -99,10 +99,11 @@ enum FitNotesCSV {
       func at(_ column: Int) -> Int { column > exercise ? column + shift : column }
 
       let start = try fields.instant(reader, at(date))
-      var exerciseName = fields.text(reader, exercise)
+      var exerciseName = try fields.text(reader, exercise)
       if shift > 0 {
         exerciseName = normalizedName(
           (exercise...(exercise + shift)).map { reader.string($0) }.joined(separator: ","))
+        if let problem = NameLimit.problem(exerciseName) { throw FieldProblem(index: exercise, reason: problem) }
       }
       guard !exerciseName.isEmpty else {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")

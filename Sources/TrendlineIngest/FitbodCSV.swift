@@ -43,7 +43,7 @@ enum FitbodCSV {
 
     func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
       let start = try fields.instant(reader, date)
-      let exerciseName = fields.text(reader, exercise)
+      let exerciseName = try fields.text(reader, exercise)
       guard !exerciseName.isEmpty else {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }

@@ -112,7 +112,7 @@ enum GymBookCSV {
         let shape = order == .dayFirst ? "dd/mm/yy" : "mm/dd/yy"
         throw FieldProblem(index: date, reason: "'\(reader.string(date))' is not a date in the file's \(order.rawValue) order (\(shape))")
       }
-      let name = program.map { fields.text(reader, $0) } ?? ""
+      let name = try program.map { (column) throws(FieldProblem) in try fields.text(reader, column) } ?? ""
       let day = fields.sessionKey(start: civil.localSeconds, name: name)
       // Every row's time is checked; the session starts at its first accepted set's.
       if let time, !reader.isEmpty(time) {
@@ -129,7 +129,7 @@ enum GymBookCSV {
       } else {
         start = try fields.checkedInstant(ParsedTimestamp(civil: civil), reader, date)
       }
-      let exerciseName = fields.text(reader, exercise)
+      let exerciseName = try fields.text(reader, exercise)
       guard !exerciseName.isEmpty else { throw FieldProblem(index: exercise, reason: "the exercise name is empty") }
 
       var type = SetType.normal

@@ -59,8 +59,8 @@ enum HevyCSV {
 
     func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
       let start = try fields.instant(reader, startTime)
-      let name = fields.text(reader, title)
-      let exerciseName = fields.text(reader, exercise)
+      let name = try fields.text(reader, title)
+      let exerciseName = try fields.text(reader, exercise)
       guard !exerciseName.isEmpty else {
         throw FieldProblem(index: exercise, reason: "the exercise title is empty")
       }

@@ -139,8 +139,8 @@ enum MappedCSV {
 
     func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
       let startInstant = try timestamp(reader, start)
-      let name = session.map { fields.text(reader, $0) } ?? ""
-      let exerciseName = fields.text(reader, exercise)
+      let name = try session.map { (column) throws(FieldProblem) in try fields.text(reader, column) } ?? ""
+      let exerciseName = try fields.text(reader, exercise)
       guard !exerciseName.isEmpty else {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }

@@ -17,111 +17,143 @@ enum NativeJSON {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
-    let document: JSONDocument
-    do {
-      document = try JSONReader(maxDepth: limits.maxJSONDepth).parseDocument(bytes)
-    } catch {
-      throw ExportError(file: file, line: error.line, column: error.column, message: error.message)
-    }
-    let root = document.value
-    guard root.objectMembers != nil, let sessions = root["sessions"]?.arrayValue else {
-      throw ExportError(
-        file: file, message: "a native JSON export is an object with a \"sessions\" array")
-    }
+    let reader = JSONReader(maxDepth: limits.maxJSONDepth, maxStringBytes: limits.maxFieldBytes)
+    // The file's units and zone may be written after its sessions, yet every set needs them:
+    // a scan of the top level finds them first, so that each session can be decoded as soon
+    // as it is parsed and dropped. The whole tree of a large file costs many times its size
+    // (a 250 MB file of tiny sets took 4.9 GB); a session at a time costs a session.
+    let members = reader.topLevelMembers(bytes) ?? []
     var settings = settings
-    try applyFileSettings(root, file: file, document: document, to: &settings)
+    var settingsProblem: SettingProblem?
+    do throws(SettingProblem) {
+      try applyFileSettings(members, bytes: bytes, reader: reader, to: &settings)
+    } catch {
+      settingsProblem = error
+    }
 
     var result = FileIngest(file: file, format: .nativeJSON)
     let decoder = NativeSetDecoder(settings: settings)
     var duplicates = DuplicateSetFilter()
-    // Places are found by walking down from each session's node, never from the root: a file of
-    // rejected sets stays linear (SPEC 10.4 lists each with its line).
-    let sessionNodes = document.member("sessions", of: document.root).map(document.elements) ?? []
-    func place(_ node: JSONDocument.Node, _ key: String) -> (line: Int, column: Int) {
-      document.location(of: document.member(key, of: node) ?? node)
+    // The last `sessions` member is the one read, as a lookup reads a repeated key.
+    let sessionsOffset = members.last(where: { $0.key == "sessions" })?.value.lowerBound ?? -1
+    let document: JSONDocument
+    do {
+      document = try reader.parseDocument(bytes, streamingElementsAt: sessionsOffset) { session in
+        readSession(session, decoder: decoder, duplicates: &duplicates, into: &result)
+      }
+    } catch {
+      throw ExportError(file: file, line: error.line, column: error.column, message: limitHint(error))
     }
-    for (sessionIndex, session) in sessions.enumerated() {
-      let sessionNode = sessionNodes[sessionIndex]
-      // A session that is not an object, or whose `sets` is not an array, holds no set to
-      // count; it is one rejected row all the same, so that it cannot vanish unaccounted.
-      let setsValue = session.objectMembers == nil ? nil : session["sets"]
-      guard session.objectMembers != nil, setsValue == nil || setsValue?.arrayValue != nil else {
-        let isObject = session.objectMembers != nil
-        let place = isObject ? place(sessionNode, "sets") : document.location(of: sessionNode)
-        result.rowsRead += 1
-        result.note(
-          .rejected, line: place.line, column: place.column, field: isObject ? "sets" : "",
-          reason: isObject ? "sets must be an array of sets" : "a session must be an object")
-        continue
-      }
-      let sets = setsValue?.arrayValue ?? []
-      let header: NativeSetDecoder.SessionHeader
-      do throws(NativeSetDecoder.Problem) {
-        header = try decoder.sessionHeader(session, idKey: "id")
-      } catch {
-        // Every set of an unreadable session is a rejected row.
-        let place = place(sessionNode, error.key)
-        for _ in sets {
-          result.rowsRead += 1
-          result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
-        }
-        continue
-      }
-      // A dropped duration is listed on every set of its session, at the one place it is
-      // written, looked up once per such session.
-      let droppedAt = header.droppedDuration.map { _ in place(sessionNode, "durationSeconds") }
-      // The sets' nodes, made when the first of them is rejected: once per session at most.
-      var setNodes: [JSONDocument.Node]?
-      for (setIndex, set) in sets.enumerated() {
-        result.rowsRead += 1
-        do throws(NativeSetDecoder.Problem) {
-          // An accepted set's line is not looked up: finding a position walks the document
-          // from its start, which for every set would make a large file quadratic. Only a
-          // rejected set, whose line a person needs, pays for it.
-          var parsed = try decoder.set(set, session: header, line: 0)
-          if let original = duplicates.original(of: parsed) {
-            result.note(.duplicate, line: 0, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
-          } else {
-            if let dropped = header.droppedDuration, let place = droppedAt {
-              result.note(
-                .valueDropped, line: place.line, column: place.column, field: "durationSeconds", reason: dropped)
-              parsed.droppedValueLine = Int32(clamping: place.line)
-            }
-            result.sets.append(parsed)
-          }
-        } catch {
-          if setNodes == nil { setNodes = document.member("sets", of: sessionNode).map(document.elements) ?? [] }
-          let place = place(setNodes![setIndex], error.key)
-          result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
-        }
-      }
+    let root = document.value
+    guard root.objectMembers != nil, root["sessions"]?.arrayValue != nil else {
+      throw ExportError(
+        file: file, message: "a native JSON export is an object with a \"sessions\" array")
+    }
+    if let settingsProblem {
+      let place = document.location(of: JSONPath([.key(settingsProblem.key)])) ?? (1, 1)
+      throw ExportError(file: file, line: place.line, column: place.column, message: settingsProblem.message)
     }
     return result
   }
 
+  /// Reads one session (the root of `document`) into `result`: its sets, or one rejected row
+  /// per set when the session itself is unreadable.
+  private static func readSession(
+    _ document: JSONDocument, decoder: NativeSetDecoder, duplicates: inout DuplicateSetFilter,
+    into result: inout FileIngest
+  ) {
+    // Places are found by walking down from the session's node, never from the file's root:
+    // a file of rejected sets stays linear (SPEC 10.4 lists each with its line).
+    let sessionNode = document.root
+    let session = sessionNode.value
+    func place(_ node: JSONDocument.Node, _ key: String) -> (line: Int, column: Int) {
+      document.location(of: document.member(key, of: node) ?? node)
+    }
+    // A session that is not an object, or whose `sets` is not an array, holds no set to
+    // count; it is one rejected row all the same, so that it cannot vanish unaccounted.
+    let setsValue = session.objectMembers == nil ? nil : session["sets"]
+    guard session.objectMembers != nil, setsValue == nil || setsValue?.arrayValue != nil else {
+      let isObject = session.objectMembers != nil
+      let place = isObject ? place(sessionNode, "sets") : document.location(of: sessionNode)
+      result.rowsRead += 1
+      result.note(
+        .rejected, line: place.line, column: place.column, field: isObject ? "sets" : "",
+        reason: isObject ? "sets must be an array of sets" : "a session must be an object")
+      return
+    }
+    let sets = setsValue?.arrayValue ?? []
+    let header: NativeSetDecoder.SessionHeader
+    do throws(NativeSetDecoder.Problem) {
+      header = try decoder.sessionHeader(session, idKey: "id")
+    } catch {
+      // Every set of an unreadable session is a rejected row.
+      let place = place(sessionNode, error.key)
+      for _ in sets {
+        result.rowsRead += 1
+        result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
+      }
+      return
+    }
+    // A dropped duration is listed on every set of its session, at the one place it is
+    // written, looked up once per such session.
+    let droppedAt = header.droppedDuration.map { _ in place(sessionNode, "durationSeconds") }
+    // The sets' nodes, made when the first of them is rejected: once per session at most.
+    var setNodes: [JSONDocument.Node]?
+    for (setIndex, set) in sets.enumerated() {
+      result.rowsRead += 1
+      do throws(NativeSetDecoder.Problem) {
+        // An accepted set's line is not looked up: only a rejected set, whose line a person
+        // needs, pays for finding it.
+        var parsed = try decoder.set(set, session: header, line: 0)
+        if let original = duplicates.original(of: parsed) {
+          result.note(.duplicate, line: 0, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
+        } else {
+          if let dropped = header.droppedDuration, let place = droppedAt {
+            result.note(
+              .valueDropped, line: place.line, column: place.column, field: "durationSeconds", reason: dropped)
+            parsed.droppedValueLine = Int32(clamping: place.line)
+          }
+          result.sets.append(parsed)
+        }
+      } catch {
+        if setNodes == nil { setNodes = document.member("sets", of: sessionNode).map(document.elements) ?? [] }
+        let place = place(setNodes![setIndex], error.key)
+        result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
+      }
+    }
+  }
+
+  /// A file-level setting that cannot be used, by its key.
+  struct SettingProblem: Error {
+    var key: String
+    var message: String
+  }
+
   /// A file's own `weightUnit`, `distanceUnit` and `timeZone` win over the user's (SPEC 9.4).
   private static func applyFileSettings(
-    _ root: JSONValue, file: String, document: JSONDocument, to settings: inout ReadSettings
-  ) throws(ExportError) {
-    func fail(_ key: String, _ message: String) -> ExportError {
-      let place = document.location(of: JSONPath([.key(key)])) ?? (1, 1)
-      return ExportError(file: file, line: place.line, column: place.column, message: message)
+    _ members: [(key: String, value: Range<Int>)], bytes: [UInt8], reader: JSONReader,
+    to settings: inout ReadSettings
+  ) throws(SettingProblem) {
+    func value(_ key: String) -> JSONValue? {
+      guard let range = members.last(where: { $0.key == key })?.value else { return nil }
+      // A value that does not parse is reported by the parse of the whole file, with its place.
+      return try? bytes[range].withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try reader.parse(buffer) }
     }
-    if let value = root["weightUnit"] {
+    if let value = value("weightUnit") {
       guard let text = value.stringValue, let unit = WeightUnit(spelling: text) else {
-        throw fail("weightUnit", "weightUnit must be \"kg\" or \"lb\"")
+        throw SettingProblem(key: "weightUnit", message: "weightUnit must be \"kg\" or \"lb\"")
       }
       settings.weightUnit = unit
     }
-    if let value = root["distanceUnit"] {
+    if let value = value("distanceUnit") {
       guard let text = value.stringValue, let unit = DistanceUnit(spelling: text) else {
-        throw fail("distanceUnit", "distanceUnit must be \"km\", \"mi\" or \"m\"")
+        throw SettingProblem(key: "distanceUnit", message: "distanceUnit must be \"km\", \"mi\" or \"m\"")
       }
       settings.distanceUnit = unit
     }
-    if let value = root["timeZone"] {
+    if let value = value("timeZone") {
       guard let text = value.stringValue, let zone = TimeZone(identifier: text) else {
-        throw fail("timeZone", "timeZone must be an IANA zone name such as \"Europe/Oslo\"")
+        throw SettingProblem(key: "timeZone", message: "timeZone must be an IANA zone name such as \"Europe/Oslo\"")
       }
       settings.timeZone = zone
     }
@@ -140,7 +172,7 @@ enum NDJSON {
     var duplicates = DuplicateSetFilter()
     var lineStart = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     var lineNumber = 1
-    let reader = JSONReader(maxDepth: limits.maxJSONDepth)
+    let reader = JSONReader(maxDepth: limits.maxJSONDepth, maxStringBytes: limits.maxFieldBytes)
     while lineStart < bytes.count {
       var lineEnd = lineStart
       while lineEnd < bytes.count && bytes[lineEnd] != ASCII.newline { lineEnd += 1 }
@@ -162,7 +194,7 @@ enum NDJSON {
           try reader.parse(buffer)
         }
       } catch {
-        result.note(.rejected, line: lineNumber, column: error.column, field: "", reason: error.message)
+        result.note(.rejected, line: lineNumber, column: error.column, field: "", reason: limitHint(error))
         continue
       }
       do throws(NativeSetDecoder.Problem) {
@@ -206,6 +238,8 @@ final class NativeSetDecoder {
 
   let settings: ReadSettings
   let resolver: ZoneResolver
+  /// The last exercise name read, as written and normalized.
+  private var lastExercise: (text: String, name: String)?
 
   init(settings: ReadSettings) {
     self.settings = settings
@@ -238,6 +272,7 @@ final class NativeSetDecoder {
       if dropped == nil { duration = Int64(seconds.rounded(.down)) }
     }
     let name = normalizedName(object["name"]?.stringValue ?? "")
+    if let problem = NameLimit.problem(name) { throw Problem(key: "name", reason: problem) }
     let key: String
     switch object[idKey] {
     case .string(let id)?: key = "id:" + id
@@ -251,8 +286,17 @@ final class NativeSetDecoder {
     guard let exerciseText = object["exercise"]?.stringValue else {
       throw Problem(key: "exercise", reason: "exercise is missing or not a string")
     }
-    let exercise = normalizedName(exerciseText)
-    guard !exercise.isEmpty else { throw Problem(key: "exercise", reason: "the exercise name is empty") }
+    // Consecutive sets nearly always name the same exercise: they share one String, not one
+    // each, which for a file of tiny sets was a sixth of its memory.
+    let exercise: String
+    if let last = lastExercise, last.text == exerciseText {
+      exercise = last.name
+    } else {
+      exercise = normalizedName(exerciseText)
+      guard !exercise.isEmpty else { throw Problem(key: "exercise", reason: "the exercise name is empty") }
+      if let problem = NameLimit.problem(exercise) { throw Problem(key: "exercise", reason: problem) }
+      lastExercise = (exerciseText, exercise)
+    }
 
     func number(_ key: String) throws(Problem) -> Double {
       guard let value = object[key], !value.isNull else { return 0 }  // SPEC 9.5

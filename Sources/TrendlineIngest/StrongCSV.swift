@@ -184,8 +184,8 @@ enum StrongCSV {
       }
 
       let start = try fields.instant(reader, date)
-      let name = fields.text(reader, workoutName)
-      let exerciseName = fields.text(reader, exercise)
+      let name = try fields.text(reader, workoutName)
+      let exerciseName = try fields.text(reader, exercise)
       guard !exerciseName.isEmpty else {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }

@@ -102,12 +102,12 @@ enum StrongLiftsCSV {
       }
       let parsed = ParsedTimestamp(civil: civil, hasTime: false)
       let start = try fields.checkedInstant(parsed, reader, date)
-      let name = has(workout) ? "Workout " + fields.text(reader, workout!) : ""
+      let name = has(workout) ? "Workout " + (try fields.text(reader, workout!)) : ""
       let key = fields.sessionKey(start: start, name: name)
 
       var sets: [ExportSet] = []
       for block in blocks where has(block.exercise) {
-        let exercise = fields.text(reader, block.exercise)
+        let exercise = try fields.text(reader, block.exercise)
         guard !exercise.isEmpty else { throw FieldProblem(index: block.exercise, reason: "the exercise name is empty") }
         let weightKg: Double
         let preferPounds = settings.weightUnit == .pounds && has(block.weightLB)

@@ -1,7 +1,9 @@
 /// Reads RFC 4180 CSV from bytes, one record at a time, without a `String` per field.
 ///
 /// Fields are kept as byte ranges into the file; a caller asks for a field's bytes (to parse a
-/// number or a date in place) or, only when it needs one, its `String`. The reader handles
+/// number or a date in place) or, only when it needs one, its `String`. The reader never
+/// writes to the file's bytes, so it can read them where they are (``init(borrowing:delimiter:maximumFieldBytes:maximumFields:)``)
+/// instead of holding a second copy of a file that may be hundreds of megabytes. The reader handles
 /// quoted fields, doubled quotes, line breaks inside quotes (kept as written, `\r\n`
 /// included), CRLF or LF records, a missing final line break, and a UTF-8 byte order mark.
 /// The delimiter is `,`, `;` or tab, sniffed from the first record unless given.
@@ -18,11 +20,16 @@ public final class CSVReader {
   public struct Field: Sendable, Equatable {
     public var start: Int
     public var end: Int
-    /// True when the field held a doubled quote (`""`), so its bytes need unescaping.
+    /// True when the field held a doubled quote (`""`); ``CSVReader/field(_:)`` then gives
+    /// its unescaped copy, and `start..<end` stays the field as written.
     public var hasEscapedQuote: Bool
     /// Where the field begins (its opening quote, if quoted): 1-based line and byte column.
     public var line: Int
     public var column: Int
+    /// Where the unescaped copy of a field with ``hasEscapedQuote`` sits in the reader's
+    /// per-record buffer.
+    var unescapedStart = 0
+    var unescapedEnd = 0
   }
 
   /// What one call to ``next()`` found.
@@ -53,10 +60,18 @@ public final class CSVReader {
     }
   }
 
-  public let bytes: [UInt8]
-  /// The same bytes, held for the reader's life so that reading a field needs no closure
-  /// around `Array.withUnsafeBufferPointer` (which costs more than the field's parse).
-  private let storage: UnsafeMutableBufferPointer<UInt8>
+  /// The file's bytes, read in place: a pointer, not an array, so that reading a field needs
+  /// no closure around `Array.withUnsafeBufferPointer` (which costs more than the field's
+  /// parse). Owned (and freed) by the reader only when it made the copy itself.
+  public let bytes: UnsafeBufferPointer<UInt8>
+  private let ownsBytes: Bool
+  /// The unescaped copies of the current record's fields that held a doubled quote. Fields
+  /// with `""` are rare, and unescaping them here instead of in the file's bytes is what lets
+  /// the reader borrow those bytes: nothing of the file is ever changed, so recovery after a
+  /// malformed record reads it as written.
+  @exclusivity(unchecked) private var unescaped: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) private var unescapedCapacity = 64
+  @exclusivity(unchecked) private var unescapedCount = 0
   /// The delimiter in use: given, or sniffed from the first record.
   public let delimiter: UInt8
   /// The fields of the last record returned, valid until the next call to ``next()``.
@@ -88,22 +103,43 @@ public final class CSVReader {
   /// Byte offset where the current line starts, for columns.
   private var lineStart: Int
 
-  /// Creates a reader over a whole file's bytes.
+  /// Creates a reader over its own copy of a whole file's bytes.
   ///
   /// - Parameters:
   ///   - bytes: the file, with or without a UTF-8 byte order mark.
   ///   - delimiter: `,`, `;` or tab; nil sniffs it from the first record.
   ///   - maximumFieldBytes: a longer field makes its record malformed (default 1 MiB).
   ///   - maximumFields: a record with more fields is malformed (default: no limit).
-  /// - Complexity: O(*h*), where *h* is the length of the first record, for sniffing.
-  public init(
+  /// - Complexity: O(*n*) for the copy of *n* bytes.
+  public convenience init(
     bytes: [UInt8], delimiter: UInt8? = nil, maximumFieldBytes: Int = 1 << 20, maximumFields: Int = .max
   ) {
+    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+    _ = copy.initialize(from: bytes)
+    self.init(
+      UnsafeBufferPointer(rebasing: copy[..<bytes.count]), owned: true, delimiter: delimiter,
+      maximumFieldBytes: maximumFieldBytes, maximumFields: maximumFields)
+  }
+
+  /// Creates a reader over bytes the caller owns and keeps unchanged for the reader's life
+  /// (inside `withUnsafeBufferPointer`): a whole export is read with no copy of it.
+  ///
+  /// - Complexity: O(*h*), where *h* is the length of the first record, for sniffing.
+  public convenience init(
+    borrowing bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8? = nil, maximumFieldBytes: Int = 1 << 20,
+    maximumFields: Int = .max
+  ) {
+    self.init(
+      bytes, owned: false, delimiter: delimiter, maximumFieldBytes: maximumFieldBytes, maximumFields: maximumFields)
+  }
+
+  private init(
+    _ bytes: UnsafeBufferPointer<UInt8>, owned: Bool, delimiter: UInt8?, maximumFieldBytes: Int, maximumFields: Int
+  ) {
     self.bytes = bytes
-    storage = .allocate(capacity: max(bytes.count, 1))
-    _ = storage.initialize(from: bytes)
-    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-    let start = bytes.starts(with: bom) ? 3 : 0
+    ownsBytes = owned
+    unescaped = .allocate(capacity: unescapedCapacity)
+    let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     self.position = start
     self.lineStart = start
     self.maximumFieldBytes = maximumFieldBytes
@@ -120,7 +156,8 @@ public final class CSVReader {
   }
 
   deinit {
-    storage.deallocate()
+    if ownsBytes { UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate() }
+    unescaped.deallocate()
     stops.deallocate()
     quotedStops.deallocate()
     fieldStorage.deallocate()
@@ -131,6 +168,10 @@ public final class CSVReader {
   ///
   /// - Complexity: O(*h*), where *h* is the length of the first record.
   public static func sniffDelimiter(_ bytes: [UInt8], from start: Int = 0) -> UInt8 {
+    bytes.withUnsafeBufferPointer { sniffDelimiter($0, from: start) }
+  }
+
+  static func sniffDelimiter(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt8 {
     var counts: [UInt8: Int] = [ASCII.comma: 0, ASCII.semicolon: 0, ASCII.tab: 0]
     var inQuotes = false
     var index = start
@@ -158,6 +199,7 @@ public final class CSVReader {
   /// - Complexity: O(*r*), where *r* is the length of the record.
   public func next() -> Event {
     var fieldCount = 0
+    unescapedCount = 0
     var position = self.position
     var line = self.line
     var lineStart = self.lineStart
@@ -167,7 +209,7 @@ public final class CSVReader {
       self.line = line
       self.lineStart = lineStart
     }
-    let buffer = UnsafeBufferPointer(storage)
+    let buffer = bytes
     let count = bytes.count
     let delimiter = self.delimiter
     let stopAt = UnsafeBufferPointer(stops)
@@ -201,9 +243,6 @@ public final class CSVReader {
     /// Resuming there, not after the bad byte, keeps a stray quote from swallowing the rows
     /// that follow it: they are read again as records of their own.
     func malformed(line badLine: Int, column: Int, _ message: String) -> Event {
-      // Fields of this record may have been unescaped in place; the lines about to be read
-      // again must hold the file's bytes.
-      for offset in recordLineStart..<min(position + 1, count) { storage[offset] = bytes[offset] }
       var cursor = recordLineStart
       while cursor < count && bytes[cursor] != ASCII.newline && bytes[cursor] != ASCII.carriageReturn { cursor += 1 }
       if cursor + 1 < count && bytes[cursor] == ASCII.carriageReturn && bytes[cursor + 1] == ASCII.newline { cursor += 1 }
@@ -256,7 +295,7 @@ public final class CSVReader {
           }
           position += 1
         }
-        var end = position
+        let end = position
         position += 1  // the closing quote
         if end - start > maximumFieldBytes {
           return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
@@ -264,8 +303,9 @@ public final class CSVReader {
         if fieldCount == maximumFields {
           return malformed(line: quoteLine, column: quoteColumn, "\(Self.tooManyFieldsMessage) \(maximumFields) fields")
         }
-        if escaped { end = unescapeInPlace(start, end) }
-        append(Field(start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn))
+        var field = Field(start: start, end: end, hasEscapedQuote: escaped, line: quoteLine, column: quoteColumn)
+        if escaped { (field.unescapedStart, field.unescapedEnd) = unescape(start, end) }
+        append(field)
         if position >= count { return .record(line: recordLine) }
         let byte = buffer[position]
         if byte == delimiter {
@@ -316,18 +356,21 @@ public final class CSVReader {
     }
   }
 
-  /// The bytes of field `index`, unescaped, valid until the reader is released.
+  /// The bytes of field `index`, unescaped, valid until the next call to ``next()``.
   ///
   /// A doubled quote was already replaced by one when the record was read (in the reader's
-  /// own copy of the file), so every field is a plain slice: no allocation, no closure, and
-  /// no generic call for a caller in another module to pay for.
+  /// per-record buffer), so every field is a plain slice: no allocation, no closure, and no
+  /// generic call for a caller in another module to pay for.
   ///
   /// - Complexity: O(1).
   @inline(__always)
   public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     precondition(index >= 0 && index < fieldCount, "field \(index) of a record of \(fieldCount)")
     let field = fieldStorage[index]
-    return UnsafeBufferPointer(rebasing: UnsafeBufferPointer(storage)[field.start..<field.end])
+    if field.hasEscapedQuote {
+      return UnsafeBufferPointer(start: unescaped + field.unescapedStart, count: field.unescapedEnd - field.unescapedStart)
+    }
+    return UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
   }
 
   /// The text of field `index`, unescaped; invalid UTF-8 becomes U+FFFD.
@@ -340,19 +383,27 @@ public final class CSVReader {
   /// True when field `index` has no bytes.
   public func isEmpty(_ index: Int) -> Bool { field(index).isEmpty }
 
-  /// Replaces each doubled quote in `storage[start..<end]` by one quote, moving the rest
-  /// left, and returns the field's new end. Only the reader's copy changes; `bytes` keeps the
-  /// file as written, which is what recovery after a malformed record scans.
-  private func unescapeInPlace(_ start: Int, _ end: Int) -> Int {
+  /// Copies `bytes[start..<end]` with each doubled quote made one into the per-record buffer,
+  /// and returns where the copy sits there.
+  private func unescape(_ start: Int, _ end: Int) -> (Int, Int) {
+    if unescapedCount + (end - start) > unescapedCapacity {
+      // Offsets, not pointers, are kept, so moving the buffer loses nothing.
+      let capacity = max(2 * unescapedCapacity, unescapedCount + (end - start))
+      let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+      grown.initialize(from: unescaped, count: unescapedCount)
+      unescaped.deallocate()
+      unescaped = grown
+      unescapedCapacity = capacity
+    }
+    let first = unescapedCount
     var read = start
-    var write = start
     while read < end {
-      let byte = storage[read]
-      storage[write] = byte
-      write += 1
+      let byte = bytes[read]
+      unescaped[unescapedCount] = byte
+      unescapedCount += 1
       read += byte == ASCII.quote ? 2 : 1
     }
-    return write
+    return (first, unescapedCount)
   }
 
   private func describe(_ byte: UInt8) -> String {

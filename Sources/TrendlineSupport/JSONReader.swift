@@ -21,9 +21,16 @@ public struct JSONReader: Sendable {
   /// of thousands) moves the stack-overflow risk from the reader to its callers.
   public var maxDepth: Int
 
-  public init(maxDepth: Int = JSONReader.defaultMaxDepth) {
+  /// The longest string (or member key) accepted, in bytes as written between its quotes:
+  /// a bound on what one hostile string can cost. A string is abandoned at the limit, not
+  /// scanned to its closing quote. No limit by default; exports pass `source.limits.maxFieldKB`.
+  public var maxStringBytes: Int
+
+  public init(maxDepth: Int = JSONReader.defaultMaxDepth, maxStringBytes: Int = .max) {
     precondition(maxDepth >= 0, "JSONReader.maxDepth must not be negative")
+    precondition(maxStringBytes >= 0, "JSONReader.maxStringBytes must not be negative")
     self.maxDepth = maxDepth
+    self.maxStringBytes = maxStringBytes
   }
 
   /// Parses one JSON text.
@@ -39,7 +46,7 @@ public struct JSONReader: Sendable {
   /// - Throws: `JSONSyntaxError` with the line and column of the first offending byte.
   /// - Complexity: O(*n*), where *n* is the number of bytes.
   public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-    var parser = _JSONParser(bytes, maxDepth: maxDepth, recordLocations: false)
+    var parser = _JSONParser(bytes, maxDepth: maxDepth, recordLocations: false, maxStringBytes: maxStringBytes)
     return try parser.parseText()
   }
 
@@ -52,19 +59,54 @@ public struct JSONReader: Sendable {
     try parseBuffer(bytes, recordLocations: true)
   }
 
-  private func parseBuffer(_ bytes: [UInt8], recordLocations: Bool) throws(JSONSyntaxError)
-    -> JSONDocument
-  {
+  /// Parses one JSON text as ``parseDocument(_:)`` does, but hands each element of the array
+  /// that starts at byte `arrayOffset` to `body` as soon as it is complete, as a document of
+  /// its own, and keeps only `null` in its place.
+  ///
+  /// For a reader of one large array (the sessions of an export): its elements are decoded
+  /// and dropped one at a time, so the whole tree, many times the size of the file, never
+  /// exists at once. `body` may see elements of a text that turns out invalid further on; the
+  /// call then throws as ``parseDocument(_:)`` does.
+  ///
+  /// - Throws: `JSONSyntaxError` with the line and column of the first offending byte.
+  /// - Complexity: O(*n*), where *n* is the number of bytes.
+  public func parseDocument(
+    _ bytes: [UInt8], streamingElementsAt arrayOffset: Int, _ body: @escaping (JSONDocument) -> Void
+  ) throws(JSONSyntaxError) -> JSONDocument {
+    try parseBuffer(bytes, recordLocations: true, stream: (arrayOffset, body))
+  }
+
+  /// Where each member of the top-level object starts and ends, by key, without building any
+  /// value: a scan of strings and brackets, a small part of a parse. Nil when the text is no
+  /// object or the scan finds it malformed (a parse then says where).
+  ///
+  /// Lets a reader learn what an object's later members say before it reads its earlier ones.
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of bytes.
+  public func topLevelMembers(_ bytes: [UInt8]) -> [(key: String, value: Range<Int>)]? {
+    bytes.withUnsafeBufferPointer { buffer in
+      var parser = _JSONParser(
+        buffer, maxDepth: maxDepth, recordLocations: false, maxStringBytes: maxStringBytes)
+      return parser.scanTopLevelMembers()
+    }
+  }
+
+  private func parseBuffer(
+    _ bytes: [UInt8], recordLocations: Bool, stream: (Int, (JSONDocument) -> Void)? = nil
+  ) throws(JSONSyntaxError) -> JSONDocument {
     // `withUnsafeBufferPointer` rethrows untyped errors, so the typed error is carried out
     // through a Result.
     let result: Result<JSONDocument, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-      var parser = _JSONParser(buffer, maxDepth: maxDepth, recordLocations: recordLocations)
+      var parser = _JSONParser(
+        buffer, maxDepth: maxDepth, recordLocations: recordLocations, maxStringBytes: maxStringBytes)
+      let lineStarts = recordLocations ? _lineStarts(buffer) : []
+      if let (offset, body) = stream {
+        parser.streamOffset = offset
+        parser.streamBody = { value, entries in body(JSONDocument(value: value, entries: entries, lineStarts: lineStarts)) }
+      }
       do throws(JSONSyntaxError) {
         let value = try parser.parseText()
-        return .success(
-          JSONDocument(
-            value: value, entries: parser.entries,
-            lineStarts: recordLocations ? _lineStarts(buffer) : []))
+        return .success(JSONDocument(value: value, entries: parser.entries, lineStarts: lineStarts))
       } catch {
         return .failure(error)
       }
@@ -118,6 +160,8 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidUTF8(UInt8)
     case leadingZero
     case nestingTooDeep(limit: Int)
+    /// A string longer than the reader's `maxStringBytes`; the position is its opening quote.
+    case stringTooLong(limit: Int)
     /// The file starts like UTF-16 or UTF-32; the name of the encoding guessed.
     case notUTF8(String)
   }
@@ -162,6 +206,8 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
       return "leading zero in number"
     case .nestingTooDeep(let limit):
       return "nesting deeper than \(limit) levels"
+    case .stringTooLong(let limit):
+      return "string is longer than the limit of \(limit) bytes"
     case .notUTF8(let encoding):
       return "input is \(encoding), expected UTF-8"
     }
@@ -350,15 +396,23 @@ struct _JSONParser {
   var pendingKeyOffset = -1
   /// Reused for strings with escapes, so each such string costs one copy, not one buffer.
   var scratch: [UInt8] = []
+  let maxStringBytes: Int
+  /// The start of the array whose elements go to `streamBody` (with their entries, offsets
+  /// absolute) instead of into the tree; -1 for none.
+  var streamOffset = -1
+  var streamBody: ((JSONValue, [_JSONEntry]) -> Void)?
 
-  init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, recordLocations: Bool) {
+  init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, recordLocations: Bool, maxStringBytes: Int = .max) {
     self.base = buffer.baseAddress
     self.end = buffer.count
     self.maxDepth = maxDepth
     self.recordLocations = recordLocations
+    self.maxStringBytes = maxStringBytes
   }
 
   private struct Frame {
+    /// The array whose elements are streamed (``_JSONParser/streamOffset``).
+    var streams = false
     var isObject: Bool
     /// Where this container's children start in the value (and key) stacks.
     var valueStart: Int
@@ -385,6 +439,8 @@ struct _JSONParser {
       guard index < end else { throw error(.unexpectedEndOfInput(expected: .value), at: index) }
       let start = index
       let entry = recordEntry(start)
+      // The entry of the value finished last: `entry`, or a container's when it closes.
+      var valueEntry = entry
       var value: JSONValue
       switch byte(index) {
       case UInt8(ascii: "["), UInt8(ascii: "{"):
@@ -401,7 +457,9 @@ struct _JSONParser {
           closeEntry(entry)
         } else {
           frames.append(
-            Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count, entry: entry))
+            Frame(
+              streams: !isObject && start == streamOffset && recordLocations, isObject: isObject,
+              valueStart: values.count, keyStart: keys.count, entry: entry))
           if isObject { keys.append(try parseMemberKey()) }
           continue outer
         }
@@ -427,6 +485,14 @@ struct _JSONParser {
         guard let frame = frames.last else {
           result = value
           break outer
+        }
+        if frame.streams, let streamBody {
+          // Handed over with its subtree's entries, then forgotten but for a placeholder, so
+          // positions of later values are still found by skipping siblings.
+          streamBody(value, Array(entries[valueEntry...]))
+          entries.removeSubrange((valueEntry + 1)...)
+          entries[valueEntry].descendants = 0
+          value = .null
         }
         values.append(value)
         skipWhitespace()
@@ -465,6 +531,7 @@ struct _JSONParser {
             at: index)
         }
         closeEntry(frame.entry)
+        valueEntry = frame.entry
         frames.removeLast()
       }
     }
@@ -585,8 +652,13 @@ extension _JSONParser {
     index += 1
     var runStart = index
     var escaped = false
+    // Scanning stops one byte past the longest string allowed (room for its closing quote),
+    // so a hostile string costs the limit, not the rest of the file.
+    let limit = maxStringBytes >= end - index ? end : index + maxStringBytes + 1
     while true {
-      guard index < end else { throw error(.unterminatedString, at: quote) }
+      guard index < limit else {
+        throw error(limit == end ? .unterminatedString : .stringTooLong(limit: maxStringBytes), at: quote)
+      }
       let current = byte(index)
       if current == UInt8(ascii: "\"") {
         defer { index += 1 }
@@ -736,5 +808,68 @@ extension _JSONParser {
       position += 1
     }
     return JSONSyntaxError(kind, offset: offset, line: line, column: offset - lineStart + 1)
+  }
+}
+
+// MARK: - Scanning without a tree
+
+extension _JSONParser {
+  /// See ``JSONReader/topLevelMembers(_:)``. Keys are read as the parser reads them (escapes
+  /// decoded), so `"\u0073essions"` is found as `sessions`.
+  mutating func scanTopLevelMembers() -> [(key: String, value: Range<Int>)]? {
+    if end >= 3 && byte(0) == 0xEF && byte(1) == 0xBB && byte(2) == 0xBF { index = 3 }
+    skipWhitespace()
+    guard index < end, byte(index) == UInt8(ascii: "{") else { return nil }
+    index += 1
+    skipWhitespace()
+    var members: [(key: String, value: Range<Int>)] = []
+    if index < end && byte(index) == UInt8(ascii: "}") { return members }
+    while true {
+      skipWhitespace()
+      guard let key = try? parseMemberKey() else { return nil }
+      skipWhitespace()
+      let start = index
+      guard skipValue(), index > start else { return nil }
+      members.append((key, start..<index))
+      skipWhitespace()
+      guard index < end else { return nil }
+      switch byte(index) {
+      case UInt8(ascii: ","): index += 1
+      case UInt8(ascii: "}"): return members
+      default: return nil
+      }
+    }
+  }
+
+  /// Moves past one value by counting brackets outside strings, checking nothing else: a
+  /// scalar ends where a delimiter or whitespace starts.
+  mutating func skipValue() -> Bool {
+    var depth = 0
+    while index < end {
+      switch byte(index) {
+      case UInt8(ascii: "\""):
+        index += 1
+        while index < end && byte(index) != UInt8(ascii: "\"") {
+          index += byte(index) == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard index < end else { return false }
+        index += 1
+        if depth == 0 { return true }
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        index += 1
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        if depth == 0 { return true }
+        depth -= 1
+        index += 1
+        if depth == 0 { return true }
+      case UInt8(ascii: ","), 0x20, 0x0A, 0x0D, 0x09:
+        if depth == 0 { return true }
+        index += 1
+      default:
+        index += 1
+      }
+    }
+    return depth == 0
   }
 }
