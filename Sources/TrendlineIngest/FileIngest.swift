@@ -41,6 +41,10 @@ public struct ReadLimits: Sendable, Equatable {
   public var maxColumns: Int
   /// The deepest JSON nesting; real exports nest 4–6 levels.
   public var maxJSONDepth: Int
+  /// The most export files in one user's folder. Files are read one at a time, but every
+  /// set of every file is kept, so a folder of a million small files was memory and hours for
+  /// one user; a person's exports are a few, a backfill a few hundred.
+  public var maxFilesPerUser = 1000
 
   public init(
     maxFileBytes: Int = ReadLimits.defaultMaxFileBytes, maxFieldBytes: Int = 1 << 20, maxColumns: Int = 1000,
@@ -51,6 +55,14 @@ public struct ReadLimits: Sendable, Equatable {
     self.maxFieldBytes = maxFieldBytes
     self.maxColumns = maxColumns
     self.maxJSONDepth = maxJSONDepth
+  }
+
+  /// The error for a user folder of `count` files over ``maxFilesPerUser``.
+  public func tooManyFiles(_ folder: String, count: Int) -> ExportError {
+    ExportError(
+      file: folder,
+      message:
+        "the folder holds \(count) export files, over the limit of \(maxFilesPerUser); raise source.limits.maxFilesPerUser to read them")
   }
 
   /// The error for a file of `size` bytes over ``maxFileBytes``.

@@ -181,7 +181,7 @@ final class PipelineChecker {
   // MARK: source
 
   static let sourceKeys = ["input", "catalog", "format", "defaults", "normalize", "users", "csv", "limits"]
-  static let limitsKeys = ["maxFileMB", "maxFieldKB", "maxColumns", "maxJSONDepth"]
+  static let limitsKeys = ["maxFileMB", "maxFieldKB", "maxColumns", "maxJSONDepth", "maxFilesPerUser"]
   static let defaultsKeys = ["timeZone", "weightUnit", "distanceUnit", "firstWeekday", "dateOrder"]
 
   func source(_ value: JSONValue, at path: JSONPath) -> Pipeline.Source? {
@@ -277,6 +277,11 @@ final class PipelineChecker {
       let depth = integer(value, at: path.appending("maxJSONDepth"), in: 1...10_000, what: "maxJSONDepth")
     {
       limits.maxJSONDepth = depth
+    }
+    if let value = members["maxFilesPerUser"],
+      let count = integer(value, at: path.appending("maxFilesPerUser"), in: 1...1_000_000, what: "maxFilesPerUser")
+    {
+      limits.maxFilesPerUser = count
     }
     return limits
   }

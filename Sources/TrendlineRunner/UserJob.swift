@@ -43,6 +43,8 @@ enum UserJob {
     var cached: SessionCache.Lookup?
     let read: (ingest: UserIngest, inputs: [InputFile])
     do throws(ExportError) {
+      let limits = context.readOptions.limits
+      if user.files.count > limits.maxFilesPerUser { throw limits.tooManyFiles(user.id, count: user.files.count) }
       settings = try context.usersFile.settings(for: user.id, defaults: context.pipeline.source.defaults)
       cached = context.cache?.lookup(user, settings: settings)
       if let hit = cached?.cached {

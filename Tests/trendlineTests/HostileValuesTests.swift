@@ -182,4 +182,24 @@ import _TrendlineTestSupport
       ), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/daily.json").path))
   }
+
+  /// A user folder of more files than `maxFilesPerUser` fails its user before any is read.
+  @Test func aFolderOfTooManyFilesFailsItsUser() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    for name in ["a", "b", "c"] { try scratch.write(Self.strong(), to: "in/ann/\(name).csv") }
+    try scratch.write(Self.strong(), to: "in/bob.csv")
+    let text = Self.pipeline(input: input, charts: Self.volume).replacingOccurrences(
+      of: #""catalog": "\#(ContainmentTests.catalog)""#,
+      with: #""catalog": "\#(ContainmentTests.catalog)", "limits": {"maxFilesPerUser": 2}"#)
+    let pipeline = try scratch.write(text, to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        "error: user 'ann' failed: ann:1:1: error: the folder holds 3 export files, over the limit of 2; raise source.limits.maxFilesPerUser to read them"
+      ), "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/volume.json").path))
+  }
 }
