@@ -124,6 +124,8 @@ public enum Runner {
         try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS").path)
       }
       AtomicFile.removeStaleTemporaries(under: options.output)
+      // Cache entries are written the same way, and a killed run leaves its temporaries there too.
+      if let cache = options.cache { AtomicFile.removeStaleTemporaries(under: cache) }
     } catch {
       throw .output(error)
     }
