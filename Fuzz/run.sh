@@ -18,7 +18,7 @@ build=$root/.build-fuzz
 sanitize=${FUZZ_SANITIZE:-fuzzer,address}
 
 targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv
-  native-json ndjson mapped-csv auto-export pipeline-loader)
+  native-json ndjson mapped-csv auto-export pipeline-loader session-cache cohort-partial)
 
 if [ "${1:-}" = list ] || [ $# -lt 2 ]; then
   printf '%s\n' "${targets[@]}"
@@ -39,6 +39,11 @@ case $target in
   pipeline-loader)
     modules=(TrendlineSchema TrendlineSupport TrendlineIngest TrendlineStages TrendlinePipeline)
     entry=Fuzz/PipelineLoaderTarget.swift
+    ;;
+  session-cache | cohort-partial)
+    modules=(TrendlineSchema TrendlineSupport TrendlineIngest TrendlineStages TrendlinePipeline TrendlineRender
+      TrendlineRunner)
+    [ "$target" = session-cache ] && entry=Fuzz/SessionCacheTarget.swift || entry=Fuzz/CohortPartialTarget.swift
     ;;
 esac
 
@@ -95,6 +100,9 @@ case $target in
     seed SampleData/exports/**/* SampleData/mapped/*.csv ../shared/real-exports/**/* ;;
   pipeline-loader)
     seed Pipelines/*.json Tests/Fixtures/pipelines/**/*.json ;;
+  session-cache | cohort-partial)
+    # Written by `trendline run --cache` and `--shard` over SampleData (Fuzz/seeds/README.md).
+    seed Fuzz/seeds/$target/* ;;
 esac
 # A dictionary of the tokens each format is built from helps the fuzzer past header checks.
 dict=()
