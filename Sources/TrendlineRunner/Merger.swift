@@ -158,9 +158,14 @@ public enum Merger {
       startedAt: Runner.timestamp(startedAt), finishedAt: Runner.timestamp(Date()), totals: totals,
       users: failed, skippedEntries: skipped)
     merged.shards = summaries
+    // Encoded before anything is written: sums of huge values that overflow to infinity are
+    // refused as the shards' fault, not reported as an unwritable folder.
+    let cohortFiles = try cohortFiles(gatherer!, asOf: reference.asOf)
     do {
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
-      try Runner.writeCohort(gatherer!, asOf: reference.asOf, to: output)
+      for (name, data) in cohortFiles {
+        try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
+      }
       try ReportWriter.writeCohortReport(
         gatherer!, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
@@ -299,8 +304,12 @@ public enum Merger {
     guard let first = partials.first else { return [] }
     var gatherer = CohortGatherer(compare: first.compare)
     for partial in partials { gatherer.merge(partial) }
+    return try cohortFiles(gatherer, asOf: first.asOf)
+  }
+
+  private static func cohortFiles(_ gatherer: CohortGatherer, asOf: String) throws(Failure) -> [(name: String, data: Data)] {
     do {
-      return try gatherer.outputs(asOf: first.asOf)
+      return try gatherer.outputs(asOf: asOf)
     } catch {
       throw .outOfRange("cohort", "the merged values cannot be written as JSON (\(error))")
     }

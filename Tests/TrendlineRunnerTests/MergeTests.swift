@@ -221,6 +221,22 @@ import _TrendlineTestSupport
       try fixture.merge([fixture.out], into: fixture.out)
     }
   }
+
+  /// Values each finite whose sum is not (two users at 1.7e308) are refused before anything
+  /// is written, as the shards' fault rather than an unwritable folder.
+  @Test func valuesThatOverflowTheirSumAreRefused() throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(1) { partial in
+      for date in partial.series["volume"]!.buckets.keys {
+        partial.series["volume"]!.buckets[date]![.sessions] = [1.7e308, 1.7e308]
+      }
+    }
+    let failure = Merger.Failure.outOfRange(
+      "cohort",
+      "the merged values cannot be written as JSON (inf at buckets[0].values.sessions.mean cannot be written as JSON)")
+    #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
+    #expect(!FileManager.default.fileExists(atPath: fixture.out.appendingPathComponent("cohort").path))
+  }
 }
 
 /// The shard count's range is checked where `--shard` is read, and a scheduler's index that
