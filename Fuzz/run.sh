@@ -18,7 +18,7 @@ build=$root/.build-fuzz
 sanitize=${FUZZ_SANITIZE:-fuzzer,address}
 
 targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv
-  native-json ndjson mapped-csv auto-export pipeline-loader as-of)
+  native-json ndjson mapped-csv auto-export pipeline-loader as-of session-cache cohort-partial)
 
 if [ "${1:-}" = list ] || [ $# -lt 2 ]; then
   printf '%s\n' "${targets[@]}"
@@ -41,6 +41,11 @@ case $target in
     entry=Fuzz/PipelineLoaderTarget.swift
     ;;
   as-of) modules=(TrendlineSchema TrendlineSupport TrendlineStages); entry=Fuzz/AsOfTarget.swift ;;
+  session-cache | cohort-partial)
+    modules=(TrendlineSchema TrendlineSupport TrendlineIngest TrendlineStages TrendlinePipeline TrendlineRender
+      TrendlineRunner)
+    [ "$target" = session-cache ] && entry=Fuzz/SessionCacheTarget.swift || entry=Fuzz/CohortPartialTarget.swift
+    ;;
 esac
 
 mkdir -p "$build/modules" "$build/bin"
@@ -101,6 +106,9 @@ case $target in
       2025-10-26T02:30:00+02:00 1969-12-31T23:59:59-00:01 2199-12-31T23:59:59+14:00; do
       printf '%s' "$text" > "$seeds/$text"
     done ;;
+  session-cache | cohort-partial)
+    # Written by `trendline run --cache` and `--shard` over SampleData (Fuzz/seeds/README.md).
+    seed Fuzz/seeds/$target/* ;;
 esac
 # A dictionary of the tokens each format is built from helps the fuzzer past header checks.
 dict=()

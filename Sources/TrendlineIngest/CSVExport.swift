@@ -506,7 +506,9 @@ final class FieldDecoder {
     guard let index else { return 0 }
     let value = try number(reader, index)
     try SetLimits.checkNonNegative(value, index: index, what: "distance", text: reader.string(index))
-    return unit.meters(value)
+    let meters = unit.meters(value)
+    try SetLimits.checkFinite(meters, index: index, what: "distance", text: reader.string(index))
+    return meters
   }
 
   /// Field `index` as seconds of a timed set: a number, or a duration such as `0:09:21`.
@@ -639,9 +641,8 @@ final class FieldDecoder {
     } else {
       value = resolver.instant(localSeconds: parsed.civil.localSeconds)
     }
-    guard value >= 0 else {
-      throw FieldProblem(
-        index: index, reason: "'\(reader.string(index))' is before 1970, which no workout log holds")
+    if let problem = StartLimits.problem(value, text: reader.string(index)) {
+      throw FieldProblem(index: index, reason: problem)
     }
     return value
   }
@@ -722,6 +723,21 @@ enum NameLimit {
   }
 }
 
+/// The instants a session may start at, in every format: from 1970-01-01T00:00:00Z (no
+/// workout log holds earlier ones) through 9999-12-31T23:59:59Z, the last second RFC 3339's
+/// four-digit year can write (a local time in year 9999 with a negative offset ends up after
+/// it, and would be written as year 0000).
+enum StartLimits {
+  static let range: ClosedRange<Int64> = 0...253_402_300_799
+
+  /// Why `start` cannot be a session's start, or nil when it can.
+  static func problem(_ start: Int64, text: @autoclosure () -> String) -> String? {
+    if start < range.lowerBound { return "'\(text())' is before 1970, which no workout log holds" }
+    if start > range.upperBound { return "'\(text())' is after 9999, which no workout log holds" }
+    return nil
+  }
+}
+
 /// The checks every set gets, whatever its format (SPEC 3: impossible values are rejected).
 enum SetLimits {
   static let maximumReps = 1000.0
@@ -744,6 +760,16 @@ enum SetLimits {
     }
     guard kilograms <= maximumWeightKg else {
       throw FieldProblem(index: index, reason: "weight '\(text())' is more than 1500 kg")
+    }
+  }
+
+  /// A value that became infinite in a unit conversion (1e308 miles) would make every chart
+  /// of its user unwritable as JSON.
+  static func checkFinite(_ value: Double, index: Int, what: String, text: @autoclosure () -> String)
+    throws(FieldProblem)
+  {
+    guard value.isFinite else {
+      throw FieldProblem(index: index, reason: "\(what) '\(text())' is too large")
     }
   }
 

@@ -259,8 +259,8 @@ final class NativeSetDecoder {
     } else {
       start = resolver.instant(localSeconds: parsed.civil.localSeconds)
     }
-    guard start >= 0 else {
-      throw Problem(key: "start", reason: "'\(startText)' is before 1970, which no workout log holds")
+    if let problem = StartLimits.problem(start, text: startText) {
+      throw Problem(key: "start", reason: problem)
     }
     var duration: Int64?
     var dropped: String?
@@ -320,6 +320,9 @@ final class NativeSetDecoder {
     }
     let distance = try number("distance")
     guard distance >= 0 else { throw Problem(key: "distance", reason: "distance is negative") }
+    let meters = settings.distanceUnit.meters(distance)
+    // 1e308 miles is a finite number but no finite distance in metres.
+    guard meters.isFinite else { throw Problem(key: "distance", reason: "distance is too large") }
     let seconds = try number("seconds")
     guard seconds >= 0 else { throw Problem(key: "seconds", reason: "seconds is negative") }
 
@@ -350,6 +353,6 @@ final class NativeSetDecoder {
       line: line, sessionKey: session.key, sessionName: session.name, start: session.start,
       durationSeconds: session.durationSeconds, exercise: exercise,
       muscleGroupIds: muscleGroupIds, setIndex: index, type: type, weightKg: weightKg,
-      reps: reps, distanceMeters: settings.distanceUnit.meters(distance), seconds: seconds)
+      reps: reps, distanceMeters: meters, seconds: seconds)
   }
 }

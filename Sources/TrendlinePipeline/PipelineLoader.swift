@@ -32,6 +32,10 @@ public struct PipelineErrors: Error, Equatable, Sendable, CustomStringConvertibl
 /// which reports a missing input folder in the same breath as a user it cannot read. The
 /// catalog is read here because radars are checked against it.
 public enum PipelineLoader {
+  /// The most users `compare.rank.top` may rank. An empirically sane ceiling: a ranking is
+  /// read by a person. Merge holds decoded partials to it too.
+  public static let maxRankTop = 1000
+
   /// The pipeline format version this build reads.
   public static let supportedVersion = 1
 
@@ -389,8 +393,7 @@ final class PipelineChecker {
   static let defaultQuantiles = [0.25, 0.5, 0.75, 0.9]
   /// Users in a ranking when `rank` gives no `top`.
   static let defaultRankTop = 10
-  /// An empirically sane ceiling: a ranking is read by a person.
-  static let maxRankTop = 1000
+  static let maxRankTop = PipelineLoader.maxRankTop
 
   func compare(_ value: JSONValue, at path: JSONPath, charts: [Chart]) -> Pipeline.Compare? {
     guard let members = object(value, at: path, keys: Self.compareKeys, required: ["charts"]) else { return nil }

@@ -1,28 +1,134 @@
 import Foundation
+import TrendlineIngest
+import TrendlinePipeline
 import TrendlineStages
+import TrendlineSupport
 
 /// What one shard gathered for the cohort outputs: `shards/<I>-of-<N>/cohort-partial.json`.
 ///
 /// It holds the values the cohort statistics are computed from (one per user and bucket),
 /// not the per-user files, so `trendline merge` needs memory for the cohort's values only.
+///
+/// It also records what it was computed from (pipeline, as-of, shard count, the corpus as the
+/// shard saw it) and checksums of itself and of its shard's manifest, so that merge refuses
+/// partials of different runs, and partials or manifests edited after the shard wrote them,
+/// instead of adding them up into plausible numbers. The checksums catch mistakes (a copied
+/// or hand-edited file), not an attacker: anyone can compute a SHA-256.
 public struct CohortPartial: Codable, Sendable, Equatable {
-  public static let schemaID = "trendline/cohort-partial@1"
+  /// 2: the as-of as resolved, the corpus fingerprint, the manifest's SHA-256 and the
+  /// partial's own checksum.
+  public static let schemaID = "trendline/cohort-partial@2"
 
   public var schema = CohortPartial.schemaID
   public var pipeline: Manifest.PipelineRecord
   public var asOf: String
+  /// What the as-of meant when the shard ran (``Runner/resolvedAsOf(_:now:)``): two shards
+  /// run with `today` on different days do not belong together.
+  public var resolvedAsOf: String
   public var shard: Manifest.ShardRecord
+  /// ``CorpusFingerprint`` of every user the shard discovered (all of them, not just its own).
+  public var corpus: String
   /// The pipeline's `compare` settings, so merging needs no pipeline file.
   public var compare: Compare
   public var series: [String: Compare.SeriesPart]
   public var radar: [String: Compare.RadarPart]
   /// The pipeline's `output.formats`, so merging draws the cohort SVGs and the report index
-  /// like a single run; absent in partials written before drawing existed (JSON only).
+  /// like a single run.
   public var formats: [String]? = nil
+  /// SHA-256 (hex) of the shard's `manifest.json` bytes as written beside this file.
+  public var manifestSHA256: String = ""
+  /// ``contentChecksum()`` when the shard wrote it; nil only before ``sealed(manifest:)``.
+  public var checksum: String? = nil
+
+  /// The most users one shard may report: merge sums these over at most 10,000 shards, and
+  /// this bound keeps the sum inside `Int` (no corpus comes near 10¹⁴ users).
+  public static let maximumCount = Int.max / Shard.counts.upperBound
+
+  /// SHA-256 (hex) of the partial's encoding without its `checksum`: keys are sorted, so
+  /// decoding and encoding again gives the same bytes, and the check does not depend on
+  /// whitespace.
+  ///
+  /// - Complexity: O(*v*), where *v* is the number of gathered values.
+  public func contentChecksum() throws -> String {
+    var unsealed = self
+    unsealed.checksum = nil
+    return SHA256.hex([UInt8](try unsealed.encoded()))
+  }
+
+  /// This partial with `manifest` (the bytes of the manifest written beside it) recorded and
+  /// its checksum set: what a shard writes.
+  ///
+  /// - Complexity: O(*v* + *m*), where *m* is the manifest's size.
+  public func sealed(manifest: Data) throws -> CohortPartial {
+    var sealed = self
+    sealed.manifestSHA256 = SHA256.hex([UInt8](manifest))
+    sealed.checksum = try sealed.contentChecksum()
+    return sealed
+  }
 
   public func encoded() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(self)
+  }
+
+  /// What is out of range in a decoded partial, or nil: the values the merge indexes, sums or
+  /// allocates by. A shard count of −1 trapped the merge; 1,000,000,000 made it allocate
+  /// gigabytes; a quantile above 1 or a radar with fewer count lists than axes indexed past an
+  /// array.
+  ///
+  /// - Complexity: O(*v*), where *v* is the number of gathered values.
+  public func problem() -> String? {
+    if let problem = Shard.problem(index: shard.index, count: shard.count) { return problem }
+    if let quantile = compare.quantiles.first(where: { !(0...1).contains($0) }) {
+      return "quantile \(quantile) is outside 0...1"
+    }
+    guard (0...PipelineLoader.maxRankTop).contains(compare.rankTop) else {
+      return "rank top \(compare.rankTop) is outside 0...\(PipelineLoader.maxRankTop)"
+    }
+    let users = 0...CohortPartial.maximumCount
+    for (name, part) in series {
+      guard users.contains(part.users) else { return "chart '\(name)' counts \(part.users) users" }
+      guard part.ranking.count <= compare.rankTop, part.ranking.allSatisfy({ $0.value.isFinite }) else {
+        return "chart '\(name)' ranks \(part.ranking.count) users, more than \(compare.rankTop) or not finite"
+      }
+      for measures in part.buckets.values {
+        for values in measures.values where !values.allSatisfy(\.isFinite) {
+          return "chart '\(name)' holds a value that is not finite"
+        }
+      }
+    }
+    for (name, part) in radar {
+      guard users.contains(part.users) else { return "chart '\(name)' counts \(part.users) users" }
+      guard part.counts.count == part.axes.count else {
+        return "chart '\(name)' has \(part.axes.count) axes and \(part.counts.count) count lists"
+      }
+      for counts in part.counts where !counts.allSatisfy(\.isFinite) {
+        return "chart '\(name)' holds a count that is not finite"
+      }
+    }
+    return nil
+  }
+}
+
+/// A fingerprint of a run's input as one shard saw it: SHA-256 (hex) over every discovered
+/// user's id and their export files' names and sizes, in id order, and the entries that are
+/// not users.
+///
+/// Every shard discovers all users before it takes its slice, so the shards of one run agree
+/// on it, and shards run over different exports (a user added, a file re-exported in between)
+/// do not. Sizes, not content hashes: hashing the whole corpus in every shard would cost each
+/// shard the reading of every user's exports, which sharding is there to split.
+enum CorpusFingerprint {
+  /// - Complexity: O(*f*) stats for the corpus's *f* files, plus O(*u* log *u*) to sort *u* users.
+  static func of(_ users: [UserInput], skipped: [InputProblem]) -> String {
+    var text = "trendline corpus 1\n"
+    for user in users.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
+      text += "user \(user.id)\n"
+      // A file that cannot be stat'ed counts as size -1: the shard that read it will fail it.
+      for file in user.files { text += "file \(file.lastPathComponent) \(FileStat(path: file.path)?.size ?? -1)\n" }
+    }
+    for problem in skipped { text += "skipped \(problem.entry): \(problem.message)\n" }
+    return SHA256.hex(Array(text.utf8))
   }
 }

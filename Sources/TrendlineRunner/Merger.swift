@@ -3,6 +3,7 @@ import TrendlinePipeline
 import TrendlineRender
 import TrendlineSchema
 import TrendlineStages
+import TrendlineSupport
 
 /// `trendline merge`: reduces the partial files of a sharded run to the cohort outputs and one
 /// manifest, as a single run over the same users would have written them.
@@ -18,8 +19,18 @@ public enum Merger {
     case differentPipelines(String, String)
     case differentAsOf(String, String)
     case differentShardCounts(String, String)
+    case differentCorpus(String, String)
     case duplicateShard(String, [String])
     case missingShards([String], count: Int)
+    /// `--output` is, holds or is inside a partial folder: merging would overwrite the inputs.
+    case outputOverlapsPartial(output: String, partial: String)
+    case unsupportedSchema(String, found: String)
+    /// The partial's content does not match its own checksum.
+    case editedPartial(String)
+    /// The manifest beside a partial is not the one its shard wrote with it.
+    case editedManifest(String)
+    /// A decoded value is out of range (path, what).
+    case outOfRange(String, String)
     case output(String)
 
     public var description: String {
@@ -33,11 +44,24 @@ public enum Merger {
         return "partials were run with different as-of values: \(a) and \(b); re-run the odd shards with the same --as-of"
       case .differentShardCounts(let a, let b):
         return "partials were split into different shard counts: \(a) and \(b)"
+      case .differentCorpus(let a, let b):
+        return
+          "partials were run over different inputs: \(a) and \(b) (a user or an export was added, removed or changed between the shards' runs); re-run the odd shard over the same input folder"
       case .duplicateShard(let shard, let paths):
         return "shard \(shard) appears more than once: \(paths.joined(separator: ", "))"
       case .missingShards(let missing, let count):
         return
           "shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) of \(count) \(missing.count == 1 ? "is" : "are") missing; run \(missing.count == 1 ? "it" : "them") (or wait for \(missing.count == 1 ? "it" : "them") to finish) and merge again"
+      case .outputOverlapsPartial(let output, let partial):
+        return
+          "the output folder '\(output)' overlaps the shard folder '\(partial)': merging there would overwrite the shards' own files; give --output a folder outside every shard folder (the run's output folder, which holds shards/, is fine)"
+      case .unsupportedSchema(let path, let found):
+        return "'\(path)' is a \(found) file, this trendline merges \(CohortPartial.schemaID); re-run the shard with this trendline"
+      case .editedPartial(let path):
+        return "'\(path)' does not match its checksum: it was edited or damaged after its shard wrote it; re-run the shard"
+      case .editedManifest(let path):
+        return "'\(path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; re-run the shard"
+      case .outOfRange(let path, let what): return "'\(path)': \(what); re-run the shard"
       case .output(let message): return message
       }
     }
@@ -46,12 +70,17 @@ public enum Merger {
   /// Merges the shard folders found in `inputs` into `output`.
   ///
   /// Each input is a shard folder (holding `cohort-partial.json`) or a run's output folder
-  /// (holding `shards/*/`). Only shards that finished (`_SUCCESS`) count.
+  /// (holding `shards/*/`). Only shards that finished (`_SUCCESS`) count. Nothing is written
+  /// unless every partial and manifest passes ``check(partial:manifest:folder:)`` and all of
+  /// them belong to one run.
   ///
   /// - Complexity: O(*v* log *v*), where *v* is the number of cohort values.
   public static func merge(inputs: [URL], output: URL, toolVersion: String) throws(Failure) -> Manifest {
     let startedAt = Date()
     var folders: [URL] = []
+    // Folders no output may be in: every shard folder, and the `shards/` folder holding them
+    // (checked after the shard folders, so that the message names the most precise one).
+    var protected: [URL] = []
     for input in inputs {
       if FileManager.default.fileExists(atPath: input.appendingPathComponent("cohort-partial.json").path) {
         folders.append(input)
@@ -59,40 +88,30 @@ public enum Merger {
         let shards = input.appendingPathComponent("shards")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: shards.path)) ?? []
         folders += names.filter { !$0.hasPrefix(".") }.sorted().map { shards.appendingPathComponent($0) }
+        if !names.isEmpty { protected.append(shards) }
       }
     }
+    // Before anything is read or written, and for unfinished shards too.
+    try checkOutput(output, partials: folders, protected: folders + protected)
     folders = folders.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("_SUCCESS").path) }
     guard !folders.isEmpty else { throw .noPartials(inputs.map(\.path)) }
 
-    // First pass: headers only, so a mismatch is reported before anything heavy is read.
-    var first: (partial: CohortPartial, path: String)?
+    // First pass: every shard checked, and only what says where it came from kept, so a
+    // mismatch is reported before anything is merged.
+    var origins: [Origin] = []
+    for folder in folders {
+      origins.append(Origin(try load(folder).partial, path: folder.path))
+    }
+    let reference = try checkTogether(origins)
+    let count = reference.shardCount
     var seen: [Int: String] = [:]
     var duplicates: [Int: [String]] = [:]
-    for folder in folders {
-      let partial = try read(CohortPartial.self, folder.appendingPathComponent("cohort-partial.json"))
-      let path = folder.path
-      if let (reference, referencePath) = first {
-        if partial.pipeline.sha256 != reference.pipeline.sha256 || partial.pipeline.name != reference.pipeline.name {
-          throw .differentPipelines(
-            "\(referencePath) ('\(reference.pipeline.name)', \(reference.pipeline.sha256.prefix(12)))",
-            "\(path) ('\(partial.pipeline.name)', \(partial.pipeline.sha256.prefix(12)))")
-        }
-        if partial.asOf != reference.asOf {
-          throw .differentAsOf("\(referencePath): \(reference.asOf)", "\(path): \(partial.asOf)")
-        }
-        if partial.shard.count != reference.shard.count {
-          throw .differentShardCounts("\(referencePath): \(reference.shard.count)", "\(path): \(partial.shard.count)")
-        }
-      } else {
-        first = (partial, path)
+    for origin in origins {
+      if let earlier = seen[origin.shardIndex] {
+        duplicates[origin.shardIndex, default: [earlier]].append(origin.path)
       }
-      if let earlier = seen[partial.shard.index] {
-        duplicates[partial.shard.index, default: [earlier]].append(path)
-      }
-      seen[partial.shard.index] = path
+      seen[origin.shardIndex] = origin.path
     }
-    let reference = first!.partial
-    let count = reference.shard.count
     if let (index, paths) = duplicates.min(by: { $0.key < $1.key }) {
       throw .duplicateShard("\(index)-of-\(count)", paths)
     }
@@ -108,14 +127,19 @@ public enum Merger {
     var summaries: [Manifest.ShardSummary] = []
     var skipped: [Manifest.SkippedEntry] = []
     var totals = Runner.totals([])
+    var formats: [String]?
     for folder in folders {
-      let partial = try read(CohortPartial.self, folder.appendingPathComponent("cohort-partial.json"))
+      // Checked again: a file replaced between the passes must not slip through.
+      let (partial, manifest) = try load(folder)
+      let origin = Origin(partial, path: folder.path)
+      // Replaced since the first pass by a partial of another run: this throws, naming it.
+      if !origin.matches(reference) { _ = try checkTogether([reference, origin]) }
       if gatherer == nil { gatherer = CohortGatherer(compare: partial.compare) }
       gatherer!.merge(partial)
+      formats = formats ?? partial.formats
       let manifestURL = folder.appendingPathComponent("manifest.json")
-      let manifest = try read(Manifest.self, manifestURL)
       failed += manifest.users.filter { $0.status == .failed }
-      if (reference.formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
+      if (formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
       skipped = manifest.skippedEntries  // every shard lists the same skipped entries
       totals.add(manifest.totals)
       let outputPath = output.standardizedFileURL.path + "/"
@@ -134,12 +158,17 @@ public enum Merger {
       startedAt: Runner.timestamp(startedAt), finishedAt: Runner.timestamp(Date()), totals: totals,
       users: failed, skippedEntries: skipped)
     merged.shards = summaries
+    // Encoded before anything is written: sums of huge values that overflow to infinity are
+    // refused as the shards' fault, not reported as an unwritable folder.
+    let cohortFiles = try cohortFiles(gatherer!, asOf: reference.asOf)
     do {
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
-      try Runner.writeCohort(gatherer!, asOf: reference.asOf, to: output)
+      for (name, data) in cohortFiles {
+        try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
+      }
       try ReportWriter.writeCohortReport(
         gatherer!, pipeline: reference.pipeline.name,
-        formats: (reference.formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
+        formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
         users: entries, output: output)
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json").path)
       try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
@@ -149,14 +178,188 @@ public enum Merger {
     return merged
   }
 
-  private static func read<T: Decodable>(_ type: T.Type, _ url: URL) throws(Failure) -> T {
+  /// What a partial says about where it came from: what all shards of one run share, and its index.
+  struct Origin: Equatable {
+    var pipeline: Manifest.PipelineRecord
+    var asOf: String
+    var resolvedAsOf: String
+    var shardCount: Int
+    var corpus: String
+    var shardIndex: Int
+    var path: String
+
+    init(_ partial: CohortPartial, path: String) {
+      pipeline = partial.pipeline
+      asOf = partial.asOf
+      resolvedAsOf = partial.resolvedAsOf
+      shardCount = partial.shard.count
+      corpus = partial.corpus
+      shardIndex = partial.shard.index
+      self.path = path
+    }
+
+    /// Whether `other` comes from the same run (pipeline, as-of, shard count, corpus).
+    func matches(_ other: Origin) -> Bool {
+      pipeline == other.pipeline && asOf == other.asOf && resolvedAsOf == other.resolvedAsOf
+        && shardCount == other.shardCount && corpus == other.corpus
+    }
+
+    var asOfShown: String { asOf == resolvedAsOf ? asOf : "\(asOf) (\(resolvedAsOf))" }
+  }
+
+  /// The origin most shards share (the first folder's on a tie), after checking that every
+  /// shard shares it; otherwise the failure names the first odd shard beside one of the others.
+  ///
+  /// - Complexity: O(*s*²) comparisons for *s* shards, at most 10⁸ for 10,000 shards of
+  ///   which half differ; in practice O(*s*).
+  static func checkTogether(_ origins: [Origin]) throws(Failure) -> Origin {
+    precondition(!origins.isEmpty, "merge checks shards only after finding some")
+    var groups: [(origin: Origin, size: Int)] = []
+    for origin in origins {
+      if let index = groups.firstIndex(where: { $0.origin.matches(origin) }) {
+        groups[index].size += 1
+      } else {
+        groups.append((origin, 1))
+      }
+    }
+    // `max(by:)` keeps the last of equal elements; the first group wins a tie instead.
+    var reference = groups[0]
+    for group in groups.dropFirst() where group.size > reference.size { reference = group }
+    let (a, aPath) = (reference.origin, reference.origin.path)
+    guard let odd = origins.first(where: { !$0.matches(a) }) else { return a }
+    let bPath = odd.path
+    if odd.pipeline != a.pipeline {
+      throw .differentPipelines(
+        "\(aPath) ('\(a.pipeline.name)', \(a.pipeline.sha256.prefix(12)))",
+        "\(bPath) ('\(odd.pipeline.name)', \(odd.pipeline.sha256.prefix(12)))")
+    }
+    if odd.asOf != a.asOf || odd.resolvedAsOf != a.resolvedAsOf {
+      throw .differentAsOf("\(aPath): \(a.asOfShown)", "\(bPath): \(odd.asOfShown)")
+    }
+    if odd.shardCount != a.shardCount {
+      throw .differentShardCounts("\(aPath): \(a.shardCount)", "\(bPath): \(odd.shardCount)")
+    }
+    throw .differentCorpus("\(aPath) (corpus \(a.corpus.prefix(12)))", "\(bPath) (corpus \(odd.corpus.prefix(12)))")
+  }
+
+  /// Reads and checks one shard folder's partial and manifest.
+  static func load(_ folder: URL) throws(Failure) -> (partial: CohortPartial, manifest: Manifest) {
+    let partialURL = folder.appendingPathComponent("cohort-partial.json")
+    let manifestURL = folder.appendingPathComponent("manifest.json")
+    return try check(partial: try bytes(partialURL), manifest: try bytes(manifestURL), folder: folder.path)
+  }
+
+  /// Decodes one shard's `cohort-partial.json` and `manifest.json` and checks them as merge
+  /// does before using either: the schema, the partial's checksum, the manifest's SHA-256 as
+  /// the partial recorded it, and every value merge indexes, sums or allocates by. The
+  /// decoding path of merge, and the entry of the `cohort-partial` fuzz target.
+  ///
+  /// - Complexity: O(*v* + *m*), where *v* is the number of gathered values and *m* the
+  ///   manifest's size.
+  public static func check(partial partialData: Data, manifest manifestData: Data, folder: String) throws(Failure)
+    -> (partial: CohortPartial, manifest: Manifest)
+  {
+    let partialPath = folder + "/cohort-partial.json"
+    let manifestPath = folder + "/manifest.json"
+    // The schema first: a partial of another version fails to decode for a reason that
+    // would not say so.
+    struct Schema: Decodable { var schema: String? }
+    let schema = try decode(Schema.self, partialData, partialPath).schema ?? "unnamed"
+    guard schema == CohortPartial.schemaID else { throw .unsupportedSchema(partialPath, found: schema) }
+    let partial = try decode(CohortPartial.self, partialData, partialPath)
+    guard let checksum = partial.checksum, checksum == (try? partial.contentChecksum()) else {
+      throw .editedPartial(partialPath)
+    }
+    if let problem = partial.problem() { throw .outOfRange(partialPath, problem) }
+    guard partial.manifestSHA256 == SHA256.hex([UInt8](manifestData)) else { throw .editedManifest(manifestPath) }
+    let manifest = try decode(Manifest.self, manifestData, manifestPath)
+    if let problem = manifestProblem(manifest, of: partial) { throw .outOfRange(manifestPath, problem) }
+    return (partial, manifest)
+  }
+
+  /// What is out of range in a shard's manifest, or nil: its shard and pipeline must be its
+  /// partial's, and its totals small enough to sum over 10,000 shards.
+  private static func manifestProblem(_ manifest: Manifest, of partial: CohortPartial) -> String? {
+    guard manifest.shard == partial.shard else {
+      let shard = manifest.shard.map { "\($0.index)-of-\($0.count)" } ?? "none"
+      return "the manifest is of shard \(shard), its partial of \(partial.shard.index)-of-\(partial.shard.count)"
+    }
+    guard manifest.pipeline == partial.pipeline else { return "the manifest and its partial name different pipelines" }
+    let totals = manifest.totals
+    let counts = [
+      totals.users, totals.usersOK, totals.usersFailed, totals.rowsRead, totals.rowsAccepted, totals.rowsRejected,
+      totals.rowsDuplicate, totals.rowsIgnored, totals.rowsRepaired, totals.rowsValueDropped, totals.sessions,
+    ]
+    guard counts.allSatisfy({ (0...CohortPartial.maximumCount).contains($0) }) else {
+      return "a total is negative or over \(CohortPartial.maximumCount)"
+    }
+    return nil
+  }
+
+  /// The cohort files the partials reduce to, in memory: what merge writes under `cohort/`.
+  /// For the `cohort-partial` fuzz target, which must reach the reduction without a folder.
+  ///
+  /// - Complexity: O(*v* log *v*), where *v* is the number of cohort values.
+  public static func _cohortFiles(_ partials: [CohortPartial]) throws(Failure) -> [(name: String, data: Data)] {
+    guard let first = partials.first else { return [] }
+    var gatherer = CohortGatherer(compare: first.compare)
+    for partial in partials { gatherer.merge(partial) }
+    return try cohortFiles(gatherer, asOf: first.asOf)
+  }
+
+  private static func cohortFiles(_ gatherer: CohortGatherer, asOf: String) throws(Failure) -> [(name: String, data: Data)] {
+    do {
+      return try gatherer.outputs(asOf: asOf)
+    } catch {
+      throw .outOfRange("cohort", "the merged values cannot be written as JSON (\(error))")
+    }
+  }
+
+  /// Refuses an output folder that is a partial folder, is inside one, or holds one anywhere
+  /// but where a sharded run puts them (`<output>/shards/<I>-of-<N>`): merging into a shard
+  /// folder overwrote its manifest, and each merge after it counted the merged users again
+  /// (20, 30, 40 users). Paths are compared resolved (links followed) and standardized.
+  static func checkOutput(_ output: URL, partials: [URL], protected: [URL]) throws(Failure) {
+    let out = resolved(output)
+    func inside(_ path: String, _ folder: String) -> Bool { path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/") }
+    for folder in protected where inside(out, resolved(folder)) {
+      throw .outputOverlapsPartial(output: output.path, partial: folder.path)
+    }
+    for folder in partials {
+      let partial = resolved(folder)
+      let parent = (partial as NSString).deletingLastPathComponent
+      if inside(partial, out) && parent != (out as NSString).appendingPathComponent("shards") {
+        throw .outputOverlapsPartial(output: output.path, partial: folder.path)
+      }
+    }
+  }
+
+  /// `url`'s path with links resolved as far as it exists (an output folder may not yet), the
+  /// rest appended, `.` and `..` removed.
+  static func resolved(_ url: URL) -> String {
+    var existing = url.standardizedFileURL
+    var rest: [String] = []
+    while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
+      rest.insert(existing.lastPathComponent, at: 0)
+      existing.deleteLastPathComponent()
+    }
+    var path = existing.resolvingSymlinksInPath().standardizedFileURL.path
+    for component in rest { path = (path as NSString).appendingPathComponent(component) }
+    return (path as NSString).standardizingPath
+  }
+
+  private static func bytes(_ url: URL) throws(Failure) -> Data {
     guard let data = FileManager.default.contents(atPath: url.path) else {
       throw .unreadable(url.path, "no such file")
     }
+    return data
+  }
+
+  private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, _ path: String) throws(Failure) -> T {
     do {
       return try JSONDecoder().decode(T.self, from: data)
     } catch {
-      throw .unreadable(url.path, "not a Trendline partial file (\(error))")
+      throw .unreadable(path, "not a Trendline partial file (\(error))")
     }
   }
 }

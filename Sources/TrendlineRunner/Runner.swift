@@ -130,6 +130,8 @@ public enum Runner {
         try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS").path)
       }
       AtomicFile.removeStaleTemporaries(under: options.output)
+      // Cache entries are written the same way, and a killed run leaves its temporaries there too.
+      if let cache = options.cache { AtomicFile.removeStaleTemporaries(under: cache) }
     } catch {
       throw .output(error)
     }
@@ -190,12 +192,16 @@ public enum Runner {
     do {
       if let shard = options.shard {
         let folder = shardFolder(shard, in: options.output)
-        let partial = CohortPartial(
-          pipeline: pipelineRecord, asOf: options.asOfText, shard: .init(index: shard.index, count: shard.count),
+        let manifestData = try manifest.encoded()
+        let partial = try CohortPartial(
+          pipeline: pipelineRecord, asOf: options.asOfText, resolvedAsOf: resolvedAsOf(options.asOf, now: options.now),
+          shard: .init(index: shard.index, count: shard.count),
+          corpus: CorpusFingerprint.of(discovered.users, skipped: discovered.problems),
           compare: gathered.compare, series: gathered.series, radar: gathered.radar,
-          formats: pipeline.output.formats.map(\.rawValue))
+          formats: pipeline.output.formats.map(\.rawValue)
+        ).sealed(manifest: manifestData)
         try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json").path)
-        try AtomicFile.write(try manifest.encoded(), to: folder.appendingPathComponent("manifest.json").path)
+        try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
       } else {
         let cohortFiles = try writeCohort(gathered, asOf: options.asOfText, to: options.output)
@@ -215,6 +221,20 @@ public enum Runner {
     }
     events(.finished(manifest))
     return manifest
+  }
+
+  /// What `asOf` meant for a run at `now`, as a partial records it: the instant (UTC), the day,
+  /// or for `today` the UTC day of `now`. Two shards of one nightly run agree on it; shards
+  /// started on different days do not. (A user far from UTC whose local midnight falls
+  /// between two shards' starts on one UTC day is not caught: that would need every user's zone.)
+  static func resolvedAsOf(_ asOf: AsOf, now: Int64) -> String {
+    let utc = TimeZone(identifier: "UTC")!
+    switch asOf {
+    case .instant(let instant): return RFC3339.format(seconds: instant, timeZone: utc)
+    case .endOfDay(let year, let month, let day):
+      return String(format: "%04d-%02d-%02d", year, month, day)
+    case .today: return "today " + RFC3339.format(seconds: now, timeZone: utc).prefix(10)
+    }
   }
 
   /// `shards/<I>-of-<N>/`: a shard's partial cohort, manifest and marker.

@@ -232,13 +232,15 @@ extension Entry {
       var reader = CacheReader(bytes: bytes, offset: Entry.headerSize)
       user = try reader.string()
       key = try reader.raw(32)
-      let count = try reader.count()
+      // name, size, hash, four stat numbers, flags: a byte each at least.
+      let count = try reader.count(each: 8)
       inputs = []
       stats = []
       racy = []
       for _ in 0..<count {
         let name = try reader.string()
         let size = try reader.int()
+        guard size >= 0 else { throw .malformed("an input of \(size) bytes") }
         let hash = try reader.string()
         inputs.append(InputFile(name: name, bytes: size, contentHash: hash))
         stats.append(
@@ -254,6 +256,19 @@ extension Entry {
     }
   }
 
+  /// Decodes the ingest section of an entry whose head was read by ``Head`` and holds it to the
+  /// readers' guarantees (``UserIngestValidator``): the checksum proves only that the bytes are
+  /// the ones written, and a forged or buggy entry must cost a rebuild, not the run.
+  ///
+  /// - Complexity: O(*e*), where *e* is the entry's size.
+  static func checkedIngest(decoding bytes: [UInt8], from offset: Int, limits: ReadLimits) throws(CacheFault)
+    -> UserIngest
+  {
+    let ingest = try Entry.ingest(decoding: bytes, from: offset)
+    if let problem = UserIngestValidator.problem(in: ingest, limits: limits) { throw .malformed(problem) }
+    return ingest
+  }
+
   /// Decodes the ingest section of an entry whose head was read by ``Head``.
   ///
   /// - Complexity: O(*e*), where *e* is the entry's size.
@@ -261,7 +276,8 @@ extension Entry {
     var reader = CacheReader(bytes: bytes, offset: offset)
     var ingest = UserIngest()
 
-    let fileCount = try reader.count()
+    // Names, format, seven counts and a reason count: a byte each at least; and so below.
+    let fileCount = try reader.count(each: 10)
     for _ in 0..<fileCount {
       var file = FileAccounting(file: try reader.string(), format: try reader.string())
       file.rowsRead = try reader.int()
@@ -271,14 +287,14 @@ extension Entry {
       file.rowsIgnored = try reader.int()
       file.rowsRepaired = try reader.int()
       file.rowsValueDropped = try reader.int()
-      let reasons = try reader.count()
+      let reasons = try reader.count(each: 2)
       for _ in 0..<reasons {
         let reason = try reader.string()
         file.ignoredByReason[reason] = try reader.int()
       }
       ingest.files.append(file)
     }
-    let noteCount = try reader.count()
+    let noteCount = try reader.count(each: 6)
     ingest.notes.reserveCapacity(noteCount)
     for _ in 0..<noteCount {
       let (file, line, column, field) = (try reader.string(), try reader.int(), try reader.int(), try reader.string())
@@ -286,7 +302,7 @@ extension Entry {
       ingest.notes.append(
         RowNote(file: file, line: line, column: column, field: field, outcome: outcome, reason: try reader.string()))
     }
-    let unmappedCount = try reader.count()
+    let unmappedCount = try reader.count(each: 2)
     for _ in 0..<unmappedCount {
       let name = try reader.string()
       ingest.unmappedExercises[name] = try reader.int()
@@ -315,14 +331,14 @@ extension Entry {
       return table[Int(index)]
     }
 
-    let sessionCount = try reader.count()
+    let sessionCount = try reader.count(each: 5)
     ingest.sessions.reserveCapacity(sessionCount)
     for _ in 0..<sessionCount {
       let key = try reader.string()
       let start = try reader.int64()
       let duration = try reader.int64()
       let name = try indexed(names, "name")
-      let setCount = try reader.count()
+      let setCount = try reader.count(each: 4)
       var sets: [TrainedSet] = []
       sets.reserveCapacity(setCount)
       for _ in 0..<setCount {
@@ -474,10 +490,12 @@ struct CacheReader {
     }
   }
 
-  /// A count or index; never more than the bytes left, since every element takes one or more.
-  mutating func count() throws(CacheFault) -> Int {
+  /// A count of elements that each take at least `minimumBytes` bytes of the entry: never more
+  /// than the bytes left allow, so a forged count fails here instead of reserving memory for
+  /// billions of elements.
+  mutating func count(each minimumBytes: Int = 1) throws(CacheFault) -> Int {
     let value = try varint()
-    guard value <= UInt64(bytes.count - offset) else {
+    guard value <= UInt64((bytes.count - offset) / minimumBytes) else {
       throw .malformed("a count of \(value) with \(bytes.count - offset) bytes left")
     }
     return Int(value)

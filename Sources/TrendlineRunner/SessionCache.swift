@@ -70,6 +70,8 @@ public final class SessionCache: Sendable {
   let runKey: String
   /// How recent a file's times may be for its stat to be trusted next run (see `isRacy`).
   let racyWindow: Int64
+  /// The pipeline's `source.limits`, which bound every count a decoded entry may hold.
+  let limits: ReadLimits
   private let filesHashed = Atomic<Int>(0)
 
   /// Files read and hashed so far to check entries (a file trusted by its stat is not counted).
@@ -100,6 +102,7 @@ public final class SessionCache: Sendable {
     folderPath = folder.path
     self.verify = verify
     racyWindow = racyWindowNanoseconds
+    limits = source.limits
     runKey = SessionCache.runKey(source: source, toolVersion: toolVersion)
   }
 
@@ -166,7 +169,7 @@ public final class SessionCache: Sendable {
 
     let ingest: UserIngest
     do throws(CacheFault) {
-      ingest = try Entry.ingest(decoding: bytes, from: head.ingestOffset)
+      ingest = try Entry.checkedIngest(decoding: bytes, from: head.ingestOffset, limits: limits)
     } catch {
       return result(.rebuilt, error.description)
     }
@@ -193,6 +196,27 @@ public final class SessionCache: Sendable {
       stats: lookup.stats.map { $0 ?? FileStat() },
       racy: lookup.stats.map { isRacy($0, at: lookup.statTime) }, ingest: read.ingest)
     try AtomicFile.write(Data(entry.encoded()), to: path(for: lookup.user))
+  }
+
+  /// Decodes a whole entry (header, checksum, head and ingest) and checks it as ``lookup(_:settings:)``
+  /// does, whoever it belongs to: the entry point of the `session-cache` fuzz target.
+  ///
+  /// - Complexity: O(*e*), where *e* is the entry's size.
+  public static func _decodeEntry(_ bytes: [UInt8], limits: ReadLimits) throws(CacheFault) -> UserIngest {
+    let head = try Entry.Head(decoding: bytes)
+    return try Entry.checkedIngest(decoding: bytes, from: head.ingestOffset, limits: limits)
+  }
+
+  /// `bytes` with the header's length and checksum made to match the payload, so a fuzzer's
+  /// mutations reach the decoder instead of stopping at the checksum. Not for real entries.
+  public static func _resealed(_ bytes: [UInt8]) -> [UInt8] {
+    guard bytes.count >= Entry.headerSize else { return bytes }
+    var header = CacheWriter()
+    header.fixed64(UInt64(bytes.count - Entry.headerSize))
+    header.fixed64(Entry.checksum(bytes))
+    var out = bytes
+    out.replaceSubrange(16..<32, with: header.bytes)
+    return out
   }
 
   /// Whether a file changed too recently for its stat to prove anything next time: a write in

@@ -8,8 +8,23 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
   public var index: Int
   public var count: Int
 
+  /// The shard counts a run may be split into. 10,000 processes is beyond any cluster a nightly
+  /// run is given, and the bound keeps what merge allocates per shard (a slot for each index)
+  /// and sums over shards (totals) small: `--shard 0/1000000000` once made merge ask for 4.4 GB.
+  /// Checked wherever a count enters: `--shard`, `--shards`, `SLURM_ARRAY_TASK_COUNT` and
+  /// every decoded partial and manifest.
+  public static let counts: ClosedRange<Int> = 1...10_000
+
+  /// Why a shard count or index cannot be used, in the words of where it came from; nil when
+  /// it can.
+  public static func problem(index: Int, count: Int) -> String? {
+    guard counts.contains(count) else { return "shard count \(count) is outside \(counts.lowerBound)...\(counts.upperBound)" }
+    guard (0..<count).contains(index) else { return "shard index \(index) is outside 0..<\(count)" }
+    return nil
+  }
+
   public init(index: Int, count: Int) {
-    precondition(count >= 1 && (0..<count).contains(index), "a shard index is in 0..<count")
+    precondition(Shard.problem(index: index, count: count) == nil, "a shard is checked before it is made")
     self.index = index
     self.count = count
   }
@@ -34,30 +49,46 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
   /// `3-of-7`, as shard folders are named.
   public var description: String { "\(index)-of-\(count)" }
 
-  /// Reads `I/N`.
+  /// Reads `I/N`, with N in ``counts`` and I in `0..<N`; nil for anything else.
   public init?(parsing text: String) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
-      (0..<count).contains(index)
+    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+      Shard.problem(index: index, count: count) == nil
     else { return nil }
     self.init(index: index, count: count)
+  }
+
+  /// A scheduler's variable that is set but holds no usable number.
+  public struct EnvironmentError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var variable: String
+    public var value: String
+    public var description: String { "\(variable) is '\(value)', not a shard index" }
   }
 
   /// The shard index a scheduler gives an array task, from its environment: Kubernetes
   /// Indexed Jobs (`JOB_COMPLETION_INDEX`), Slurm arrays (`SLURM_ARRAY_TASK_ID`, counted from
   /// `SLURM_ARRAY_TASK_MIN` when set, so `--array=1-7` works too) and AWS Batch array jobs
   /// (`AWS_BATCH_JOB_ARRAY_INDEX`). Nil when none is set.
-  public static func indexFromEnvironment(_ environment: [String: String]) -> (index: Int, source: String)? {
-    if let text = environment["JOB_COMPLETION_INDEX"], let index = Int(text) {
-      return (index, "JOB_COMPLETION_INDEX")
+  ///
+  /// - Throws: ``EnvironmentError`` when the first variable set is not a whole number in
+  ///   `0..<10000` (nor is `SLURM_ARRAY_TASK_MIN`): a misspelt job template must stop the run,
+  ///   not have it claim that no index is set, nor run all users as if unsharded.
+  public static func indexFromEnvironment(_ environment: [String: String]) throws(EnvironmentError)
+    -> (index: Int, source: String)?
+  {
+    // Bounded before any arithmetic, so the Slurm subtraction below cannot overflow.
+    func number(_ variable: String) throws(EnvironmentError) -> Int? {
+      guard let text = environment[variable] else { return nil }
+      guard let value = Int(text), (0..<counts.upperBound).contains(value) else {
+        throw EnvironmentError(variable: variable, value: text)
+      }
+      return value
     }
-    if let text = environment["SLURM_ARRAY_TASK_ID"], let id = Int(text) {
-      let minimum = environment["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0) } ?? 0
-      return (id - minimum, "SLURM_ARRAY_TASK_ID")
+    if let index = try number("JOB_COMPLETION_INDEX") { return (index, "JOB_COMPLETION_INDEX") }
+    if let id = try number("SLURM_ARRAY_TASK_ID") {
+      return (id - (try number("SLURM_ARRAY_TASK_MIN") ?? 0), "SLURM_ARRAY_TASK_ID")
     }
-    if let text = environment["AWS_BATCH_JOB_ARRAY_INDEX"], let index = Int(text) {
-      return (index, "AWS_BATCH_JOB_ARRAY_INDEX")
-    }
+    if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") { return (index, "AWS_BATCH_JOB_ARRAY_INDEX") }
     return nil
   }
 }

@@ -21,9 +21,12 @@ enum MergeCommand {
       --output DIR      Where to write cohort/<chart>.json, manifest.json and _SUCCESS.
       -h, --help        Show this help.
 
-    The partials must come from one pipeline file, one --as-of and one shard count, and
-    every shard 0..N-1 must be there exactly once; otherwise nothing is written and the
-    message names the shard at fault.
+    The partials must come from one pipeline file, one --as-of, one shard count (1 to
+    10000) and one input folder as it was when the shards ran, every shard 0..N-1 must be
+    there exactly once, and no partial or manifest may have been edited since its shard wrote
+    it; otherwise nothing is written and the message names the shard at fault. The output
+    folder must not be, hold or be inside a shard folder (a run's output folder, which holds
+    shards/, is fine).
 
     EXIT CODES:
       0   merged; every user succeeded

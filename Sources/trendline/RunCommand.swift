@@ -109,12 +109,15 @@ enum RunCommand {
       case "--shard":
         let text = try value(argument)
         guard let shard = Shard(parsing: text) else {
-          throw UsageError("--shard takes I/N with 0 ≤ I < N, such as 2/7, not '\(text)'")
+          throw UsageError(
+            "--shard takes I/N with 0 ≤ I < N ≤ \(Shard.counts.upperBound), such as 2/7, not '\(text)'")
         }
         options.shard = shard
       case "--shards":
         let text = try value(argument)
-        guard let count = Int(text), count >= 1 else { throw UsageError("--shards takes a whole number ≥ 1, not '\(text)'") }
+        guard let count = Int(text), Shard.counts.contains(count) else {
+          throw UsageError("--shards takes a whole number from 1 to \(Shard.counts.upperBound), not '\(text)'")
+        }
         options.shards = count
       case "--cache": options.cache = try value(argument)
       case "--cache-verify": options.cacheVerify = true
@@ -149,12 +152,25 @@ enum RunCommand {
   /// the scheduler's environment; nil for an unsharded run.
   static func resolveShard(_ options: Options, environment: [String: String]) throws(UsageError) -> Shard? {
     if let shard = options.shard { return shard }
-    let environmentIndex = Shard.indexFromEnvironment(environment)
     var count = options.shards
-    if count == nil, environmentIndex?.source == "SLURM_ARRAY_TASK_ID" {
-      count = environment["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) }
+    // Slurm gives the count too, when the index is Slurm's (no Kubernetes index wins over it).
+    if count == nil, environment["JOB_COMPLETION_INDEX"] == nil, environment["SLURM_ARRAY_TASK_ID"] != nil,
+      let text = environment["SLURM_ARRAY_TASK_COUNT"]
+    {
+      guard let given = Int(text), Shard.counts.contains(given) else {
+        throw UsageError(
+          "SLURM_ARRAY_TASK_COUNT is '\(text)', not a shard count from 1 to \(Shard.counts.upperBound)")
+      }
+      count = given
     }
+    // An unsharded run does not read the index at all, so a stray variable cannot stop it.
     guard let count else { return nil }
+    let environmentIndex: (index: Int, source: String)?
+    do throws(Shard.EnvironmentError) {
+      environmentIndex = try Shard.indexFromEnvironment(environment)
+    } catch {
+      throw UsageError(error.description)
+    }
     guard let (index, source) = environmentIndex else {
       throw UsageError(
         "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; none is set (or give --shard I/N)")

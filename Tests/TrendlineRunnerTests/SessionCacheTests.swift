@@ -369,4 +369,93 @@ import _TrendlineTestSupport
     #expect(checksum("The quick brown fox jumps over the lazy dog") == 0xe34b_bc7b_bc07_1b6c)
     #expect(checksum("") == 0)
   }
+
+  /// Ways of forging an entry: the content is hostile, the checksum valid.
+  enum Forgery: String, CaseIterable, Sendable {
+    case unsortedSessions, nanWeight, negativeStart, startAfter9999, hugeSessionCount
+  }
+
+  /// A forged entry with a valid checksum is read again from the exports, never trusted, and
+  /// the rebuild overwrites it.
+  @Test(arguments: [
+    (Forgery.unsortedSessions, "the cache file is malformed: session '1762192800|Push' is not after '1762327800|Legs'"),
+    (.nanWeight, "the cache file is malformed: a set of session '1762192800|Push' weighs nan kg"),
+    (.negativeStart, "the cache file is malformed: session '1762192800|Push' starts at -1, outside 0...253402300799"),
+    (.startAfter9999, "the cache file is malformed: session '1762192800|Push' starts at 253402300800, outside 0...253402300799"),
+    (.hugeSessionCount, "the cache file is malformed: a count of 1099511627776 with 0 bytes left"),
+  ])
+  func forgedEntryIsRebuilt(forgery: Forgery, reason: String) throws {
+    let fixture = try Fixture()
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    let path = cache.path(for: "ada")
+    try Data(try Self.forge(forgery, entry: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))).write(
+      to: URL(fileURLWithPath: path))
+
+    let forged = try fixture.run(cache)
+    #expect(forged.status == .rebuilt)
+    #expect(forged.reason == reason)
+    #expect(forged.cached == nil)
+    let after = cache.lookup(fixture.user, settings: UserSettings())
+    #expect(after.status == .hit)
+    #expect(after.cached?.ingest.sessions == (try fixture.read()).ingest.sessions)
+  }
+
+  /// A run over a forged entry writes the same charts and row outcomes as a run without a cache.
+  @Test(arguments: Forgery.allCases)
+  func runOverForgedEntryMatchesUncachedRun(forgery: Forgery) throws {
+    let fixture = try Fixture()
+    func run(_ name: String, cache: Bool) throws -> Manifest {
+      try Runner.run(
+        fixture.pipeline,
+        options: RunOptions(
+          input: fixture.root.appendingPathComponent("in"), output: fixture.root.appendingPathComponent(name),
+          asOf: .instant(1_764_547_200), asOfText: "2025-12-01T00:00:00Z", jobs: 1, now: 1_764_547_200,
+          toolVersion: "test", cache: cache ? fixture.root.appendingPathComponent("cache") : nil))
+    }
+    _ = try run("plain", cache: false)
+    _ = try run("warm", cache: true)
+    let path = fixture.root.appendingPathComponent("cache/ada.tlcache")
+    try Data(try Self.forge(forgery, entry: [UInt8](try Data(contentsOf: path)))).write(to: path)
+    // A temporary left by a writer that is gone (no process has pid 2^22 + 1 on Linux).
+    let stale = fixture.root.appendingPathComponent(
+      "cache/\(AtomicFile.temporaryPrefix)4194305@\(AtomicFile.hostTag)-0-ada.tlcache")
+    try Data("half".utf8).write(to: stale)
+
+    let manifest = try run("forged", cache: true)
+    #expect(manifest.users.map(\.cache) == ["rebuilt"])
+    #expect(!FileManager.default.fileExists(atPath: stale.path))
+    for file in ["users/ada/volume.json", "users/ada/row-outcomes.csv"] {
+      let plain = try Data(contentsOf: fixture.root.appendingPathComponent("plain/" + file))
+      let forged = try Data(contentsOf: fixture.root.appendingPathComponent("forged/" + file))
+      #expect(plain == forged, "\(file)")
+    }
+    #expect(try run("again", cache: true).users.map(\.cache) == ["hit"])
+  }
+
+  /// The entry's bytes with its content forged and its checksum made valid again.
+  static func forge(_ forgery: Forgery, entry bytes: [UInt8]) throws -> [UInt8] {
+    let head = try Entry.Head(decoding: bytes)
+    var ingest = try Entry.ingest(decoding: bytes, from: head.ingestOffset)
+    switch forgery {
+    case .unsortedSessions: ingest.sessions.reverse()
+    case .nanWeight: ingest.sessions[0].sets[0].weightKg = .nan
+    case .negativeStart: ingest.sessions[0].start = -1
+    case .startAfter9999: ingest.sessions[0].start = 253_402_300_800
+    case .hugeSessionCount:
+      // No sessions, so the payload ends in the session count: 0 becomes 2^40.
+      ingest.sessions = []
+      ingest.unmappedExercises = [:]
+    }
+    var forged = Entry(
+      user: head.user, key: head.key, inputs: head.inputs, stats: head.stats, racy: head.racy, ingest: ingest
+    ).encoded()
+    if forgery == .hugeSessionCount {
+      #expect(forged.last == 0)
+      forged.removeLast()
+      forged += [0x80, 0x80, 0x80, 0x80, 0x80, 0x20]
+      forged = SessionCache._resealed(forged)
+    }
+    return forged
+  }
 }

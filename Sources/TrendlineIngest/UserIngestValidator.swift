@@ -1,0 +1,82 @@
+import TrendlineSchema
+
+/// Checks that a ``UserIngest`` holds only what the export readers and ``Normalize`` can
+/// produce: the one statement of those guarantees, for a read that did not come from reading
+/// (a session-cache entry).
+///
+/// A cache entry's checksum catches damage, not a forged or buggy entry, and everything after
+/// ingest trusts these guarantees: `Bucket` stops on unsorted sessions, a NaN weight makes a
+/// chart unwritable as JSON, a start before 1970 has no RFC 3339 year. So a decoded read is
+/// held to the same bounds as a parsed one, and one that fails is read again from its exports.
+///
+/// It deliberately does not re-check what only the formats know (a session key's spelling, a
+/// name's normalization, which notes a file got): a wrong value there is wrong text in an
+/// output, never a crash or an overflow.
+public enum UserIngestValidator {
+  /// What is wrong with `ingest`, or nil when it keeps every guarantee.
+  ///
+  /// Counts and positions are bounded by `limits.maxFileBytes`, since every row and every
+  /// column takes at least one byte of its file; so summing them over a whole corpus cannot
+  /// overflow.
+  ///
+  /// - Complexity: O(*s* + *n*), where *s* is the number of sets and *n* of notes and files.
+  public static func problem(in ingest: UserIngest, limits: ReadLimits) -> String? {
+    let rowBound = limits.maxFileBytes
+    func bounded(_ value: Int) -> Bool { value >= 0 && value <= rowBound }
+
+    for file in ingest.files {
+      let counts = [
+        file.rowsRead, file.rowsAccepted, file.rowsRejected, file.rowsDuplicate, file.rowsIgnored,
+        file.rowsRepaired, file.rowsValueDropped,
+      ]
+      guard counts.allSatisfy(bounded), file.ignoredByReason.values.allSatisfy(bounded) else {
+        return "a row count of \(file.file) is negative or over \(rowBound)"
+      }
+      // Normalize computes rowsAccepted from the others, so the identity always holds.
+      guard file.balances else { return "the rows of \(file.file) do not add up" }
+    }
+    // Line 0 is a native JSON set's (it has no line of its own); a column may be one past the
+    // last byte, an empty last field.
+    func position(_ value: Int) -> Bool { value >= 0 && value <= rowBound + 1 }
+    for note in ingest.notes where !position(note.line) || !position(note.column) {
+      return "a row note of \(note.file) is at line \(note.line), column \(note.column)"
+    }
+    for (name, sessions) in ingest.unmappedExercises where sessions < 1 || sessions > ingest.sessions.count {
+      return "unmapped exercise '\(name)' is counted in \(sessions) of \(ingest.sessions.count) sessions"
+    }
+
+    var previous: Session?
+    for session in ingest.sessions {
+      guard StartLimits.range.contains(session.start) else {
+        return "session '\(session.key)' starts at \(session.start), outside \(StartLimits.range)"
+      }
+      // Normalize sorts by start, then key; keys are unique within a user, so strictly.
+      if let previous,
+        previous.start > session.start || (previous.start == session.start && previous.key >= session.key)
+      {
+        return "session '\(session.key)' is not after '\(previous.key)'"
+      }
+      previous = session
+      guard session.durationSeconds >= 0, Double(session.durationSeconds) <= WorkoutLength.maximumSeconds else {
+        return "session '\(session.key)' lasts \(session.durationSeconds) s"
+      }
+      for set in session.sets {
+        if let problem = problem(in: set) { return "a set of session '\(session.key)' \(problem)" }
+      }
+    }
+    return nil
+  }
+
+  /// What is wrong with one set's values, or nil.
+  private static func problem(in set: TrainedSet) -> String? {
+    // `contains` is false for NaN, so these also reject non-finite values.
+    guard (0...SetLimits.maximumWeightKg).contains(set.weightKg) else { return "weighs \(set.weightKg) kg" }
+    guard (0...SetLimits.maximumReps).contains(set.reps) else { return "has \(set.reps) reps" }
+    // Distance and a set's seconds have no upper bound in native JSON, only finiteness.
+    guard set.distanceMeters >= 0, set.distanceMeters.isFinite else { return "covers \(set.distanceMeters) m" }
+    guard set.seconds >= 0, set.seconds.isFinite else { return "lasts \(set.seconds) s" }
+    // An unmapped set is one no catalog entry or export gave muscle groups.
+    guard !set.isUnmapped || set.muscleGroupIds.isEmpty else { return "is unmapped but has muscle groups" }
+    return nil
+  }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+import TrendlinePipeline
+import _TrendlineTestSupport
+
+@testable import TrendlineRunner
+
+/// `trendline merge` refuses partials that do not belong together, were edited, or hold values
+/// out of range, and an output folder that would overwrite them; nothing is written then.
+@Suite struct MergeTests {
+  /// Three users with one Strong export each, run as two shards into `out/`.
+  final class Fixture {
+    let root: URL
+    let pipeline: Pipeline
+    var out: URL { root.appendingPathComponent("out") }
+
+    static let strong = """
+      Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
+      2025-11-03 18:00:00,Push,1h 5m,Bench Press (Barbell),1,62.5,8,0,0,,,
+
+      """
+
+    init() throws {
+      root = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-merge-\(UUID().uuidString)")
+      for user in ["ada", "bob", "cy"] { try Fixture.addUser(user, in: root) }
+      let file = root.appendingPathComponent("p.json")
+      try Data(
+        """
+        {"version": 1, "name": "merge", "source": {"input": "in", "catalog": "\(TestPaths.catalogFile.path)"},
+         "charts": {"volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}]},
+         "compare": {"charts": ["volume"]}}
+        """.utf8
+      ).write(to: file)
+      guard case .success(let pipeline) = PipelineLoader.load(file) else {
+        preconditionFailure("the fixture pipeline loads")
+      }
+      self.pipeline = pipeline
+      for index in 0..<2 { try run(shard: index, into: out) }
+    }
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    func addUser(_ id: String) throws { try Fixture.addUser(id, in: root) }
+
+    static func addUser(_ id: String, in root: URL) throws {
+      let folder = root.appendingPathComponent("in/\(id)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data(Fixture.strong.utf8).write(to: folder.appendingPathComponent("strong.csv"))
+    }
+
+    func run(shard index: Int, into output: URL) throws {
+      _ = try Runner.run(
+        pipeline,
+        options: RunOptions(
+          input: root.appendingPathComponent("in"), output: output, asOf: .endOfDay(year: 2025, month: 11, day: 29),
+          asOfText: "2025-11-29", jobs: 1, shard: Shard(index: index, count: 2), now: 1_764_547_200,
+          toolVersion: "test"))
+    }
+
+    func shard(_ index: Int) -> URL { out.appendingPathComponent("shards/\(index)-of-2") }
+
+    func merge(_ inputs: [URL], into output: URL) throws(Merger.Failure) -> Manifest {
+      try Merger.merge(inputs: inputs, output: output, toolVersion: "test")
+    }
+
+    /// Rewrites shard `index`'s partial through `change`, then seals it again unless told not to.
+    func editPartial(_ index: Int, reseal: Bool = true, _ change: (inout CohortPartial) -> Void) throws {
+      let url = shard(index).appendingPathComponent("cohort-partial.json")
+      var partial = try JSONDecoder().decode(CohortPartial.self, from: Data(contentsOf: url))
+      change(&partial)
+      if reseal {
+        partial = try partial.sealed(
+          manifest: Data(contentsOf: shard(index).appendingPathComponent("manifest.json")))
+      }
+      try partial.encoded().write(to: url)
+    }
+  }
+
+  /// Merging into the run's own output folder (which holds shards/) works, and twice in a row
+  /// gives the same totals: the merge never feeds on its own output.
+  @Test func mergeIntoTheRunFolderIsRepeatable() throws {
+    let fixture = try Fixture()
+    #expect(try fixture.merge([fixture.out], into: fixture.out).totals.users == 3)
+    #expect(try fixture.merge([fixture.out], into: fixture.out).totals.users == 3)
+  }
+
+  /// An output that is a shard folder, inside one, or the shards/ folder itself is refused
+  /// before anything is written; the shard's manifest is untouched.
+  @Test(arguments: ["out/shards/0-of-2", "out/shards/0-of-2/merged", "out/shards", "out/shards/merged", "."])
+  func mergeIntoAPartialFolderIsRefused(output: String) throws {
+    let fixture = try Fixture()
+    let manifest = try Data(contentsOf: fixture.shard(0).appendingPathComponent("manifest.json"))
+    let target = fixture.root.appendingPathComponent(output)
+    let partial = output == "out/shards/0-of-2" || output.hasPrefix("out/shards/0-of-2/") ? fixture.shard(0).path
+      : output == "." ? fixture.shard(0).path : fixture.out.appendingPathComponent("shards").path
+    #expect(throws: Merger.Failure.outputOverlapsPartial(output: target.path, partial: partial)) {
+      try fixture.merge([fixture.out], into: target)
+    }
+    #expect(try Data(contentsOf: fixture.shard(0).appendingPathComponent("manifest.json")) == manifest)
+    #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("cohort").path))
+    #expect(
+      Merger.Failure.outputOverlapsPartial(output: "/o", partial: "/o/shards/0-of-2").description
+        == "the output folder '/o' overlaps the shard folder '/o/shards/0-of-2': merging there would overwrite the shards' own files; give --output a folder outside every shard folder (the run's output folder, which holds shards/, is fine)"
+    )
+  }
+
+  /// A link to a shard folder is seen through.
+  @Test func outputLinkedToAPartialFolderIsRefused() throws {
+    let fixture = try Fixture()
+    let link = fixture.root.appendingPathComponent("link")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: fixture.shard(1))
+    #expect(throws: Merger.Failure.outputOverlapsPartial(output: link.path, partial: fixture.shard(1).path)) {
+      try fixture.merge([fixture.shard(0), fixture.shard(1)], into: link)
+    }
+  }
+
+  /// A shard run after a user was added saw another corpus. The fingerprints are SHA-256 of
+  /// `trendline corpus 1\nuser ada\nfile strong.csv 173\n…`, worked out with Python's `hashlib`.
+  @Test func partialsOfAnotherCorpusAreRefused() throws {
+    let fixture = try Fixture()
+    try fixture.addUser("dan")
+    let other = fixture.root.appendingPathComponent("other")
+    try fixture.run(shard: 1, into: other)
+    let odd = other.appendingPathComponent("shards/1-of-2")
+    let failure = Merger.Failure.differentCorpus(
+      "\(fixture.shard(0).path) (corpus 643859405009)", "\(odd.path) (corpus 072d96e78030)")
+    #expect(throws: failure) { try fixture.merge([fixture.shard(0), odd], into: fixture.root.appendingPathComponent("m")) }
+    #expect(
+      failure.description
+        == "partials were run over different inputs: \(fixture.shard(0).path) (corpus 643859405009) and \(odd.path) (corpus 072d96e78030) (a user or an export was added, removed or changed between the shards' runs); re-run the odd shard over the same input folder"
+    )
+  }
+
+  /// Of three shards, the one that differs is named, whatever order the folders come in.
+  @Test func theOddShardIsNamed() throws {
+    let fixture = try Fixture()
+    let third = fixture.root.appendingPathComponent("third")
+    try fixture.run(shard: 1, into: third)
+    try fixture.editPartial(0) { $0.resolvedAsOf = "2025-11-28" }
+    let failure = Merger.Failure.differentAsOf(
+      "\(fixture.shard(1).path): 2025-11-29", "\(fixture.shard(0).path): 2025-11-29 (2025-11-28)")
+    #expect(throws: failure) {
+      try fixture.merge(
+        [fixture.shard(0), fixture.shard(1), third.appendingPathComponent("shards/1-of-2")],
+        into: fixture.root.appendingPathComponent("m"))
+    }
+  }
+
+  /// A partial or manifest changed after its shard wrote it is refused by name.
+  @Test func editedPartialIsRefused() throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(1, reseal: false) { $0.series["volume"]!.users += 10 }
+    let path = fixture.shard(1).path + "/cohort-partial.json"
+    let failure = Merger.Failure.editedPartial(path)
+    #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
+    #expect(
+      failure.description
+        == "'\(path)' does not match its checksum: it was edited or damaged after its shard wrote it; re-run the shard")
+  }
+
+  @Test func editedManifestIsRefused() throws {
+    let fixture = try Fixture()
+    let url = fixture.shard(0).appendingPathComponent("manifest.json")
+    var manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: url))
+    manifest.totals.users += 10
+    try manifest.encoded().write(to: url)
+    let failure = Merger.Failure.editedManifest(url.path)
+    #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
+    #expect(
+      failure.description
+        == "'\(url.path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; re-run the shard"
+    )
+  }
+
+  /// A partial of the previous schema is named as such.
+  @Test func partialOfAnotherSchemaIsRefused() throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(0, reseal: false) { $0.schema = "trendline/cohort-partial@1" }
+    let failure = Merger.Failure.unsupportedSchema(fixture.shard(0).path + "/cohort-partial.json", found: "trendline/cohort-partial@1")
+    #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
+    #expect(
+      failure.description
+        == "'\(fixture.shard(0).path)/cohort-partial.json' is a trendline/cohort-partial@1 file, this trendline merges trendline/cohort-partial@2; re-run the shard with this trendline"
+    )
+  }
+
+  /// Shard counts and indexes out of range, sealed with a valid checksum, are refused where
+  /// they are decoded, before merge allocates or indexes by them.
+  @Test(arguments: [
+    (-1, 0, "shard count -1 is outside 1...10000"),
+    (0, 0, "shard count 0 is outside 1...10000"),
+    (1_000_000_000, 0, "shard count 1000000000 is outside 1...10000"),
+    (2, 5, "shard index 5 is outside 0..<2"),
+    (2, -1, "shard index -1 is outside 0..<2"),
+  ])
+  func shardOutOfRangeIsRefused(count: Int, index: Int, what: String) throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(0) { $0.shard = .init(index: index, count: count) }
+    let path = fixture.shard(0).path + "/cohort-partial.json"
+    let failure = Merger.Failure.outOfRange(path, what)
+    #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
+    #expect(failure.description == "'\(path)': \(what); re-run the shard")
+  }
+
+  /// Values the reduction indexes by: a quantile above 1, a negative ranking size, a radar
+  /// without its counts, a user count that would overflow the sum.
+  @Test(arguments: [
+    ("quantile", "quantile 1.5 is outside 0...1"),
+    ("rankTop", "rank top -1 is outside 0...1000"),
+    ("users", "chart 'volume' counts 9223372036854775807 users"),
+  ])
+  func cohortValuesOutOfRangeAreRefused(field: String, what: String) throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(1) { partial in
+      switch field {
+      case "quantile": partial.compare.quantiles = [0.5, 1.5]
+      case "rankTop": partial.compare.rankTop = -1
+      default: partial.series["volume"]!.users = .max
+      }
+    }
+    #expect(throws: Merger.Failure.outOfRange(fixture.shard(1).path + "/cohort-partial.json", what)) {
+      try fixture.merge([fixture.out], into: fixture.out)
+    }
+  }
+
+  /// Values each finite whose sum is not (two users at 1.7e308) are refused before anything
+  /// is written, as the shards' fault rather than an unwritable folder.
+  @Test func valuesThatOverflowTheirSumAreRefused() throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(1) { partial in
+      for date in partial.series["volume"]!.buckets.keys {
+        partial.series["volume"]!.buckets[date]![.sessions] = [1.7e308, 1.7e308]
+      }
+    }
+    let failure = Merger.Failure.outOfRange(
+      "cohort",
+      "the merged values cannot be written as JSON (inf at buckets[0].values.sessions.mean cannot be written as JSON)")
+    #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
+    #expect(!FileManager.default.fileExists(atPath: fixture.out.appendingPathComponent("cohort").path))
+  }
+}
+
+/// The shard count's range is checked where `--shard` is read, and a scheduler's index that
+/// is not a number says so.
+@Test(arguments: ["0/0", "0/-1", "-1/2", "0/1000000000", "0/10001", "2/2", "x/2", "1"])
+func shardOutsideItsRangeDoesNotParse(text: String) {
+  #expect(Shard(parsing: text) == nil)
+}
+
+@Test func largestShardCountParses() {
+  #expect(Shard(parsing: "9999/10000") == Shard(index: 9999, count: 10_000))
+}
+
+@Test(arguments: [
+  (["JOB_COMPLETION_INDEX": "x"], "JOB_COMPLETION_INDEX is 'x', not a shard index"),
+  (["JOB_COMPLETION_INDEX": "-1"], "JOB_COMPLETION_INDEX is '-1', not a shard index"),
+  (["SLURM_ARRAY_TASK_ID": "99999999999999999999"], "SLURM_ARRAY_TASK_ID is '99999999999999999999', not a shard index"),
+  (["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808"],
+    "SLURM_ARRAY_TASK_MIN is '-9223372036854775808', not a shard index"),
+  (["AWS_BATCH_JOB_ARRAY_INDEX": "1e3"], "AWS_BATCH_JOB_ARRAY_INDEX is '1e3', not a shard index"),
+])
+func schedulerIndexThatIsNoNumberSaysSo(environment: [String: String], message: String) {
+  #expect(throws: Shard.EnvironmentError.self) { try Shard.indexFromEnvironment(environment) }
+  do {
+    _ = try Shard.indexFromEnvironment(environment)
+  } catch {
+    #expect(error.description == message)
+  }
+}
