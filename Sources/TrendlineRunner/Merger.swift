@@ -24,6 +24,8 @@ public enum Merger {
     case missingShards([String], count: Int)
     /// `--output` is, holds or is inside a partial folder: merging would overwrite the inputs.
     case outputOverlapsPartial(output: String, partial: String)
+    /// The output folder holds an entry no run or merge writes (``OutputSweep``).
+    case outputNotOwned(output: String, entry: String)
     case unsupportedSchema(String, found: String)
     /// The partial's content does not match its own checksum.
     case editedPartial(String)
@@ -55,6 +57,9 @@ public enum Merger {
       case .outputOverlapsPartial(let output, let partial):
         return
           "the output folder '\(output)' overlaps the shard folder '\(partial)': merging there would overwrite the shards' own files; give --output a folder outside every shard folder (the run's output folder, which holds shards/, is fine)"
+      case .outputNotOwned(let output, let entry):
+        return
+          "the output folder '\(output)' holds '\(entry)', which no Trendline run writes; a merge removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
       case .unsupportedSchema(let path, let found):
         return "'\(path)' is a \(found) file, this trendline merges \(CohortPartial.schemaID); re-run the shard with this trendline"
       case .editedPartial(let path):
@@ -93,6 +98,9 @@ public enum Merger {
     }
     // Before anything is read or written, and for unfinished shards too.
     try checkOutput(output, partials: folders, protected: folders + protected)
+    if let foreign = OutputSweep.foreignEntry(in: output.path) {
+      throw .outputNotOwned(output: output.path, entry: foreign)
+    }
     folders = folders.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("_SUCCESS").path) }
     guard !folders.isEmpty else { throw .noPartials(inputs.map(\.path)) }
 
@@ -124,6 +132,8 @@ public enum Merger {
     var failed: [Manifest.UserRecord] = []
     // The report's index lists every user, but only its one line per user is kept.
     var entries: [HTMLReport.UserEntry] = []
+    // The users the shards wrote, so the sweep can remove the folders of users none of them ran.
+    var users: [String] = []
     var summaries: [Manifest.ShardSummary] = []
     var skipped: [Manifest.SkippedEntry] = []
     var totals = Runner.totals([])
@@ -139,6 +149,7 @@ public enum Merger {
       formats = formats ?? partial.formats
       let manifestURL = folder.appendingPathComponent("manifest.json")
       failed += manifest.users.filter { $0.status == .failed }
+      users += manifest.users.lazy.filter { $0.status == .ok }.map(\.user)
       if (formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
       skipped = manifest.skippedEntries  // every shard lists the same skipped entries
       totals.add(manifest.totals)
@@ -163,13 +174,17 @@ public enum Merger {
     let cohortFiles = try cohortFiles(gatherer!, asOf: reference.asOf)
     do {
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
+      var written: [String] = []
       for (name, data) in cohortFiles {
         try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
+        written.append("cohort/" + name + ".json")
       }
-      try ReportWriter.writeCohortReport(
+      written += try ReportWriter.writeCohortReport(
         gatherer!, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
         users: entries, output: output)
+      try OutputSweep.sweepRun(
+        output: output.path, users: users + failed.map(\.user), written: written, keepShards: true)
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json").path)
       try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
     } catch {
@@ -320,32 +335,18 @@ public enum Merger {
   /// folder overwrote its manifest, and each merge after it counted the merged users again
   /// (20, 30, 40 users). Paths are compared resolved (links followed) and standardized.
   static func checkOutput(_ output: URL, partials: [URL], protected: [URL]) throws(Failure) {
-    let out = resolved(output)
+    let out = OutputSweep.resolved(output)
     func inside(_ path: String, _ folder: String) -> Bool { path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/") }
-    for folder in protected where inside(out, resolved(folder)) {
+    for folder in protected where inside(out, OutputSweep.resolved(folder)) {
       throw .outputOverlapsPartial(output: output.path, partial: folder.path)
     }
     for folder in partials {
-      let partial = resolved(folder)
+      let partial = OutputSweep.resolved(folder)
       let parent = (partial as NSString).deletingLastPathComponent
       if inside(partial, out) && parent != (out as NSString).appendingPathComponent("shards") {
         throw .outputOverlapsPartial(output: output.path, partial: folder.path)
       }
     }
-  }
-
-  /// `url`'s path with links resolved as far as it exists (an output folder may not yet), the
-  /// rest appended, `.` and `..` removed.
-  static func resolved(_ url: URL) -> String {
-    var existing = url.standardizedFileURL
-    var rest: [String] = []
-    while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
-      rest.insert(existing.lastPathComponent, at: 0)
-      existing.deleteLastPathComponent()
-    }
-    var path = existing.resolvingSymlinksInPath().standardizedFileURL.path
-    for component in rest { path = (path as NSString).appendingPathComponent(component) }
-    return (path as NSString).standardizingPath
   }
 
   private static func bytes(_ url: URL) throws(Failure) -> Data {

@@ -73,4 +73,18 @@ enum OutputSweep {
     let name = path.dropFirst(folder.count)
     return name.contains("/") ? nil : String(name)
   }
+  /// `url`'s path with links resolved as far as it exists (an output folder may not yet), the
+  /// rest appended, `.` and `..` removed.
+  static func resolved(_ url: URL) -> String {
+    var existing = url.standardizedFileURL
+    var rest: [String] = []
+    while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
+      rest.insert(existing.lastPathComponent, at: 0)
+      existing.deleteLastPathComponent()
+    }
+    var path = existing.resolvingSymlinksInPath().standardizedFileURL.path
+    for component in rest { path = (path as NSString).appendingPathComponent(component) }
+    return (path as NSString).standardizingPath
+  }
+
 }

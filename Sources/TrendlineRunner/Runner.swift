@@ -259,20 +259,9 @@ public enum Runner {
   /// or cache inside the output (a sweep would remove it), and an output folder holding entries no run
   /// writes (``OutputSweep``: a mistyped `--output` is refused, never emptied).
   static func checkFolders(input: URL, output: URL, cache: URL?) throws(RunFailure) {
-    func real(_ url: URL) -> String {
-      // The deepest part that exists, resolved, plus the rest: an output not yet created is
-      // still placed by where it will be.
-      var existing = url.standardizedFileURL
-      var rest: [String] = []
-      while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
-        rest.insert(existing.lastPathComponent, at: 0)
-        existing = existing.deletingLastPathComponent()
-      }
-      return ([existing.resolvingSymlinksInPath().path] + rest).joined(separator: "/")
-    }
     func isInside(_ inner: String, _ outer: String) -> Bool { inner == outer || inner.hasPrefix(outer + "/") }
-    let inputPath = real(input)
-    let outputPath = real(output)
+    let inputPath = OutputSweep.resolved(input)
+    let outputPath = OutputSweep.resolved(output)
     if isInside(outputPath, inputPath) {
       throw .folders(
         "the output folder '\(output.path)' is inside the input folder '\(input.path)': the next run would read its outputs as users. Write outside the input")
@@ -281,11 +270,11 @@ public enum Runner {
       throw .folders(
         "the input folder '\(input.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Write elsewhere")
     }
-    if let cache, isInside(real(cache), inputPath) {
+    if let cache, isInside(OutputSweep.resolved(cache), inputPath) {
       throw .folders(
         "the cache folder '\(cache.path)' is inside the input folder '\(input.path)': the next run would read its entries as users. Keep the cache outside the input")
     }
-    if let cache, isInside(real(cache), outputPath) {
+    if let cache, isInside(OutputSweep.resolved(cache), outputPath) {
       throw .folders(
         "the cache folder '\(cache.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Keep the cache outside the output")
     }

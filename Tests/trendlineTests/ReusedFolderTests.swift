@@ -52,6 +52,34 @@ import _TrendlineTestSupport
     #expect(!FileManager.default.fileExists(atPath: reused.appendingPathComponent("report").path))
   }
 
+  /// The same for a sharded run and its merge, into one reused folder: each shard sweeps its
+  /// own users' folders, the merge the deleted users and the cohort and report files. The
+  /// shard partials differ (they record their run), everything else is byte-identical.
+  @Test func aReusedShardedFolderHoldsOnlyTheLastRun() throws {
+    let scratch = try Scratch()
+    let input = try scratch.copyUsers(["uma.json", "sam.csv", "mason.csv"], to: "in")
+    let wide = try scratch.write(
+      Self.pipeline(input: input, charts: ["volume", "extra"], formats: #"["json", "svg", "html"]"#), to: "wide.json")
+    let narrow = try scratch.write(Self.pipeline(input: input, charts: ["load"], formats: #"["json"]"#), to: "narrow.json")
+    let reused = scratch.url.appendingPathComponent("reused")
+    let fresh = scratch.url.appendingPathComponent("fresh")
+    func shardedRun(_ pipeline: URL, into output: URL) throws {
+      for shard in ["0/2", "1/2"] {
+        let result = try runTrendline(["run", pipeline.path, "--output", output.path, "--shard", shard, "--as-of", "2026-11-29"])
+        #expect(result.status == 0, "\(result.stderr)")
+      }
+      let merged = try runTrendline(["merge", "--output", output.path, output.path])
+      #expect(merged.status == 0, "\(merged.stderr)")
+    }
+    try shardedRun(wide, into: reused)
+    try FileManager.default.removeItem(at: input.appendingPathComponent("mason.csv"))
+    try shardedRun(narrow, into: reused)
+    try shardedRun(narrow, into: fresh)
+    let outside = { (tree: [String: Data]) in tree.filter { !$0.key.hasPrefix("/shards/") } }
+    #expect(try outside(RunCommandTests.tree(reused)) == outside(RunCommandTests.tree(fresh)))
+    #expect(try Set(RunCommandTests.tree(reused).keys) == Set(RunCommandTests.tree(fresh).keys))
+  }
+
   /// A folder holding anything no run writes is refused before any input is read, and left as
   /// it was: a mistyped `--output` never empties someone's folder.
   @Test func aFolderTrendlineDoesNotOwnIsRefused() throws {
