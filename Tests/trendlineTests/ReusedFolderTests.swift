@@ -96,6 +96,13 @@ import _TrendlineTestSupport
         == "error: the output folder '\(home.path)' holds 'notes.txt', which no Trendline run writes; a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder\n"
     )
     #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".profile", "notes.txt"])
+
+    let sharded = scratch.url.appendingPathComponent("sharded")
+    #expect(try runTrendline(["run", pipeline.path, "--output", sharded.path, "--shard", "0/1", "--as-of", "2026-11-29"]).status == 0)
+    let merge = try runTrendline(["merge", "--output", home.path, sharded.path])
+    #expect(merge.status == 2)
+    #expect(merge.stderr.contains("the output folder '\(home.path)' holds 'notes.txt', which no Trendline run writes"), "\(merge.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".profile", "notes.txt"])
   }
 
   /// An output or cache folder inside the input would be read as users by the next run, and an
