@@ -176,7 +176,11 @@ public enum Runner {
       }
     }
     if let failure = writeFailure.withLock({ $0 }) {
-      let inCache = options.cache.map { failure.path.hasPrefix($0.standardizedFileURL.path + "/") } ?? false
+      let inCache =
+        options.cache.map { cache in
+          let folder = cache.standardizedFileURL.path
+          return failure.path == folder || failure.path.hasPrefix(folder + "/")
+        } ?? false
       throw inCache ? .cache(failure) : .output(failure)
     }
 

@@ -140,3 +140,17 @@ private struct LayoutScratch: ~Copyable {
     ])
   #expect(problems.map(\.isHidden) == [true, false, false, false, false, false, false])
 }
+
+/// A file removed between listing and reading says so, rather than "check its permissions".
+@Test func aFileRemovedAfterListingSaysSo() throws {
+  let scratch = try LayoutScratch()
+  try scratch.write("x", to: "anna/export.csv")
+  let (users, _) = try InputLayout.discover(scratch.input)
+  try FileManager.default.removeItem(at: scratch.input.appendingPathComponent("anna/export.csv"))
+  do {
+    _ = try users[0].bytes(of: users[0].files[0], maximumBytes: 100)
+    Issue.record("a removed file was read")
+  } catch {
+    #expect(error.reason == "no longer exists (it was removed or renamed after the input folder was listed); run again")
+  }
+}

@@ -202,4 +202,24 @@ import _TrendlineTestSupport
       ), "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/volume.json").path))
   }
+
+  /// A cache folder that cannot be written is named as the cache, with what to do (it was
+  /// reported as the output folder).
+  @Test func anUnwritableCacheIsNamedAsTheCache() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(), to: "in/ann.csv")
+    try scratch.write("x", to: "a-file")
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: Self.volume), to: "p.json")
+    let cache = scratch.url.appendingPathComponent("a-file/cache")
+    let result = try runTrendline([
+      "run", pipeline.path, "--output", scratch.url.appendingPathComponent("out").path, "--as-of", "2026-11-29",
+      "--cache", cache.path,
+    ])
+    #expect(result.status == 74)
+    #expect(
+      result.stderr.contains(
+        "Not a directory. Check that the cache folder is writable and its disk has space, or run without --cache"),
+      "\(result.stderr)")
+  }
 }
