@@ -11,19 +11,23 @@ public struct UserInput: Sendable, Equatable {
   /// The input folder the files are opened in, so that no link leads out of it; nil for
   /// files the operator names one by one (tests, `parse`).
   public var folder: InputFolder?
+  /// With a folder: each file's path inside it (`anna/export.csv`), as listed, which is what
+  /// is opened. Kept as listed, never recomputed from the URL, whose path need not start
+  /// with the folder's byte for byte (`--input /`, names Foundation normalizes).
+  public var relativePaths: [String]
 
-  public init(id: String, files: [URL], folder: InputFolder? = nil) {
+  public init(id: String, files: [URL], folder: InputFolder? = nil, relativePaths: [String] = []) {
+    precondition(folder == nil || relativePaths.count == files.count, "a path inside the folder for every file")
     self.id = id
     self.files = files
     self.folder = folder
+    self.relativePaths = relativePaths
   }
 
-  /// The bytes of `file`, one of ``files``, opened inside ``folder`` when there is one.
-  public func bytes(of file: URL, maximumBytes: Int) throws(FileBytes.Failure) -> [UInt8] {
-    guard let folder, file.path.hasPrefix(folder.root + "/") else {
-      return try FileBytes.read(file.path, maximumBytes: maximumBytes)
-    }
-    return try FileBytes.read(String(file.path.dropFirst(folder.root.count + 1)), in: folder, maximumBytes: maximumBytes)
+  /// The bytes of `files[index]`, opened inside ``folder`` when there is one.
+  public func bytes(ofFileAt index: Int, maximumBytes: Int) throws(FileBytes.Failure) -> [UInt8] {
+    guard let folder else { return try FileBytes.read(files[index].path, maximumBytes: maximumBytes) }
+    return try FileBytes.read(relativePaths[index], in: folder, maximumBytes: maximumBytes)
   }
 }
 
@@ -116,7 +120,8 @@ public enum InputLayout {
       // URLs built with their kind known: `appendingPathComponent(_:)` alone stats the path to
       // find out whether it is a folder, a system call per file on top of the walk's.
       if kind != .folder {
-        users.append(UserInput(id: id, files: [URL(fileURLWithPath: input.root + "/" + name, isDirectory: false)], folder: input))
+        users.append(
+          UserInput(id: id, files: [URL(fileURLWithPath: input.path(of: name), isDirectory: false)], folder: input, relativePaths: [name]))
         continue
       }
       let listed: [String]
@@ -127,6 +132,7 @@ public enum InputLayout {
         continue
       }
       var files: [URL] = []
+      var relativePaths: [String] = []
       for file in listed {
         let entry = name + "/" + file
         switch input.kind(of: entry) {
@@ -136,7 +142,8 @@ public enum InputLayout {
               entry: escaped(entry),
               message: "is a folder; exports are read only directly in a user's folder, so it is not read"))
         case .success:
-          files.append(URL(fileURLWithPath: input.root + "/" + entry, isDirectory: false))
+          files.append(URL(fileURLWithPath: input.path(of: entry), isDirectory: false))
+          relativePaths.append(entry)
         case .failure(let failure):
           problems.append(InputProblem(entry: escaped(entry), message: failure.reason))
         }
@@ -145,7 +152,7 @@ public enum InputLayout {
         problems.append(InputProblem(entry: escaped(name), message: "holds no export files"))
         continue
       }
-      users.append(UserInput(id: id, files: files, folder: input))
+      users.append(UserInput(id: id, files: files, folder: input, relativePaths: relativePaths))
     }
     problems.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
     return (users, problems)

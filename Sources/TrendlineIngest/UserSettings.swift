@@ -174,14 +174,14 @@ public enum UserReader {
   {
     var files: [FileIngest] = []
     var inputs: [InputFile] = []
-    for url in user.files {
+    for (index, url) in user.files.enumerated() {
       let name = url.lastPathComponent
       // Opened inside the input folder (a link out is never followed, even one swapped in after
       // discovery) and checked on the open file, so an oversized file never reaches memory and
       // a FIFO or device (which would block or never end) is never read.
       let bytes: [UInt8]
       do throws(FileBytes.Failure) {
-        bytes = try user.bytes(of: url, maximumBytes: options.limits.maxFileBytes)
+        bytes = try user.bytes(ofFileAt: index, maximumBytes: options.limits.maxFileBytes)
       } catch {
         if case .tooLarge(let size) = error { throw options.limits.fileTooLarge(name, size: size) }
         throw ExportError(file: name, message: error.reason)

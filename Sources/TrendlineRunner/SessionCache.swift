@@ -150,11 +150,12 @@ public final class SessionCache: Sendable {
     }
 
     var refreshed = false
-    for (index, url) in user.files.enumerated() {
+    for index in user.files.indices {
       let stored = head.inputs[index]
       if !verify, let stat = stats[index], stat == head.stats[index], !head.racy[index] { continue }
-      // The stat changed (or cannot be trusted): the content decides.
-      guard let fileBytes = try? user.bytes(of: url, maximumBytes: .max) else {
+      // The stat changed (or cannot be trusted): the content decides. Held to the file limit:
+      // a file grown past it (a sparse 500 GB one) is a miss, and the read then fails the user.
+      guard let fileBytes = try? user.bytes(ofFileAt: index, maximumBytes: limits.maxFileBytes) else {
         return result(.miss, "\(stored.name) cannot be read")
       }
       filesHashed.add(1, ordering: .relaxed)

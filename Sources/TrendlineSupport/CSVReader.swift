@@ -419,6 +419,7 @@ public enum ASCII {
   public static let carriageReturn: UInt8 = 0x0D
   public static let space: UInt8 = 0x20
   public static let quote: UInt8 = 0x22
+  public static let slash: UInt8 = 0x2F
   public static let plus: UInt8 = 0x2B
   public static let comma: UInt8 = 0x2C
   public static let minus: UInt8 = 0x2D

@@ -21,6 +21,9 @@ public struct InputFolder: Sendable, Equatable {
     root = folder.resolvingSymlinksInPath().standardizedFileURL.path
   }
 
+  /// The full path of `relative`, for messages and URLs only: files are opened by the walk.
+  public func path(of relative: String) -> String { root == "/" ? "/" + relative : root + "/" + relative }
+
   /// Why a path in the folder could not be walked.
   public enum Failure: Error, Equatable, Sendable {
     /// A link leads out of the folder (or is absolute and names another place).
@@ -115,20 +118,42 @@ public struct InputFolder: Sendable, Equatable {
     case failed(Int32)
   }
 
+  /// The components of a path, split on the byte `/`, each NUL-terminated for the system
+  /// calls. Bytes, never `Character`s: a `/` that forms one grapheme with its neighbour (after
+  /// U+0600, before a combining accent) is still a separator to the kernel, and a component
+  /// holding one would let the kernel follow links and `..` that the walk never saw. Nil when
+  /// a component holds a NUL, which no name can.
+  private static func components(_ path: some Collection<UInt8>) -> [[CChar]]? {
+    var out: [[CChar]] = []
+    for part in path.split(separator: ASCII.slash, omittingEmptySubsequences: true) {
+      if part.contains(0) { return nil }
+      out.append(part.map { CChar(bitPattern: $0) } + [0])
+    }
+    return out
+  }
+
+  private static let dot: [CChar] = [CChar(bitPattern: ASCII.dot), 0]
+  private static let dotDot: [CChar] = [CChar(bitPattern: ASCII.dot), CChar(bitPattern: ASCII.dot), 0]
+
   /// Walks `relative` from the folder's descriptor, each folder opened with `O_NOFOLLOW`
   /// relative to the one before, and calls `last` on the final component. A link anywhere is
   /// read and its target walked in its place, beneath the folder or not at all.
-  private func walk<Value>(_ relative: String, last: (Int32, String) -> Step<Value>) -> Result<Value, Failure> {
+  private func walk<Value>(_ relative: String, last: (Int32, [CChar]) -> Step<Value>)
+    -> Result<Value, Failure>
+  {
+    guard let parts = Self.components(relative.utf8) else { return .failure(Self.system(EINVAL)) }
     let top = Foundation.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard top >= 0 else { return .failure(Self.system(errno)) }
     // The folders walked so far, from the input folder down; `..` pops one, never the first.
     var folders: [Int32] = [top]
     defer { folders.forEach { close($0) } }
-    var pending = Array(relative.split(separator: "/").map(String.init).reversed())
+    var pending = Array(parts.reversed())
     var links = 0
+    // The folder's own path as bytes, to place an absolute link target (empty for `/`).
+    let rootBytes = root == "/" ? [] : Array(root.utf8)
     while let name = pending.popLast() {
-      if name == "." { continue }
-      if name == ".." {
+      if name == Self.dot { continue }
+      if name == Self.dotDot {
         guard folders.count > 1 else { return .failure(.outside) }
         close(folders.removeLast())
         continue
@@ -151,33 +176,38 @@ public struct InputFolder: Sendable, Equatable {
         return .failure(code == ENOENT && links > 0 ? .danglingLink : Self.system(code))
       case .link:
         links += 1
-        guard links <= Self.maximumLinks, let target = Self.readLink(folders.last!, name) else {
+        guard links <= Self.maximumLinks,
+          let target = Self.readLink(folders.last!, name)
+        else {
           return .failure(links > Self.maximumLinks ? .linkLoop : .danglingLink)
         }
-        var components = target.split(separator: "/").map(String.init)
-        if target.hasPrefix("/") {
+        var rest = target[...]
+        if target.first == ASCII.slash {
           // An absolute target counts only when it names a place under the folder's own path.
-          guard target == root || target.hasPrefix(root + "/") else { return .failure(.outside) }
-          components = String(target.dropFirst(root.count)).split(separator: "/").map(String.init)
+          guard target.starts(with: rootBytes), target.count == rootBytes.count || target[rootBytes.count] == ASCII.slash
+          else { return .failure(.outside) }
+          rest = target[rootBytes.count...]
           while folders.count > 1 { close(folders.removeLast()) }
         }
-        pending += components.reversed()
+        guard let more = Self.components(rest) else { return .failure(.danglingLink) }
+        pending += more.reversed()
       }
     }
     // An empty path (or one of only `.`): the folder itself.
-    switch last(folders[0], ".") {
+    switch last(folders[0], Self.dot) {
     case .done(let value): return .success(value)
     case .failed(let code): return .failure(Self.system(code))
     case .link: return .failure(.outside)
     }
   }
 
-  private static func isLink(_ directory: Int32, _ name: String) -> Bool {
+  private static func isLink(_ directory: Int32, _ name: [CChar]) -> Bool {
     var status = stat()
     return fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFLNK
   }
 
-  private static func readLink(_ directory: Int32, _ name: String) -> String? {
+  /// The target of the link `name` as raw bytes (a target need not be UTF-8).
+  private static func readLink(_ directory: Int32, _ name: [CChar]) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = buffer.withUnsafeMutableBufferPointer { pointer in
       pointer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: pointer.count) {
@@ -185,7 +215,7 @@ public struct InputFolder: Sendable, Equatable {
       }
     }
     guard count > 0 else { return nil }
-    return String(decoding: buffer[..<count], as: UTF8.self)
+    return Array(buffer[..<count])
   }
 
   static func system(_ code: Int32) -> Failure {

@@ -67,12 +67,12 @@ private struct LayoutScratch: ~Copyable {
   try scratch.write("mine", to: "bob/export.csv")
   let (users, _) = try InputLayout.discover(scratch.input)
   #expect(users.map(\.id) == ["anna", "bob"])
-  #expect(try users[0].bytes(of: users[0].files[0], maximumBytes: 100) == Array("mine".utf8))
+  #expect(try users[0].bytes(ofFileAt: 0, maximumBytes: 100) == Array("mine".utf8))
 
   try FileManager.default.removeItem(at: scratch.input.appendingPathComponent("anna/export.csv"))
   try scratch.link("anna/export.csv", to: scratch.root.appendingPathComponent("outside.csv").path)
   #expect(throws: FileBytes.Failure.outsideInput(.outside)) {
-    try users[0].bytes(of: users[0].files[0], maximumBytes: 100)
+    try users[0].bytes(ofFileAt: 0, maximumBytes: 100)
   }
 
   let elsewhere = scratch.root.appendingPathComponent("elsewhere")
@@ -81,7 +81,7 @@ private struct LayoutScratch: ~Copyable {
   try FileManager.default.removeItem(at: scratch.input.appendingPathComponent("bob"))
   try scratch.link("bob", to: "../elsewhere")
   #expect(throws: FileBytes.Failure.outsideInput(.outside)) {
-    try users[1].bytes(of: users[1].files[0], maximumBytes: 100)
+    try users[1].bytes(ofFileAt: 0, maximumBytes: 100)
   }
 }
 
@@ -103,6 +103,19 @@ private struct LayoutScratch: ~Copyable {
   #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read("../outside.csv", in: folder) }
   #expect(throws: FileBytes.Failure.outsideInput(.linkLoop)) { try FileBytes.read("loop.csv", in: folder) }
   #expect(throws: FileBytes.Failure.outsideInput(.danglingLink)) { try FileBytes.read("dangling.csv", in: folder) }
+
+  // A `/` that Swift joins into one Character with its neighbour (after U+0600, before an
+  // accent) is still a separator: the walk splits bytes, so the link `.e؀` to a folder
+  // outside is seen and refused, not followed by the kernel inside one component.
+  try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("etc"), withIntermediateDirectories: true)
+  try Data("secret".utf8).write(to: scratch.root.appendingPathComponent("etc/passwd"))
+  try scratch.link(".e\u{600}", to: scratch.root.appendingPathComponent("etc").path)
+  try scratch.link("prepend.csv", to: ".e\u{600}/passwd")
+  try scratch.link("accent.csv", to: "store/\u{301}/../../../outside.csv")
+  #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read("prepend.csv", in: folder) }
+  #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read(".e\u{600}/passwd", in: folder) }
+  #expect(throws: (any Error).self) { try FileBytes.read("accent.csv", in: folder) }
+  #expect(throws: (any Error).self) { try FileBytes.read("store/\u{301}/../../../outside.csv", in: folder) }
 }
 
 /// Every entry in a user's folder is read or named with its reason: a sub-folder, a dangling
@@ -148,7 +161,7 @@ private struct LayoutScratch: ~Copyable {
   let (users, _) = try InputLayout.discover(scratch.input)
   try FileManager.default.removeItem(at: scratch.input.appendingPathComponent("anna/export.csv"))
   do {
-    _ = try users[0].bytes(of: users[0].files[0], maximumBytes: 100)
+    _ = try users[0].bytes(ofFileAt: 0, maximumBytes: 100)
     Issue.record("a removed file was read")
   } catch {
     #expect(error.reason == "no longer exists (it was removed or renamed after the input folder was listed); run again")
