@@ -25,7 +25,7 @@ public enum Merger {
     /// `--output` is, holds or is inside a partial folder: merging would overwrite the inputs.
     case outputOverlapsPartial(output: String, partial: String)
     /// The output folder holds an entry no run or merge writes (``OutputSweep``).
-    case outputNotOwned(output: String, entry: String)
+    case outputNotOwned(output: String, problem: String)
     case unsupportedSchema(String, found: String)
     /// The partial's content does not match its own checksum.
     case editedPartial(String)
@@ -57,9 +57,9 @@ public enum Merger {
       case .outputOverlapsPartial(let output, let partial):
         return
           "the output folder '\(output)' overlaps the shard folder '\(partial)': merging there would overwrite the shards' own files; give --output a folder outside every shard folder (the run's output folder, which holds shards/, is fine)"
-      case .outputNotOwned(let output, let entry):
+      case .outputNotOwned(let output, let problem):
         return
-          "the output folder '\(output)' holds '\(entry)', which no Trendline run writes; a merge removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
+          "the output folder '\(output)' \(problem); a merge removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
       case .unsupportedSchema(let path, let found):
         return "'\(path)' is a \(found) file, this trendline merges \(CohortPartial.schemaID); re-run the shard with this trendline"
       case .editedPartial(let path):
@@ -98,8 +98,8 @@ public enum Merger {
     }
     // Before anything is read or written, and for unfinished shards too.
     try checkOutput(output, partials: folders, protected: folders + protected)
-    if let foreign = OutputSweep.foreignEntry(in: output.path) {
-      throw .outputNotOwned(output: output.path, entry: foreign)
+    if let problem = OutputSweep.ownershipProblem(in: output.path) {
+      throw .outputNotOwned(output: output.path, problem: problem)
     }
     folders = folders.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("_SUCCESS").path) }
     guard !folders.isEmpty else { throw .noPartials(inputs.map(\.path)) }
@@ -173,6 +173,7 @@ public enum Merger {
     // refused as the shards' fault, not reported as an unwritable folder.
     let cohortFiles = try cohortFiles(gatherer!, asOf: reference.asOf)
     do {
+      try OutputSweep.claim(output.path)
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
       var written: [String] = []
       for (name, data) in cohortFiles {

@@ -15,21 +15,57 @@ import TrendlineSupport
 ///   a run over all users also removes `shards/`, whose partials belong to an earlier split.
 ///
 /// Removing is safe only in a folder Trendline owns, so a run refuses, before anything is read,
-/// an output folder whose top level holds an entry no run writes (``foreignEntry(in:)``): an
-/// `--output` mistyped as a home folder is refused, not emptied. Hidden entries (`.DS_Store`,
-/// `.nfs…`, live temporaries) are never removed by the sweep.
+/// an output folder it does not own (``ownershipProblem(in:)``): one whose top level holds an
+/// entry no run writes, or Trendline's names without its marker (``markerName``, written
+/// when a run first claims an empty folder) or a manifest. An `--output` mistyped as a home
+/// folder, or as someone's site holding `report/`, is refused, not emptied. Hidden entries
+/// (`.DS_Store`, `.nfs…`, live temporaries) are never removed, and no link is followed: a
+/// folder of Trendline's that is a link (`users` → elsewhere) is replaced by a real one, so
+/// neither a write nor a sweep reaches the link's target.
 enum OutputSweep {
   /// The top-level names of an output folder: all a run or a merge writes there.
   static let ownNames: Set<String> = ["users", "cohort", "report", "shards", "manifest.json", "_SUCCESS"]
+  /// The empty file that marks a folder as a Trendline output folder.
+  static let markerName = ".trendline-output"
 
-  /// The first top-level entry of `output` that no run writes, escaped for a message; nil when
-  /// the folder is missing, empty or holds only Trendline's names and hidden entries.
+  /// Why `output` cannot be written and swept, or nil: it is missing or empty but for hidden
+  /// entries, holds the marker or a Trendline manifest, and holds nothing else at its top.
   ///
   /// - Complexity: O(*e*), where *e* is the number of top-level entries.
-  static func foreignEntry(in output: String) -> String? {
+  static func ownershipProblem(in output: String) -> String? {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: output) else { return nil }
-    let foreign = names.filter { !$0.hasPrefix(".") && !ownNames.contains($0) }
-    return foreign.min { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { TerminalText.escaped($0) }
+    let shown = names.filter { !$0.hasPrefix(".") }
+    if let foreign = shown.filter({ !ownNames.contains($0) }).min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      return "holds '\(TerminalText.escaped(foreign))', which no Trendline run writes"
+    }
+    guard !shown.isEmpty, !names.contains(markerName) else { return nil }
+    if let data = FileManager.default.contents(atPath: output + "/manifest.json"),
+      let manifest = try? JSONDecoder().decode(ManifestSchema.self, from: data), manifest.schema.hasPrefix("trendline/")
+    {
+      return nil
+    }
+    return "holds '\(shown.sorted()[0])' but no \(markerName) or manifest.json of a Trendline run"
+  }
+
+  /// Just the `schema` of a manifest, to recognize one an earlier version wrote.
+  private struct ManifestSchema: Decodable { var schema: String }
+
+  /// Claims `output` for this run: creates it, writes the marker and replaces each of
+  /// Trendline's folders that is a link with a real folder (the link itself is removed, never
+  /// its target).
+  static func claim(_ output: String) throws(AtomicFile.WriteError) {
+    try AtomicFile.createFolder(output)
+    if !FileManager.default.fileExists(atPath: output + "/" + markerName) {
+      try AtomicFile.write(Data(), to: output + "/" + markerName)
+    }
+    for name in ["users", "cohort", "report", "report/users", "shards"] { try unlinkIfLink(output + "/" + name) }
+  }
+
+  /// Removes `path` if it is a symbolic link, so that the folder written there next is real.
+  static func unlinkIfLink(_ path: String) throws(AtomicFile.WriteError) {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }
+    guard unlink(path) == 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
   }
 
   /// Removes every entry of `folder` (a file or a whole folder) whose name is not in `kept`,
@@ -37,7 +73,11 @@ enum OutputSweep {
   ///
   /// - Complexity: O(*e*), where *e* is the number of entries removed or kept.
   static func removeAll(in folder: String, except kept: Set<String>) throws(AtomicFile.WriteError) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    // Only a real folder is listed: through a link, the sweep would empty the link's target.
+    var status = stat()
+    guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+    else { return }
     var left = 0
     for name in names {
       if name.hasPrefix(".") || kept.contains(name) {

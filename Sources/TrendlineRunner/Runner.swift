@@ -122,11 +122,12 @@ public enum Runner {
 
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do throws(AtomicFile.WriteError) {
-      try AtomicFile.createFolder(options.output.path)
+      try OutputSweep.claim(options.output.path)
       try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS").path)
       if let shard = options.shard {
         // This shard's marker goes too, before any of its users is rewritten: a re-run killed
         // part way must not leave yesterday's marker beside today's half-written users.
+        try OutputSweep.unlinkIfLink(shardFolder(shard, in: options.output).path)
         try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS").path)
       }
       AtomicFile.removeStaleTemporaries(under: options.output)
@@ -282,9 +283,9 @@ public enum Runner {
       throw .folders(
         "the cache folder '\(cache.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Keep the cache outside the output")
     }
-    if let foreign = OutputSweep.foreignEntry(in: output.path) {
+    if let problem = OutputSweep.ownershipProblem(in: output.path) {
       throw .folders(
-        "the output folder '\(output.path)' holds '\(foreign)', which no Trendline run writes; a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder")
+        "the output folder '\(output.path)' \(problem); a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder")
     }
   }
 

@@ -33,6 +33,8 @@ enum UserJob {
     let clock = ContinuousClock.now
     // The id was checked by InputLayout; it is the only input-derived part of any path.
     let folder = context.options.output.path + "/users/" + user.id
+    // A link here would carry this user's writes and sweep to its target.
+    try OutputSweep.unlinkIfLink(folder)
     var record = Manifest.UserRecord(
       user: user.id, status: .ok, message: nil, files: [], rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
       rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, afterAsOf: 0, sessions: 0, unmappedExercises: 0,

@@ -105,6 +105,37 @@ import _TrendlineTestSupport
     #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".profile", "notes.txt"])
   }
 
+  /// A folder holding only Trendline's names but no marker or manifest (someone's `report/`)
+  /// is not taken for an output folder; one whose `users` or `users/<user>` is a link has the
+  /// link replaced by a real folder, and the link's target is neither written nor swept.
+  @Test func linksAndLookalikesInTheOutputAreNotFollowed() throws {
+    let scratch = try Scratch()
+    let input = try scratch.copyUsers(["uma.json", "sam.csv"], to: "in")
+    let pipeline = try scratch.write(Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
+    let site = scratch.url.appendingPathComponent("site")
+    _ = try scratch.write("<h1>mine</h1>", to: "site/report/index.html")
+    let refused = try runTrendline(["run", pipeline.path, "--output", site.path, "--as-of", "2026-11-29"])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("holds 'report' but no .trendline-output or manifest.json of a Trendline run"), "\(refused.stderr)")
+
+    let out = scratch.url.appendingPathComponent("out")
+    #expect(try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"]).status == 0)
+    _ = try scratch.write("precious", to: "precious/thesis.txt")
+    _ = try scratch.write("precious", to: "elsewhere/notes.txt")
+    let precious = scratch.url.appendingPathComponent("precious")
+    try FileManager.default.removeItem(at: out.appendingPathComponent("users"))
+    try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("users"), withDestinationURL: precious)
+    let second = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: precious.path) == ["thesis.txt"])
+    try FileManager.default.removeItem(at: out.appendingPathComponent("users/sam"))
+    try FileManager.default.createSymbolicLink(
+      at: out.appendingPathComponent("users/sam"), withDestinationURL: scratch.url.appendingPathComponent("elsewhere"))
+    #expect(try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"]).status == 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("elsewhere").path) == ["notes.txt"])
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/sam/volume.json").path))
+  }
+
   /// An output or cache folder inside the input would be read as users by the next run, and an
   /// input inside the output would be swept: each is refused with exit 2, nothing written.
   @Test(arguments: [
