@@ -72,7 +72,7 @@ enum MergeCommand {
       printOutput("merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, \(totals.usersFailed) failed\n")
       return totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
     } catch {
-      printError("error: \(error)\n")
+      printError("error: \(TerminalText.escaped(error.description))\n")
       if case .output = error { return .ioError }
       return .usage
     }

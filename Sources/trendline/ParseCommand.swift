@@ -182,7 +182,8 @@ enum ParseCommand {
     }
     output.append(UInt8(ascii: "\n"))
     do {
-      try FileHandle.standardOutput.write(contentsOf: Data(output))
+      // Cells are the input's: what a terminal could act on is written as JSON escapes.
+      try FileHandle.standardOutput.write(contentsOf: Data(TerminalText.escapedJSON(output)))
     } catch {
       printError("\(Diagnostic(.error, "could not write output: \(error.localizedDescription)"))\n")
       return .ioError

@@ -221,7 +221,7 @@ enum RunCommand {
       manifest = try Runner.run(pipeline, options: runOptions, events: reporter.report)
     } catch {
       reporter.finishLine()
-      printError("error: \(error)\n")
+      printError("error: \(TerminalText.escaped(error.description))\n")
       switch error {
       case .input, .folders: return .usage
       case .output, .cache: return .ioError
@@ -326,20 +326,11 @@ final class RunReporter: Sendable {
       """
   }
 
-  /// One JSON object on one line. JSON escapes the C0 controls but not DEL, the C1 controls
-  /// or the bidirectional marks, so those are written as `\\uXXXX` here: they can stand only
-  /// inside strings, where the escape means the same character.
+  /// One JSON object on one line, input characters a terminal could act on escaped
+  /// (``TerminalText/escapedJSON(_:)``).
   private func jsonLine(_ fields: [String: Any]) -> String {
     let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
-    var line = String.UnicodeScalarView()
-    for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-      if TerminalText.isUnsafe(scalar) {
-        line.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
-      } else {
-        line.append(scalar)
-      }
-    }
-    return String(line) + "\n"
+    return String(decoding: TerminalText.escapedJSON([UInt8](data)), as: UTF8.self) + "\n"
   }
 }
 

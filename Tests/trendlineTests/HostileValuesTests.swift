@@ -222,4 +222,17 @@ import _TrendlineTestSupport
         "Not a directory. Check that the cache folder is writable and its disk has space, or run without --cache"),
       "\(result.stderr)")
   }
+
+  /// `parse` prints the input's cells as JSON: DEL, C1 CSI and a right-to-left override in a
+  /// cell are written as `\uXXXX` escapes, which JSON readers decode to the same text.
+  @Test func parseOutputEscapesTerminalControls() throws {
+    let scratch = try Scratch()
+    let file = try scratch.write("name,value\n\"a\u{9B}31m\u{202E}b\u{7F}\",1\n", to: "cells.csv")
+    let result = try runTrendline(["parse", file.path, "--format", "csv"])
+    #expect(result.status == 0, "\(result.stderr)")
+    for unsafe in ["\u{9B}", "\u{202E}", "\u{7F}"] { #expect(!result.stdout.contains(unsafe)) }
+    #expect(result.stdout.contains(#"a\u009b31m\u202eb\u007f"#), "\(result.stdout)")
+    let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String]]
+    #expect(decoded?[1][0] == "a\u{9B}31m\u{202E}b\u{7F}")
+  }
 }
