@@ -709,6 +709,7 @@ enum NameLimit {
   /// An empirically generous bound: three times the longest name in the built-in catalog and
   /// in the apps' libraries we know.
   static let maximumCharacters = 200
+  static let maximumBytes = 4 * maximumCharacters
 
   /// Why `name` cannot be a name on a chart, or nil when it can.
   ///
@@ -716,6 +717,12 @@ enum NameLimit {
   static func problem(_ name: String) -> String? {
     // A character is at least one byte, so only a name of more bytes needs counting.
     guard name.utf8.count > maximumCharacters else { return nil }
+    // A character may carry any number of combining marks: its bytes are bounded too, by four
+    // per character (the most UTF-8 spends on one scalar).
+    if name.utf8.count > maximumBytes {
+      return
+        "the name is \(name.utf8.count) bytes long ('\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(40))))…'), over the limit of \(maximumBytes) bytes for a name on a chart"
+    }
     let count = name.count
     guard count > maximumCharacters else { return nil }
     return

@@ -163,6 +163,7 @@ enum GymBookCSV {
           try SetLimits.checkWeight(weightKg, index: weightOrDistance, text: reader.string(weightOrDistance))
         } else if let unit = DistanceUnit(spelling: amount.unit) {
           meters = unit.meters(amount.value)
+          try SetLimits.checkFinite(meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
           try SetLimits.checkNonNegative(meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
         } else {
           throw FieldProblem(

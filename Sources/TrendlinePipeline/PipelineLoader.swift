@@ -57,6 +57,10 @@ public enum PipelineLoader {
     return load(contents: bytes, of: url)
   }
 
+  /// Why `name` cannot be a chart name (it becomes `<chart>.json`), or nil: the one rule for
+  /// pipeline files and for the chart names a merge reads from partials.
+  public static func chartNameProblem(_ name: String) -> String? { PipelineChecker.chartNameProblem(name) }
+
   /// A pipeline file is a few kilobytes; one of a megabyte is not a pipeline, and reading
   /// whatever size is named (a gigabyte file asked for a 13 GB parse) is refused first.
   public static let maxPipelineBytes = 1 << 20

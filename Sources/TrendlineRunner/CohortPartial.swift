@@ -86,6 +86,15 @@ public struct CohortPartial: Codable, Sendable, Equatable {
     guard (0...PipelineLoader.maxRankTop).contains(compare.rankTop) else {
       return "rank top \(compare.rankTop) is outside 0...\(PipelineLoader.maxRankTop)"
     }
+    // Chart names become file names (`cohort/<chart>.json`): held to the pipeline's rule, so a
+    // forged `../../x` cannot write outside the output folder.
+    var seen: Set<String> = []
+    for name in Array(series.keys) + Array(radar.keys) {
+      if let problem = PipelineLoader.chartNameProblem(name) { return TerminalText.escaped(problem) }
+      guard seen.insert(name.lowercased()).inserted else {
+        return "chart '\(TerminalText.escaped(name))' appears twice (names that differ only in case are one file on macOS and Windows)"
+      }
+    }
     let users = 0...CohortPartial.maximumCount
     for (name, part) in series {
       guard users.contains(part.users) else { return "chart '\(name)' counts \(part.users) users" }

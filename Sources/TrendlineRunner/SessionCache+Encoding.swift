@@ -54,6 +54,12 @@ public enum CacheFault: Error, Equatable, Sendable, CustomStringConvertible {
 /// zero, a whole number, a whole number of thousandths, or the Double's 8-byte bit pattern; every
 /// tag decodes to the identical bit pattern, so charts computed from an entry are byte-identical.
 struct Entry {
+  /// How much to reserve for `count` decoded elements. A count is checked against the bytes
+  /// its elements need, but a decoded element is larger than its bytes (a 4-byte set is a
+  /// 64-byte `TrainedSet`), so reserving a forged count up front could still ask for many
+  /// times the entry's size; beyond a few thousand, arrays grow as elements really decode.
+  static func reservation(_ count: Int) -> Int { min(count, 4096) }
+
   /// 2: the checksum became MurmurHash3 (version 1 used FNV-1a, a byte at a time).
   /// 3: row notes (every row not accepted as written, with its outcome) replace rejects, and
   /// files count rows with a value dropped.
@@ -295,7 +301,7 @@ extension Entry {
       ingest.files.append(file)
     }
     let noteCount = try reader.count(each: 6)
-    ingest.notes.reserveCapacity(noteCount)
+    ingest.notes.reserveCapacity(Entry.reservation(noteCount))
     for _ in 0..<noteCount {
       let (file, line, column, field) = (try reader.string(), try reader.int(), try reader.int(), try reader.string())
       guard let outcome = RowNote.Outcome(rawValue: try reader.string()) else { throw CacheFault.malformed("an unknown row outcome") }
@@ -310,15 +316,15 @@ extension Entry {
 
     let nameCount = try reader.count()
     var names: [String] = []
-    names.reserveCapacity(nameCount)
+    names.reserveCapacity(Entry.reservation(nameCount))
     for _ in 0..<nameCount { names.append(try reader.string()) }
     let listCount = try reader.count()
     var idLists: [[Int]] = []
-    idLists.reserveCapacity(listCount)
+    idLists.reserveCapacity(Entry.reservation(listCount))
     for _ in 0..<listCount {
       let count = try reader.count()
       var list: [Int] = []
-      list.reserveCapacity(count)
+      list.reserveCapacity(Entry.reservation(count))
       for _ in 0..<count { list.append(try reader.int()) }
       idLists.append(list)
     }
@@ -332,7 +338,7 @@ extension Entry {
     }
 
     let sessionCount = try reader.count(each: 5)
-    ingest.sessions.reserveCapacity(sessionCount)
+    ingest.sessions.reserveCapacity(Entry.reservation(sessionCount))
     for _ in 0..<sessionCount {
       let key = try reader.string()
       let start = try reader.int64()
@@ -340,7 +346,7 @@ extension Entry {
       let name = try indexed(names, "name")
       let setCount = try reader.count(each: 4)
       var sets: [TrainedSet] = []
-      sets.reserveCapacity(setCount)
+      sets.reserveCapacity(Entry.reservation(setCount))
       for _ in 0..<setCount {
         let exercise = try indexed(names, "name")
         let ids = try indexed(idLists, "id list")

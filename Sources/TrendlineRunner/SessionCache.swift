@@ -130,7 +130,15 @@ public final class SessionCache: Sendable {
         needsWrite: true)
     }
 
-    guard let bytes = try? FileBytes.read(path(for: user.id)) else {
+    // An entry is a compact copy of what its exports held, smaller than they are: one larger
+    // than the file limit is not one this build wrote, and is rebuilt instead of decoded.
+    let bytes: [UInt8]
+    do throws(FileBytes.Failure) {
+      bytes = try FileBytes.read(path(for: user.id), maximumBytes: limits.maxFileBytes)
+    } catch {
+      if case .tooLarge(let size) = error {
+        return result(.rebuilt, "the entry is \(size) bytes, over the file limit of \(limits.maxFileBytes)")
+      }
       return result(.miss, "no entry")
     }
     let head: Entry.Head

@@ -222,6 +222,23 @@ import _TrendlineTestSupport
     }
   }
 
+  /// A chart name in a forged partial becomes a file name: `../../x` or a Windows device name
+  /// is refused before anything is written, so nothing lands outside the output folder.
+  @Test(arguments: [
+    ("../../../../pwned", "chart name '../../../../pwned' is not a plain file name"),
+    ("CON", "chart name 'CON' is a device name on Windows (CON), so its files could not be copied there"),
+  ])
+  func chartNamesOfAPartialAreChecked(name: String, what: String) throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(1) { partial in
+      partial.series[name] = partial.series.removeValue(forKey: "volume")
+    }
+    #expect(throws: Merger.Failure.outOfRange(fixture.shard(1).path + "/cohort-partial.json", what)) {
+      try fixture.merge([fixture.out], into: fixture.out)
+    }
+    #expect(!FileManager.default.fileExists(atPath: fixture.out.appendingPathComponent("cohort").path))
+  }
+
   /// Values each finite whose sum is not (two users at 1.7e308) are refused before anything
   /// is written, as the shards' fault rather than an unwritable folder.
   @Test func valuesThatOverflowTheirSumAreRefused() throws {

@@ -235,4 +235,27 @@ import _TrendlineTestSupport
     let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String]]
     #expect(decoded?[1][0] == "a\u{9B}31m\u{202E}b\u{7F}")
   }
+
+  /// A distance that is finite as written but not in metres (1e308 miles) rejects its row in
+  /// FitNotes and GymBook as in the other readers; it was accepted as infinity, which no JSON
+  /// can hold and which made every cached night a rebuild.
+  @Test func distancesThatOverflowInMetresAreRejected() throws {
+    let scratch = try Scratch()
+    let nines = String(repeating: "9", count: 308)
+    let fitNotes = try scratch.write(
+      "Date,Exercise,Category,Weight (kgs),Reps,Distance,Distance Unit,Time\n2024-06-04,Running,Cardio,0,0,\(nines),mi,\n",
+      to: "fitnotes.csv")
+    let gymBook = try scratch.write(
+      """
+      Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),Gruppi muscolari (Secondari),Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato
+      19/11/26,"A",19:46,"Walking su Tapis Roulant",Cardio,"Polpacci","Adduttori",Set,"10 minuti","\(nines) mi",,No
+
+      """, to: "gymbook.csv")
+    for (file, format) in [(fitNotes, "fitnotes-csv"), (gymBook, "gymbook-csv")] {
+      let result = try runTrendline(["parse", file.path, "--format", format, "--date-order", "day-first"])
+      #expect(result.status == 0, "\(format): \(result.stderr)")
+      #expect(!result.stdout.contains("inf"), "\(format): \(result.stdout.prefix(400))")
+      #expect(result.stdout.contains("is too large"), "\(format): \(result.stdout.prefix(600))")
+    }
+  }
 }
