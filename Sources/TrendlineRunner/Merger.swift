@@ -144,6 +144,10 @@ public enum Merger {
       let origin = Origin(partial, path: folder.path)
       // Replaced since the first pass by a partial of another run: this throws, naming it.
       if !origin.matches(reference) { _ = try checkTogether([reference, origin]) }
+      // Another shard of the same run put in this folder since the first pass would count twice.
+      if seen[origin.shardIndex] != origin.path {
+        throw .duplicateShard("\(origin.shardIndex)-of-\(origin.shardCount)", [seen[origin.shardIndex] ?? "", origin.path])
+      }
       if gatherer == nil { gatherer = CohortGatherer(compare: partial.compare) }
       gatherer!.merge(partial)
       formats = formats ?? partial.formats
