@@ -717,16 +717,16 @@ enum NameLimit {
   static func problem(_ name: String) -> String? {
     // A character is at least one byte, so only a name of more bytes needs counting.
     guard name.utf8.count > maximumCharacters else { return nil }
+    let count = name.count
+    if count > maximumCharacters {
+      return
+        "the name is \(count) characters long ('\(name.prefix(40))…'), over the limit of \(maximumCharacters) characters for a name on a chart"
+    }
     // A character may carry any number of combining marks: its bytes are bounded too, by four
     // per character (the most UTF-8 spends on one scalar).
-    if name.utf8.count > maximumBytes {
-      return
-        "the name is \(name.utf8.count) bytes long ('\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(40))))…'), over the limit of \(maximumBytes) bytes for a name on a chart"
-    }
-    let count = name.count
-    guard count > maximumCharacters else { return nil }
+    guard name.utf8.count > maximumBytes else { return nil }
     return
-      "the name is \(count) characters long ('\(name.prefix(40))…'), over the limit of \(maximumCharacters) characters for a name on a chart"
+      "the name is \(name.utf8.count) bytes long ('\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(40))))…'), over the limit of \(maximumBytes) bytes for a name on a chart"
   }
 }
 

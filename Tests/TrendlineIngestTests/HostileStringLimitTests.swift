@@ -117,4 +117,14 @@ import _TrendlineTestSupport
     #expect(ingest.rowsRead == 2)
     #expect(ingest.sets.map(\.exercise) == ["Row", "Row"])
   }
+
+  /// One character with 500 combining accents is one character but 1,001 bytes: the name is
+  /// bounded in bytes too, so a name cannot grow without bound under the character limit.
+  @Test func aNameOfCombiningMarksIsBoundedInBytes() {
+    let name = "q" + String(repeating: "\u{301}", count: 500)
+    let text = Self.nativeStart + "\n" + #"{"exercise": ""# + name + #"", "reps": 5}]}]}"#
+    let outcome = HostileInputTests.outcome("marks.json", Array(text.utf8))
+    #expect(outcome.hasPrefix("read 1: accepted 0, rejected 1, duplicate 0, ignored 0\nmarks.json:2:14: error: exercise: the name is 1001 bytes long"), "\(outcome)")
+    #expect(outcome.hasSuffix("over the limit of 800 bytes for a name on a chart"), "\(outcome)")
+  }
 }
