@@ -25,15 +25,22 @@ import _TrendlineTestSupport
       """
   }
 
-  /// A run into the folder of another run — another pipeline, fewer users, fewer formats —
-  /// leaves exactly what a run into an empty folder leaves: the old charts, cohort files,
-  /// report pages, SVGs, row outcomes and the deleted user's folder are gone.
-  @Test func aReusedOutputFolderHoldsOnlyTheLastRun() throws {
+  /// Three users and two pipelines: a wide one (two charts, JSON, SVG and HTML) and a narrow
+  /// one (another chart, JSON only), the second run of a reused folder.
+  static func twoPipelines() throws -> (scratch: Scratch, input: URL, wide: URL, narrow: URL) {
     let scratch = try Scratch()
     let input = try scratch.copyUsers(["uma.json", "sam.csv", "mason.csv"], to: "in")
     let wide = try scratch.write(
       Self.pipeline(input: input, charts: ["volume", "extra"], formats: #"["json", "svg", "html"]"#), to: "wide.json")
     let narrow = try scratch.write(Self.pipeline(input: input, charts: ["load"], formats: #"["json"]"#), to: "narrow.json")
+    return (scratch, input, wide, narrow)
+  }
+
+  /// A run into the folder of another run — another pipeline, fewer users, fewer formats —
+  /// leaves exactly what a run into an empty folder leaves: the old charts, cohort files,
+  /// report pages, SVGs, row outcomes and the deleted user's folder are gone.
+  @Test func aReusedOutputFolderHoldsOnlyTheLastRun() throws {
+    let (scratch, input, wide, narrow) = try Self.twoPipelines()
     let reused = scratch.url.appendingPathComponent("reused")
     let fresh = scratch.url.appendingPathComponent("fresh")
     let asOf = ["--as-of", "2026-11-29"]
@@ -56,11 +63,7 @@ import _TrendlineTestSupport
   /// own users' folders, the merge the deleted users and the cohort and report files. The
   /// shard partials differ (they record their run), everything else is byte-identical.
   @Test func aReusedShardedFolderHoldsOnlyTheLastRun() throws {
-    let scratch = try Scratch()
-    let input = try scratch.copyUsers(["uma.json", "sam.csv", "mason.csv"], to: "in")
-    let wide = try scratch.write(
-      Self.pipeline(input: input, charts: ["volume", "extra"], formats: #"["json", "svg", "html"]"#), to: "wide.json")
-    let narrow = try scratch.write(Self.pipeline(input: input, charts: ["load"], formats: #"["json"]"#), to: "narrow.json")
+    let (scratch, input, wide, narrow) = try Self.twoPipelines()
     let reused = scratch.url.appendingPathComponent("reused")
     let fresh = scratch.url.appendingPathComponent("fresh")
     func shardedRun(_ pipeline: URL, into output: URL) throws {
