@@ -163,36 +163,3 @@ extension PipelineChecker {
     }
   }
 }
-
-/// What to tell a user who wrote `word` where one of `candidates` belongs: the near miss when
-/// there is one, because it is almost surely the fix; otherwise every valid choice.
-func suggestion(_ word: String, in candidates: [String], noun: String) -> String {
-  if let near = nearMiss(word, in: candidates) { return "Did you mean '\(near)'?" }
-  return "Valid \(noun): \(candidates.joined(separator: ", "))"
-}
-
-/// The candidate closest to `word` by edit distance (ignoring case), if it is close enough to be
-/// a typo: at most a third of the word's length, and at least 2, so `smoht` finds `smooth`.
-///
-/// - Complexity: O(*c* × *w* × *l*) for *c* candidates of length *l* and a word of length *w*.
-func nearMiss(_ word: String, in candidates: [String]) -> String? {
-  func distance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1]
-      for (j, y) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-  let limit = max(2, word.count / 3)
-  let lowered = Array(word.lowercased())
-  var best: (candidate: String, distance: Int)?
-  for candidate in candidates {
-    let d = distance(lowered, Array(candidate.lowercased()))
-    if d <= limit && d < (best?.distance ?? Int.max) { best = (candidate, d) }
-  }
-  return best?.candidate
-}

@@ -102,26 +102,6 @@ func usageFailure(_ error: UsageError, help: String) -> ExitCode {
   return .usage
 }
 
-/// The candidate closest to `word` by edit distance, if it is close enough to be a typo
-/// (at most a third of the word's length, and at least 2, so the swapped letters of `prase` find `parse`).
-func nearMiss(_ word: String, in candidates: [String]) -> String? {
-  func distance(_ a: [Character], _ b: [Character]) -> Int {
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-      var current = [i + 1]
-      for (j, y) in b.enumerated() {
-        current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-      }
-      previous = current
-    }
-    return previous[b.count]
-  }
-  let limit = max(2, word.count / 3)
-  let scored = candidates.map { ($0, distance(Array(word.lowercased()), Array($0))) }
-  guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return nil }
-  return best.0
-}
-
 /// Prints to stdout. Every line is passed through ``TerminalText``, so no character from the
 /// input (a file name, a `users.csv` value, a rejected cell) can drive the terminal; the line
 /// breaks are Trendline's own, and input strings reach a message on one line (a
