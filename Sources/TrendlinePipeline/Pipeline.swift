@@ -63,92 +63,105 @@ public struct Pipeline: Sendable, Equatable {
   }
 }
 
-/// One named chart: a stage chain that ends in one output.
+/// One named chart: a chain of stages that ends in one output, checked by the kinds each stage
+/// declares (``StageUnit/reads`` and ``StageUnit/produces``) when the pipeline was loaded.
+///
+/// The stages are kept as the file lists them, so `validate` prints the chain as written and
+/// ``run(_:in:)`` is the one place stages are composed.
 public struct Chart: Sendable, Equatable {
   public var name: String
-  public var kind: Kind
-  /// A series' `bands` element: labelled value levels for the drawn chart (SVG and HTML
-  /// only; the JSON output does not change). Always `nil` for other kinds.
-  ///
-  /// A field beside `kind` rather than a fourth associated value of `.series`, so code that
-  /// matches `.series(bucket, fillGaps:, smooth:)` is unaffected by a drawing-only setting.
-  public var bands: ValueBands?
+  /// In file order: any `filter`s, then either `bucket` and the series stages or one stage
+  /// that makes a chart from sessions.
+  public var stages: [any StageUnit]
 
-  public enum Kind: Sendable, Equatable {
-    /// `bucket`, then optionally `fillGaps` and `smooth`, emitted as a series.
-    case series(Bucket, fillGaps: FillGaps?, smooth: Smooth?)
-    case radar(Radar)
-    case heatmap(Heatmap)
-    case sparkline(Sparkline)
-  }
-
-  public init(name: String, kind: Kind, bands: ValueBands? = nil) {
+  public init(name: String, stages: [any StageUnit]) {
     self.name = name
-    self.kind = kind
-    self.bands = bands
+    self.stages = stages
   }
 
-  /// The stage names of this chart in order, as `validate` prints them.
-  public var stageNames: [String] {
-    switch kind {
-    case .series(_, let fillGaps, let smooth):
-      return ["bucket"] + (fillGaps == nil ? [] : ["fillGaps"]) + (smooth == nil ? [] : ["smooth"])
-        + (bands == nil ? [] : ["bands"])
-    case .radar: return ["radar"]
-    case .heatmap: return ["heatmap"]
-    case .sparkline: return ["sparkline"]
+  public static func == (left: Chart, right: Chart) -> Bool {
+    left.name == right.name && left.stages.count == right.stages.count
+      && zip(left.stages, right.stages).allSatisfy { $0.isEqual(to: $1) }
+  }
+
+  /// The chart's bucket stage, when it is a series or built on one.
+  public var bucket: Bucket? { stage(Bucket.self) }
+  /// The chart's radar, when it is one.
+  public var radar: Radar? { stage(Radar.self) }
+  /// A series' bands: drawing only, the JSON does not change.
+  public var bands: ValueBands? { stage(ValueBands.self) }
+
+  /// Whether the chart's output is a `trendline/series@1`: its chain ends in a series, which
+  /// the implicit emit writes.
+  public var isSeries: Bool {
+    guard let last = stages.last else { return false }
+    return type(of: last).produces != .chart
+  }
+
+  /// What the output is called in `validate`: `series`, `radar`, …
+  public var outputName: String {
+    switch stages.last {
+    case let stage as any SessionChartStage: return type(of: stage).output
+    case let stage as any SeriesChartStage: return type(of: stage).output
+    default: return "series"
     }
   }
 
-  /// Why the chart cannot be run for a user's sessions, or nil (``Bucket/sizeProblem(_:calendar:asOf:)``).
-  public func sizeProblem(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) -> String? {
-    guard case .series(let bucket, _, _) = kind else { return nil }
-    return bucket.sizeProblem(sessions, calendar: calendar, asOf: asOf).map { "chart '\(name)': " + $0 }
+  /// The stage keys of this chart in order, as `validate` prints them.
+  public var stageNames: [String] { stages.map { type(of: $0).key } }
+
+  private func stage<Unit: StageUnit>(_ unit: Unit.Type) -> Unit? {
+    for stage in stages { if let match = stage as? Unit { return match } }
+    return nil
+  }
+
+  /// Why the chart cannot be run for a user's sessions, or nil (``BucketingStage/sizeProblem(_:in:)``).
+  ///
+  /// - Complexity: O(1) for the stages Trendline has.
+  public func sizeProblem(_ sessions: [Session], in context: ChartContext) -> String? {
+    for case let stage as any BucketingStage in stages {
+      if let problem = stage.sizeProblem(sessions, in: context) { return "chart '\(name)': " + problem }
+    }
+    return nil
   }
 
   /// Runs the chart's stages over one user's sessions: the one place stages are composed.
   ///
+  /// Sessions flow through the session stages, into the bucketing stage, through the series
+  /// stages, and out through the implicit emit; a stage that makes a chart of its own ends the
+  /// chain. The loader checked the chain, so every stage finds the data it reads.
+  ///
   /// - Parameters:
   ///   - sessions: the user's sessions, sorted by start.
-  ///   - asOf: the instant the user's as-of resolves to.
   /// - Complexity: that of the chart's stages, about O(*n* + *p*) for *n* sessions and *p*
   ///   periods.
-  public func run(
-    _ sessions: [Session], user: String, calendar: UserCalendar, asOf: Int64, catalog: Catalog
-  ) -> ChartOutput {
-    switch kind {
-    case .series(let bucket, let fillGaps, let smooth):
-      var series = bucket.apply(sessions, calendar: calendar, asOf: asOf)
-      if let fillGaps { series = fillGaps.apply(series) }
-      if let smooth { series = smooth.apply(series) }
-      return .series(Emit().apply(series, user: user, chart: name, calendar: calendar))
-    case .radar(let radar):
-      return .radar(radar.apply(sessions, calendar: calendar, asOf: asOf, user: user, chart: name))
-    case .heatmap(let heatmap):
-      return .heatmap(
-        heatmap.apply(sessions, catalog: catalog, calendar: calendar, asOf: asOf, user: user, chart: name))
-    case .sparkline(let sparkline):
-      return .sparklines(sparkline.apply(sessions, calendar: calendar, asOf: asOf, user: user, chart: name))
+  public func run(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
+    var sessions = sessions
+    var series: BucketedSeries?
+    for stage in stages {
+      switch stage {
+      case let stage as any SessionStage:
+        sessions = stage.apply(sessions, in: context)
+      case let stage as any BucketingStage:
+        series = stage.apply(sessions, in: context)
+      case let stage as any SeriesStage:
+        series = stage.apply(checked(series, before: stage))
+      case let stage as any SessionChartStage:
+        return stage.apply(sessions, in: context)
+      case let stage as any SeriesChartStage:
+        return stage.apply(checked(series, before: stage), in: context)
+      default:
+        preconditionFailure("stage '\(type(of: stage).key)' adopts none of the apply protocols")
+      }
     }
+    return .series(
+      Emit().apply(checked(series, before: nil), user: context.user, chart: name, calendar: context.calendar))
   }
-}
 
-/// A chart's result, one of the SPEC 7 schemas.
-public enum ChartOutput: Sendable, Equatable {
-  case series(SeriesOutput)
-  case radar(RadarOutput)
-  case heatmap(HeatmapOutput)
-  case sparklines(SparklinesOutput)
-
-  /// The JSON bytes written to `<chart>.json`.
-  ///
-  /// - Complexity: O(*s*), where *s* is the size of the output.
-  public func encoded(timeZone: TimeZone) throws -> Data {
-    switch self {
-    case .series(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .radar(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .heatmap(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .sparklines(let value): return try OutputWriter.encode(value, timeZone: timeZone)
+  private func checked(_ series: BucketedSeries?, before stage: (any StageUnit)?) -> BucketedSeries {
+    guard let series else {
+      preconditionFailure("chart '\(name)' was loaded with no bucket before \(stage.map { "'\(type(of: $0).key)'" } ?? "its end")")
     }
+    return series
   }
 }

@@ -109,41 +109,12 @@ public enum PipelineLoader {
 /// Where a value is wrong it records the problem and carries on with a placeholder, so the rest
 /// of the file is still checked; a pipeline with any diagnostic is never returned, so a
 /// placeholder never runs.
-final class PipelineChecker {
-  let document: JSONDocument
+final class PipelineChecker: ParameterReader {
   let file: URL
-  let display: String
-  /// Diagnostics with where they sort: their place in the pipeline file (a catalog problem
-  /// sorts at `source.catalog`), then the order they were found.
-  private var found: [(line: Int, column: Int, diagnostic: Diagnostic)] = []
 
   init(document: JSONDocument, file: URL, display: String) {
-    self.document = document
     self.file = file.standardizedFileURL
-    self.display = display
-  }
-
-  var sortedDiagnostics: [Diagnostic] {
-    found.enumerated()
-      .sorted { ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset) }
-      .map(\.element.diagnostic)
-  }
-
-  // MARK: Reporting
-
-  /// Records a problem with the value at `path` (or its member key, with `atKey`).
-  func report(_ path: JSONPath, _ message: String, hint: String? = nil, atKey: Bool = false, shownPath: JSONPath? = nil)
-  {
-    let position = (atKey ? document.keyLocation(of: path) : document.location(of: path)) ?? (line: 1, column: 1)
-    let location = SourceLocation(file: display, line: position.line, column: position.column)
-    let diagnostic = Diagnostic(.error, at: location, path: (shownPath ?? path).description, message, hint: hint)
-    found.append((position.line, position.column, diagnostic))
-  }
-
-  /// Records a problem found in another file (the catalog), sorted where `path` points.
-  func report(_ diagnostic: Diagnostic, sortedAt path: JSONPath) {
-    let position = document.location(of: path) ?? (line: 1, column: 1)
-    found.append((position.line, position.column, diagnostic))
+    super.init(document: document, display: display)
   }
 
   // MARK: The whole file
@@ -394,9 +365,9 @@ final class PipelineChecker {
 
   static let compareKeys = ["charts", "quantiles", "rank"]
   /// The quantiles compared when `compare` gives none: those of the SPEC 6 example.
-  static let defaultQuantiles = [0.25, 0.5, 0.75, 0.9]
+  static let defaultQuantiles = Compare.defaultQuantiles
   /// Users in a ranking when `rank` gives no `top`.
-  static let defaultRankTop = 10
+  static let defaultRankTop = Compare.defaultRankTop
   static let maxRankTop = PipelineLoader.maxRankTop
 
   func compare(_ value: JSONValue, at path: JSONPath, charts: [Chart]) -> Pipeline.Compare? {
@@ -428,11 +399,11 @@ final class PipelineChecker {
           allCompared = false  // Defined but broken: reported there.
           continue
         }
-        switch chart.kind {
-        case .series, .radar: compared.append(chart)
-        case .heatmap, .sparkline:
+        if chart.isSeries || chart.stages.last is Radar {
+          compared.append(chart)
+        } else {
           report(
-            elementPath, "chart '\(name)' is a \(chart.stageNames[0]); only series and radar charts can be compared",
+            elementPath, "chart '\(name)' is a \(chart.outputName); only series and radar charts can be compared",
             hint: "Remove it from compare.charts")
         }
       }
@@ -467,12 +438,9 @@ final class PipelineChecker {
       let rankPath = path.appending("rank")
       if let rank = object(value, at: rankPath, keys: ["measure", "top"], required: ["measure"]) {
         if let value = rank["measure"] {
-          rankMeasure = measure(value, at: rankPath.appending("measure"))
+          rankMeasure = choice(value, at: rankPath.appending("measure"), what: "measure")
           let measured = Set(
-            compared.flatMap { chart -> [Measure] in
-              if case .series(let bucket, _, _) = chart.kind { return bucket.measures }
-              return []
-            })
+            compared.flatMap { chart in chart.isSeries ? chart.bucket?.measures ?? [] : [] })
           if let rankMeasure, allCompared, !compared.isEmpty, !measured.contains(rankMeasure) {
             report(
               rankPath.appending("measure"),

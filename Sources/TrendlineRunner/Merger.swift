@@ -175,7 +175,8 @@ public enum Merger {
     merged.shards = summaries
     // Encoded before anything is written: sums of huge values that overflow to infinity are
     // refused as the shards' fault, not reported as an unwritable folder.
-    let cohortFiles = try cohortFiles(gatherer!, asOf: reference.asOf)
+    let reduced = gatherer!.reduce(asOf: reference.asOf)
+    let cohortFiles = try cohortFiles(reduced)
     do {
       try OutputSweep.claim(output.path)
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
@@ -185,7 +186,7 @@ public enum Merger {
         written.append("cohort/" + name + ".json")
       }
       written += try ReportWriter.writeCohortReport(
-        gatherer!, pipeline: reference.pipeline.name,
+        reduced, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
         users: entries, output: output)
       try OutputSweep.sweepRun(
@@ -324,12 +325,12 @@ public enum Merger {
     guard let first = partials.first else { return [] }
     var gatherer = CohortGatherer(compare: first.compare)
     for partial in partials { gatherer.merge(partial) }
-    return try cohortFiles(gatherer, asOf: first.asOf)
+    return try cohortFiles(gatherer.reduce(asOf: first.asOf))
   }
 
-  private static func cohortFiles(_ gatherer: CohortGatherer, asOf: String) throws(Failure) -> [(name: String, data: Data)] {
+  private static func cohortFiles(_ reduced: [CohortChart]) throws(Failure) -> [(name: String, data: Data)] {
     do {
-      return try gatherer.outputs(asOf: asOf)
+      return try reduced.map { ($0.name, try $0.encoded()) }
     } catch {
       throw .outOfRange("cohort", "the merged values cannot be written as JSON (\(error))")
     }

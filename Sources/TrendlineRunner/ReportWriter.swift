@@ -74,21 +74,20 @@ enum ReportWriter {
   }
 
   /// `cohort/<chart>.svg` (with `svg`) and `report/index.html` (with `html`) of a run or a
-  /// merge: the cohort charts series first, then radars, each by name, the order the cohort
-  /// JSON files are written in, so a merged report is byte-identical to a single run's.
+  /// merge, drawn from the reduced outputs the cohort JSON files hold, in their order
+  /// (``CohortGatherer/reduce(asOf:)``), so a merged report is byte-identical to a single run's.
   /// Returns the paths written, relative to `output`.
   @discardableResult
   static func writeCohortReport(
-    _ gathered: CohortGatherer, pipeline: String, formats: [Pipeline.Output.Format], asOf: String,
+    _ reduced: [CohortChart], pipeline: String, formats: [Pipeline.Output.Format], asOf: String,
     users: [HTMLReport.UserEntry], output: URL
   ) throws(AtomicFile.WriteError) -> [String] {
     guard formats.contains(.svg) || formats.contains(.html) else { return [] }
-    var documents: [ChartDocument] = []
-    for name in gathered.series.keys.sorted() {
-      documents.append(.cohortSeries(gathered.compare.reduce(gathered.series[name]!, chart: name, asOf: asOf)))
-    }
-    for name in gathered.radar.keys.sorted() {
-      documents.append(.cohortRadar(gathered.compare.reduce(gathered.radar[name]!, chart: name, asOf: asOf)))
+    let documents = reduced.map { chart -> ChartDocument in
+      switch chart {
+      case .series(let output): return .cohortSeries(output)
+      case .radar(let output): return .cohortRadar(output)
+      }
     }
     let folder = output.appendingPathComponent("cohort").path
     var written: [String] = []

@@ -209,9 +209,10 @@ public enum Runner {
         try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
       } else {
-        let cohortFiles = try writeCohort(gathered, asOf: options.asOfText, to: options.output)
+        let reduced = gathered.reduce(asOf: options.asOfText)
+        let cohortFiles = try writeCohort(reduced, to: options.output)
         let reportFiles = try ReportWriter.writeCohortReport(
-          gathered, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: options.asOfText,
+          reduced, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: options.asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: options.output)
         try OutputSweep.sweepRun(
           output: options.output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
@@ -250,10 +251,12 @@ public enum Runner {
   /// Writes `cohort/<chart>.json` for every compared chart; returns the paths written,
   /// relative to `output`.
   @discardableResult
-  static func writeCohort(_ gathered: CohortGatherer, asOf: String, to output: URL) throws -> [String] {
+  static func writeCohort(_ reduced: [CohortChart], to output: URL) throws -> [String] {
     var written: [String] = []
-    for (name, data) in try gathered.outputs(asOf: asOf) {
-      try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
+    for chart in reduced {
+      let name = chart.name
+      try AtomicFile.write(
+        try chart.encoded(), to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
       written.append("cohort/" + name + ".json")
     }
     return written

@@ -100,8 +100,12 @@ enum UserJob {
     }
     let rejects = ingest.notes.filter { $0.outcome == .rejected }
     let strictFailure = context.options.strict && !rejects.isEmpty
+    let catalog = context.pipeline.source.catalog
+    func chartContext(_ chart: Chart) -> ChartContext {
+      ChartContext(user: user.id, chart: chart.name, calendar: calendar, asOf: asOf, catalog: catalog)
+    }
     let tooLarge = context.pipeline.charts.lazy.compactMap {
-      $0.sizeProblem(ingest.sessions, calendar: calendar, asOf: asOf)
+      $0.sizeProblem(ingest.sessions, in: chartContext($0))
     }.first
     if let tooLarge, !strictFailure {
       try OutputSweep.removeAll(in: folder, except: written)
@@ -124,8 +128,7 @@ enum UserJob {
     let formats = context.pipeline.output.formats
     var documents: [ChartDocument] = []
     for chart in context.pipeline.charts {
-      let output = chart.run(
-        ingest.sessions, user: user.id, calendar: calendar, asOf: asOf, catalog: context.pipeline.source.catalog)
+      let output = chart.run(ingest.sessions, in: chartContext(chart))
       let data: Data
       do {
         data = try output.encoded(timeZone: calendar.timeZone)

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineSchema
+import TrendlineSupport
 
 /// Counts sessions into whole calendar periods of the user's calendar (SPEC 5 and 9.2).
 ///
@@ -12,11 +13,14 @@ public struct Bucket: Sendable, Equatable {
     case auto, day, week, month
   }
 
+  /// Without `granularity`, periods are picked by range.
+  public static let defaultGranularity = GranularitySetting.auto
+
   public var range: BucketRange
   public var granularity: GranularitySetting
   public var measures: [Measure]
 
-  public init(range: BucketRange, granularity: GranularitySetting = .auto, measures: [Measure]) {
+  public init(range: BucketRange, granularity: GranularitySetting = Bucket.defaultGranularity, measures: [Measure]) {
     self.range = range
     self.granularity = granularity
     self.measures = measures
@@ -146,5 +150,78 @@ public struct Bucket: Sendable, Equatable {
       }
     }
     return values
+  }
+}
+
+extension Bucket: BucketingStage {
+  public static let key = "bucket"
+  public static let summary =
+    "Counts sessions into whole calendar periods over a range back from as-of (SPEC 5)."
+  public static let reads: [StageData] = [.sessions]
+  public static let produces = StageData.buckets
+  static let parameterKeys = ["range", "granularity", "measures"]
+
+  /// `{"range": "3m", "granularity": "auto", "measures": ["sessions", …]}`; a measure listed
+  /// twice is refused, since its column would be written twice under one key.
+  ///
+  /// - Complexity: O(*m*²) for *m* measures.
+  public static func read(_ value: JSONValue, at path: JSONPath, in context: StageReadContext) -> Bucket? {
+    let reader = context.reader
+    guard let members = reader.object(value, at: path, keys: parameterKeys, required: ["range", "measures"]) else {
+      return nil
+    }
+    let range: BucketRange? = members["range"].flatMap { reader.choice($0, at: path.appending("range"), what: "range") }
+    var granularity = defaultGranularity
+    var granularityValid = true
+    if let value = members["granularity"] {
+      let given: GranularitySetting? = reader.choice(value, at: path.appending("granularity"), what: "granularity")
+      granularityValid = given != nil
+      granularity = given ?? defaultGranularity
+    }
+    var measures: [Measure] = []
+    var measuresValid = false
+    if let value = members["measures"],
+      let elements = reader.array(value, at: path.appending("measures"), nonEmpty: true)
+    {
+      measuresValid = true
+      for (index, element) in elements.enumerated() {
+        let elementPath = path.appending("measures").appending(index)
+        guard let measure: Measure = reader.choice(element, at: elementPath, what: "measure") else {
+          measuresValid = false
+          continue
+        }
+        if measures.contains(measure) {
+          reader.report(elementPath, "measure '\(measure.rawValue)' is listed twice", hint: "List each measure once")
+          measuresValid = false
+        } else {
+          measures.append(measure)
+        }
+      }
+    }
+    guard let range, granularityValid, measuresValid else { return nil }
+    return Bucket(range: range, granularity: granularity, measures: measures)
+  }
+
+  public var settings: [String] {
+    let shown =
+      granularity == .auto ? "\(resolvedGranularity.rawValue) (auto)" : resolvedGranularity.rawValue
+    return [
+      "range \(range.rawValue), granularity \(shown), measures "
+        + measures.map(\.rawValue).joined(separator: ", ")
+    ]
+  }
+
+  /// ``apply(_:calendar:asOf:)`` in a chart.
+  ///
+  /// - Complexity: that of ``apply(_:calendar:asOf:)``.
+  public func apply(_ sessions: [Session], in context: ChartContext) -> BucketedSeries {
+    apply(sessions, calendar: context.calendar, asOf: context.asOf)
+  }
+
+  /// ``sizeProblem(_:calendar:asOf:)`` in a chart.
+  ///
+  /// - Complexity: O(1).
+  public func sizeProblem(_ sessions: [Session], in context: ChartContext) -> String? {
+    sizeProblem(sessions, calendar: context.calendar, asOf: context.asOf)
   }
 }

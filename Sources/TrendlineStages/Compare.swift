@@ -19,7 +19,13 @@ public struct Compare: Sendable, Equatable, Codable {
   public var rankMeasure: Measure?
   public var rankTop: Int
 
-  public init(quantiles: [Double] = [0.25, 0.5, 0.75, 0.9], rankMeasure: Measure? = nil, rankTop: Int = 10) {
+  /// SPEC 6's defaults: the quartiles and the 90th percentile; the top ten users.
+  public static let defaultQuantiles = [0.25, 0.5, 0.75, 0.9]
+  public static let defaultRankTop = 10
+
+  public init(
+    quantiles: [Double] = Compare.defaultQuantiles, rankMeasure: Measure? = nil, rankTop: Int = Compare.defaultRankTop
+  ) {
     self.quantiles = quantiles
     self.rankMeasure = rankMeasure
     self.rankTop = rankTop

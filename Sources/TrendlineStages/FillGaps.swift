@@ -1,4 +1,5 @@
 import TrendlineSchema
+import TrendlineSupport
 
 /// Puts back every period of the window that had no sessions, as zeros (SPEC 5).
 ///
@@ -50,4 +51,22 @@ public struct FillGaps: Sendable, Equatable {
     result.buckets = filled
     return result
   }
+}
+
+extension FillGaps: SeriesStage {
+  public static let key = "fillGaps"
+  public static let summary = "Puts back every period of the window that had no sessions, as zeros (SPEC 5)."
+  public static let reads: [StageData] = [.buckets]
+  public static let produces = StageData.buckets
+
+  /// `{"with": "zero"}`, or `{}` for the default.
+  ///
+  /// - Complexity: O(1).
+  public static func read(_ value: JSONValue, at path: JSONPath, in context: StageReadContext) -> FillGaps? {
+    guard let members = context.reader.object(value, at: path, keys: ["with"]) else { return nil }
+    guard let value = members["with"] else { return FillGaps() }
+    return context.reader.choice(value, at: path.appending("with"), what: "fill").map { FillGaps(with: $0) }
+  }
+
+  public var settings: [String] { ["with \(with.rawValue)"] }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineSchema
+import TrendlineSupport
 
 /// Distinct sessions per catalog muscle group for the most recent calendar periods (SPEC 5):
 /// the data behind an anatomical heat map, where the body is the axis.
@@ -63,5 +64,46 @@ public struct Heatmap: Sendable, Equatable {
       user: user, chart: chart, timeZone: calendar.timeZoneName,
       asOf: Date(epochSeconds: asOf),
       periods: outputPeriods)
+  }
+}
+
+extension Heatmap: SessionChartStage {
+  public static let key = "heatmap"
+  public static let summary =
+    "Distinct sessions and an intensity per catalog muscle group for the latest periods (SPEC 5)."
+  public static let reads: [StageData] = [.sessions]
+  public static let produces = StageData.chart
+  public static let output = "heatmap"
+
+  /// `{"period": "week", "periods": 4}`.
+  ///
+  /// - Complexity: O(1).
+  public static func read(_ value: JSONValue, at path: JSONPath, in context: StageReadContext) -> Heatmap? {
+    let reader = context.reader
+    guard
+      let members = reader.object(value, at: path, keys: ["period", "periods"], required: ["period", "periods"])
+    else {
+      return nil
+    }
+    let period: Granularity? = members["period"].flatMap {
+      reader.choice($0, at: path.appending("period"), what: "period")
+    }
+    let periods = members["periods"].flatMap {
+      reader.integer($0, at: path.appending("periods"), in: 1...Periods.maxShown, what: "periods")
+    }
+    guard let period, let periods else { return nil }
+    return Heatmap(period: period, periods: periods)
+  }
+
+  public var settings: [String] { ["period \(period.rawValue), periods \(periods)"] }
+
+  /// ``apply(_:catalog:calendar:asOf:user:chart:)`` in a chart.
+  ///
+  /// - Complexity: that of ``apply(_:catalog:calendar:asOf:user:chart:)``.
+  public func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
+    .heatmap(
+      apply(
+        sessions, catalog: context.catalog, calendar: context.calendar, asOf: context.asOf, user: context.user,
+        chart: context.chart))
   }
 }

@@ -20,6 +20,10 @@ import TrendlineSchema
 /// the calendar, not a fixed number of seconds: a day is 23 hours on a spring-forward day, 25 on
 /// a fall-back day, and starts at 01:00 where a zone skips midnight (America/Santiago).
 public struct Periods: Sendable, Equatable {
+  /// The most periods a radar or heat map may show: ten years of months, and enough days or
+  /// weeks for any chart a person reads.
+  public static let maxShown = 120
+
   public let granularity: Granularity
   /// `count + 1` instants: period `i` is `boundaries[i] ..< boundaries[i + 1]`.
   public let boundaries: [Int64]

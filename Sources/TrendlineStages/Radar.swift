@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineSchema
+import TrendlineSupport
 
 /// Distinct sessions per fixed axis for the most recent calendar periods (SPEC 5 and 9.10).
 ///
@@ -92,5 +93,87 @@ public struct Radar: Sendable, Equatable {
       asOf: Date(epochSeconds: asOf),
       axes: axes.map { RadarOutput.Axis(id: $0.id, label: $0.label) }, periods: outputPeriods,
       unmappedExercises: unmappedExercises)
+  }
+}
+
+extension Radar: SessionChartStage {
+  public static let key = "radar"
+  public static let summary =
+    "Distinct sessions per fixed axis of muscle groups for the latest periods; axes must cover the catalog (SPEC 5)."
+  public static let reads: [StageData] = [.sessions]
+  public static let produces = StageData.chart
+  public static let output = "radar"
+  static let parameterKeys = ["period", "periods", "axes", "excluded"]
+  static let axisKeys = ["id", "label", "muscleGroupIds"]
+
+  /// `{"period", "periods", "axes": [{"id", "label", "muscleGroupIds"}], "excluded"}`, then the
+  /// coverage check against the catalog: every catalog id on exactly one axis or excluded.
+  ///
+  /// - Complexity: O(*a* × *g* + *c*) for *a* axes of *g* ids and a catalog of *c* groups.
+  public static func read(_ value: JSONValue, at path: JSONPath, in context: StageReadContext) -> Radar? {
+    let reader = context.reader
+    guard
+      let members = reader.object(value, at: path, keys: parameterKeys, required: ["period", "periods", "axes"])
+    else {
+      return nil
+    }
+    let period: Granularity? = members["period"].flatMap {
+      reader.choice($0, at: path.appending("period"), what: "period")
+    }
+    let periods = members["periods"].flatMap {
+      reader.integer($0, at: path.appending("periods"), in: 1...Periods.maxShown, what: "periods")
+    }
+    var axes: [Axis] = []
+    var axesValid = false
+    if let value = members["axes"], let elements = reader.array(value, at: path.appending("axes"), nonEmpty: true) {
+      axesValid = true
+      for (index, element) in elements.enumerated() {
+        let axisPath = path.appending("axes").appending(index)
+        guard let axis = reader.object(element, at: axisPath, keys: axisKeys, required: axisKeys) else {
+          axesValid = false
+          continue
+        }
+        let id = axis["id"].flatMap { reader.string($0, at: axisPath.appending("id"), nonEmpty: true) }
+        let label = axis["label"].flatMap { reader.string($0, at: axisPath.appending("label"), nonEmpty: true) }
+        let groupIds = axis["muscleGroupIds"].flatMap {
+          reader.muscleGroupIds($0, at: axisPath.appending("muscleGroupIds"))
+        }
+        if let id, let label, let groupIds {
+          axes.append(Axis(id: id, label: label, muscleGroupIds: groupIds))
+        } else {
+          axesValid = false
+        }
+      }
+    }
+    var excluded: [Int]? = []
+    if let value = members["excluded"] {
+      excluded = reader.muscleGroupIds(value, at: path.appending("excluded"))
+    }
+    guard let period, let periods, axesValid, let excluded else { return nil }
+    let radar = Radar(period: period, periods: periods, axes: axes, excluded: excluded)
+    guard let catalog = context.catalog else { return radar }  // The catalog's own problem is reported.
+    let location = reader.location(of: path)
+    let problems = AxisCoverageValidator(catalog: catalog).validate(radar, path: path.description)
+    for var problem in problems {
+      problem.location = location
+      reader.report(problem, sortedAt: path)
+    }
+    return problems.isEmpty ? radar : nil
+  }
+
+  public var settings: [String] {
+    var lines = ["period \(period.rawValue), periods \(periods), \(axes.count) axes"]
+    for axis in axes {
+      lines.append("\(axis.id) '\(axis.label)': \(axis.muscleGroupIds.map(String.init).joined(separator: ", "))")
+    }
+    lines.append("excluded: \(excluded.isEmpty ? "none" : excluded.map(String.init).joined(separator: ", "))")
+    return lines
+  }
+
+  /// ``apply(_:calendar:asOf:user:chart:)`` in a chart.
+  ///
+  /// - Complexity: that of ``apply(_:calendar:asOf:user:chart:)``.
+  public func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
+    .radar(apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
 }

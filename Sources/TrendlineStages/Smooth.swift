@@ -1,4 +1,5 @@
 import TrendlineSchema
+import TrendlineSupport
 
 /// A trend line through a series' values (SPEC 5): one output per input, so the line spans the
 /// whole chart.
@@ -19,7 +20,14 @@ public struct Smooth: Sendable, Equatable {
   /// Values averaged by the two means; `ewma` ignores it.
   public var window: Int
 
-  public init(method: Method = .centeredMean, window: Int = 5) {
+  /// SPEC 5's default: a centred mean over five buckets.
+  public static let defaultMethod = Method.centeredMean
+  public static let defaultWindow = 5
+  /// A window of more than a year of days smooths nothing a person reads, and the centred mean
+  /// costs the window for each value.
+  public static let maxWindow = 366
+
+  public init(method: Method = Smooth.defaultMethod, window: Int = Smooth.defaultWindow) {
     precondition(window >= 1, "a smoothing window holds at least one value, not \(window)")
     if case .ewma(let alpha) = method {
       precondition(alpha > 0 && alpha <= 1, "ewma's alpha is in (0, 1], not \(alpha)")
@@ -75,5 +83,80 @@ public struct Smooth: Sendable, Equatable {
       result.buckets[index].trend = trend
     }
     return result
+  }
+}
+
+extension Smooth: SeriesStage {
+  public static let key = "smooth"
+  public static let summary =
+    "Draws a trend line through each measure: centred or trailing mean, or ewma (SPEC 5)."
+  public static let reads: [StageData] = [.buckets]
+  public static let produces = StageData.trend
+  static let methodNames = ["centered-mean", "trailing-mean", "ewma"]
+
+  /// `{"method": "centered-mean", "window": 5}` or `{"method": "ewma", "alpha": 0.3}`; a
+  /// parameter the method does not use is refused, so it cannot be believed to have effect.
+  ///
+  /// - Complexity: O(1).
+  public static func read(_ value: JSONValue, at path: JSONPath, in context: StageReadContext) -> Smooth? {
+    let reader = context.reader
+    guard let members = reader.object(value, at: path, keys: ["method", "window", "alpha"]) else { return nil }
+    var method = methodNames[0]
+    if let value = members["method"] {
+      guard let given = reader.choice(value, at: path.appending("method"), methodNames, what: "smoothing method")
+      else {
+        // Still check the window, so one run reports both.
+        _ = members["window"].map {
+          reader.integer($0, at: path.appending("window"), in: 1...maxWindow, what: "window")
+        }
+        return nil
+      }
+      method = given
+    }
+    var valid = true
+    var window = defaultWindow
+    if let value = members["window"] {
+      if method == "ewma" {
+        reader.report(
+          path.appending("window"), "'window' is not used by method 'ewma'",
+          hint: "Remove it; ewma is shaped by 'alpha'", atKey: true, shownPath: path)
+        valid = false
+      } else if let given = reader.integer(value, at: path.appending("window"), in: 1...maxWindow, what: "window") {
+        window = given
+      } else {
+        valid = false
+      }
+    }
+    switch method {
+    case "ewma":
+      guard let value = members["alpha"] else {
+        reader.report(path, "method 'ewma' needs 'alpha'", hint: "Add \"alpha\": a number in (0, 1], e.g. 0.3")
+        return nil
+      }
+      let alphaPath = path.appending("alpha")
+      guard let alpha = reader.number(value, at: alphaPath) else { return nil }
+      guard alpha > 0 && alpha <= 1 else {
+        reader.report(alphaPath, "alpha must be greater than 0 and at most 1, found \(reader.text(of: value))")
+        return nil
+      }
+      return valid ? Smooth(method: .ewma(alpha: alpha), window: window) : nil
+    default:
+      if members["alpha"] != nil {
+        reader.report(
+          path.appending("alpha"), "'alpha' is only used by method 'ewma'",
+          hint: "Remove it, or set \"method\": \"ewma\"", atKey: true, shownPath: path)
+        valid = false
+      }
+      guard valid else { return nil }
+      return Smooth(method: method == "trailing-mean" ? .trailingMean : .centeredMean, window: window)
+    }
+  }
+
+  public var settings: [String] {
+    switch method {
+    case .centeredMean: return ["centered-mean, window \(window)"]
+    case .trailingMean: return ["trailing-mean, window \(window)"]
+    case .ewma(let alpha): return ["ewma, alpha \(plainNumber(alpha))"]
+    }
   }
 }

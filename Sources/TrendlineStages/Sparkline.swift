@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineSchema
+import TrendlineSupport
 
 /// One line per exercise over a window anchored to as-of (SPEC 5 and 9.11).
 ///
@@ -14,7 +15,10 @@ public struct Sparkline: Sendable, Equatable {
   public var windowDays: Int
   public var value: Value
 
-  public init(windowDays: Int = 91, value: Value) {
+  /// Thirteen whole weeks (SPEC 5).
+  public static let defaultWindowDays = 91
+
+  public init(windowDays: Int = Sparkline.defaultWindowDays, value: Value) {
     precondition(windowDays >= 1, "a sparkline window is at least one day, not \(windowDays)")
     self.windowDays = windowDays
     self.value = value
@@ -82,5 +86,46 @@ public struct Sparkline: Sendable, Equatable {
       asOf: Date(epochSeconds: asOf),
       value: value, windowDays: windowDays,
       domain: Extent(start: Date(epochSeconds: start), end: Date(epochSeconds: end)), lines: lines)
+  }
+}
+
+extension Sparkline: SessionChartStage {
+  public static let key = "sparkline"
+  public static let summary =
+    "One line per exercise, a point per session, over a window of days ending at as-of (SPEC 5)."
+  public static let reads: [StageData] = [.sessions]
+  public static let produces = StageData.chart
+  public static let output = "sparklines"
+  /// Ten years: a sparkline wider than the history Trendline reads is a typo.
+  public static let maxWindowDays = 3660
+
+  /// `{"windowDays": 91, "value": "topSetKg"}`, `windowDays` optional.
+  ///
+  /// - Complexity: O(1).
+  public static func read(_ value: JSONValue, at path: JSONPath, in context: StageReadContext) -> Sparkline? {
+    let reader = context.reader
+    guard let members = reader.object(value, at: path, keys: ["windowDays", "value"], required: ["value"]) else {
+      return nil
+    }
+    var windowDays: Int? = defaultWindowDays
+    if let value = members["windowDays"] {
+      windowDays = reader.integer(
+        value, at: path.appending("windowDays"), in: 1...maxWindowDays, what: "windowDays")
+    }
+    let kind: Value? = members["value"].flatMap {
+      reader.choice($0, at: path.appending("value"), what: "sparkline value")
+    }
+    guard let windowDays, let kind else { return nil }
+    return Sparkline(windowDays: windowDays, value: kind)
+  }
+
+  public var settings: [String] { ["windowDays \(windowDays), value \(value.rawValue)"] }
+
+  /// ``apply(_:calendar:asOf:user:chart:)`` in a chart.
+  ///
+  /// - Complexity: that of ``apply(_:calendar:asOf:user:chart:)``.
+  public func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
+    .sparklines(
+      apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
 }

@@ -129,7 +129,7 @@ enum ValidateCommand {
     if let compare = pipeline.compare {
       lines.append("compare")
       lines.append("  charts: \(compare.charts.joined(separator: ", "))")
-      lines.append("  quantiles: \(compare.quantiles.map(number).joined(separator: ", "))")
+      lines.append("  quantiles: \(compare.quantiles.map(plainNumber).joined(separator: ", "))")
       if let measure = compare.rankMeasure {
         lines.append("  rank: top \(compare.rankTop) users by \(measure.rawValue)")
       } else {
@@ -143,52 +143,18 @@ enum ValidateCommand {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// A chart's header line, then each stage as its unit describes itself, with the kinds it
+  /// reads and produces, so any chain reads as what flows through it.
   static func describe(_ chart: Chart) -> [String] {
-    switch chart.kind {
-    case .series(let bucket, let fillGaps, let smooth):
-      var lines = ["  \(chart.name): series → \(chart.name).json"]
-      let granularity =
-        bucket.granularity == .auto
-        ? "\(bucket.resolvedGranularity.rawValue) (auto)" : bucket.resolvedGranularity.rawValue
-      lines.append(
-        "    bucket: range \(bucket.range.rawValue), granularity \(granularity), measures "
-          + bucket.measures.map(\.rawValue).joined(separator: ", "))
-      if let fillGaps { lines.append("    fillGaps: with \(fillGaps.with.rawValue)") }
-      if let smooth {
-        switch smooth.method {
-        case .centeredMean: lines.append("    smooth: centered-mean, window \(smooth.window)")
-        case .trailingMean: lines.append("    smooth: trailing-mean, window \(smooth.window)")
-        case .ewma(let alpha): lines.append("    smooth: ewma, alpha \(number(alpha))")
-        }
-      }
-      if let bands = chart.bands {
-        let levels = bands.levels.map { "\(number($0.from)) \($0.label)" }.joined(separator: ", ")
-        lines.append("    bands: \(bands.measure.rawValue): \(levels)")
-      }
-      return lines
-    case .radar(let radar):
-      var lines = [
-        "  \(chart.name): radar → \(chart.name).json",
-        "    radar: period \(radar.period.rawValue), periods \(radar.periods), \(radar.axes.count) axes",
-      ]
-      for axis in radar.axes {
-        lines.append(
-          "      \(axis.id) '\(axis.label)': \(axis.muscleGroupIds.map(String.init).joined(separator: ", "))")
-      }
-      let excluded = radar.excluded.isEmpty ? "none" : radar.excluded.map(String.init).joined(separator: ", ")
-      lines.append("      excluded: \(excluded)")
-      return lines
-    case .heatmap(let heatmap):
-      return [
-        "  \(chart.name): heatmap → \(chart.name).json",
-        "    heatmap: period \(heatmap.period.rawValue), periods \(heatmap.periods)",
-      ]
-    case .sparkline(let sparkline):
-      return [
-        "  \(chart.name): sparklines → \(chart.name).json",
-        "    sparkline: windowDays \(sparkline.windowDays), value \(sparkline.value.rawValue)",
-      ]
+    var lines = ["  \(chart.name): \(chart.outputName) → \(chart.name).json"]
+    for stage in chart.stages {
+      let unit = type(of: stage)
+      var settings = stage.settings
+      let first = settings.isEmpty ? "" : settings.removeFirst()
+      lines.append("    \(unit.key): \(first)")
+      lines.append(contentsOf: settings.map { "      " + $0 })
     }
+    return lines
   }
 
   static func describe(_ csv: MappedCSVLayout) -> [String] {
@@ -221,10 +187,5 @@ enum ValidateCommand {
     let path = url.standardizedFileURL.path
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
     return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-  }
-
-  /// `0.5`, `0.25`, `1`: no trailing `.0`.
-  static func number(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }

@@ -78,11 +78,20 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     #expect(pipeline.source.catalog.muscleGroups.count == 27)
     #expect(pipeline.charts.map(\.name) == ["training-volume", "muscle-balance", "exercise-trends", "muscle-heatmap"])
     #expect(
-      pipeline.charts[0].kind
-        == .series(
-          Bucket(range: .threeMonths, granularity: .auto, measures: [.sessions, .durationSeconds, .volumeKg]),
-          fillGaps: FillGaps(with: .zero), smooth: Smooth(method: .centeredMean, window: 5)))
-    guard case .radar(let radar) = pipeline.charts[1].kind else {
+      pipeline.charts[0]
+        == Chart(
+          name: "training-volume",
+          stages: [
+            Bucket(range: .threeMonths, granularity: .auto, measures: [.sessions, .durationSeconds, .volumeKg]),
+            FillGaps(with: .zero), Smooth(method: .centeredMean, window: 5),
+            ValueBands(
+              measure: .sessions,
+              levels: [
+                .init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular"),
+                .init(from: 5, label: "Heavy"),
+              ]),
+          ]))
+    guard let radar = pipeline.charts[1].radar else {
       Issue.record("muscle-balance is not a radar")
       return
     }
@@ -91,8 +100,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     #expect(
       radar.axes.map(\.muscleGroupIds) == [[9, 12, 13, 24, 26], [14, 22], [10], [8], [3], [4], [1, 23, 25], [2]])
     #expect(radar.excluded == [5, 6, 7, 11, 15, 16, 17, 18, 19, 20, 21, 27])
-    #expect(pipeline.charts[2].kind == .sparkline(Sparkline(windowDays: 91, value: .topSetKg)))
-    #expect(pipeline.charts[3].kind == .heatmap(Heatmap(period: .week, periods: 4)))
+    #expect(
+      pipeline.charts[2] == Chart(name: "exercise-trends", stages: [Sparkline(windowDays: 91, value: .topSetKg)]))
+    #expect(pipeline.charts[3] == Chart(name: "muscle-heatmap", stages: [Heatmap(period: .week, periods: 4)]))
     #expect(
       pipeline.compare
         == Pipeline.Compare(
@@ -143,8 +153,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
         defaults: UserSettings(read: ReadSettings(timeZone: TimeZone(identifier: "UTC")!), firstWeekday: .monday),
         warmupSets: .exclude, csv: nil, users: nil),
       charts: [
-        Chart(
-          name: "volume", kind: .series(Bucket(range: .threeMonths, measures: [.sessions]), fillGaps: nil, smooth: nil))
+        Chart(name: "volume", stages: [Bucket(range: .threeMonths, measures: [.sessions])])
       ],
       compare: nil, output: Pipeline.Output(formats: [.json]))
     #expect(pipeline == expected)
@@ -162,11 +171,14 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       """
     let pipeline = try scratch.load(text).get()
     #expect(
-      pipeline.charts.map(\.kind) == [
-        .series(
-          Bucket(range: .oneYear, measures: [.sets]), fillGaps: FillGaps(with: .zero),
-          smooth: Smooth(method: .centeredMean, window: 5)),
-        .sparkline(Sparkline(windowDays: 91, value: .reps)),
+      pipeline.charts == [
+        Chart(
+          name: "volume",
+          stages: [
+            Bucket(range: .oneYear, measures: [.sets]), FillGaps(with: .zero),
+            Smooth(method: .centeredMean, window: 5),
+          ]),
+        Chart(name: "lifts", stages: [Sparkline(windowDays: 91, value: .reps)]),
       ])
     #expect(
       pipeline.compare
@@ -194,8 +206,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
           ]))
     #expect(pipeline.charts[0].stageNames == ["bucket", "fillGaps", "bands"])
     #expect(
-      pipeline.charts[0].kind
-        == .series(Bucket(range: .threeMonths, measures: [.sessions, .volumeKg]), fillGaps: FillGaps(), smooth: nil))
+      pipeline.charts[0].stages.first?.isEqual(to: Bucket(range: .threeMonths, measures: [.sessions, .volumeKg]))
+        == true)
   }
 
   @Test func missingFileIsOneDiagnostic() {
@@ -227,7 +239,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"volume": [1️⃣{"smooth": {}}, {"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
-      ["1️⃣: error: 'smooth' needs bucketed data at charts.volume[0]. Add a 'bucket' stage before it"]
+      ["1️⃣: error: 'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"]
     ),
     (
       "fillGaps after smooth",
@@ -236,7 +248,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {}}, 1️⃣{"fillGaps": {}}]}}
       """,
       [
-        "1️⃣: error: 'fillGaps' must come before 'smooth' at charts.volume[2]. Move it up: a trend smoothed before the gaps are filled runs across the missing periods"
+        "1️⃣: error: 'fillGaps' reads buckets, but the chart holds buckets with a trend here at charts.volume[2]. Move it up, before 'smooth'"
       ]
     ),
     (
@@ -246,7 +258,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"balance": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, 1️⃣{"heatmap": {"period": "week", "periods": 4}}]}}
       """,
       [
-        "1️⃣: error: 'heatmap' must be the only stage of its chart at charts.balance[1]. It reads sessions and ends a chart; move it to a chart of its own"
+        "1️⃣: error: 'heatmap' reads sessions, but the chart holds buckets here at charts.balance[1]. Move it up, before 'bucket', or to a chart of its own"
       ]
     ),
     (
@@ -448,7 +460,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
          {"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}, 1️⃣{"smooth": {}}]}}
       """,
       [
-        "1️⃣: error: 'smooth' must come before 'bands' at charts.volume[2]. Move 'bands' to the end: it labels the finished chart"
+        "1️⃣: error: 'smooth' reads buckets, but the chart holds a series with bands here at charts.volume[2]. Move it up, before 'bands'"
       ]
     ),
     (
@@ -457,7 +469,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"volume": [1️⃣{"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}]}}
       """,
-      ["1️⃣: error: 'bands' labels a series at charts.volume[0]. Add a 'bucket' stage before it"]
+      ["1️⃣: error: 'bands' reads buckets or buckets with a trend, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"]
     ),
   ]
 

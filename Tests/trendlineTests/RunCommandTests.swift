@@ -101,7 +101,7 @@ import _TrendlineTestSupport
     (
       "smooth before bucket",
       #"{"smooth": {"method": "centered-mean", "window": 5}}, {"bucket": {"range": "all", "measures": ["sessions"]}}"#,
-      "'smooth' needs bucketed data at charts.volume[0]. Add a 'bucket' stage before it"
+      "'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"
     ),
   ])
   func pipelineMistakesExitTwoBeforeReadingInput(name: String, stages: String, message: String) throws {

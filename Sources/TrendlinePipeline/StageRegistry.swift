@@ -1,0 +1,28 @@
+import TrendlineSchema
+import TrendlineStages
+
+/// Every stage a pipeline file may name, in the order the guide and `validate --stages` list
+/// them: what narrows sessions, what buckets them, what reshapes a series, what makes a chart.
+///
+/// The loader knows stages only through this list and what each declares, so adding one is
+/// its file, its test, its guide and a line here.
+public enum StageRegistry {
+  public static let units: [any StageUnit.Type] = [
+    Bucket.self,
+    FillGaps.self,
+    Smooth.self,
+    ValueBands.self,
+    Radar.self,
+    Heatmap.self,
+    Sparkline.self,
+  ]
+
+  /// The unit whose key is `key`, exactly as written.
+  ///
+  /// - Complexity: O(*s*) for *s* stages.
+  public static func unit(_ key: String) -> (any StageUnit.Type)? {
+    units.first { $0.key == key }
+  }
+
+  public static var keys: [String] { units.map { $0.key } }
+}
