@@ -439,6 +439,13 @@ final class PipelineChecker: ParameterReader {
       if let rank = object(value, at: rankPath, keys: ["measure", "top"], required: ["measure"]) {
         if let value = rank["measure"] {
           rankMeasure = choice(value, at: rankPath.appending("measure"), what: "measure")
+          if let best = rankMeasure, best.isBest {
+            // A ranking sums the measure over the window; a sum of weekly bests is no one's number.
+            report(
+              rankPath.appending("measure"), "rank measure '\(best.rawValue)' is a best, which does not add up over a window",
+              hint: "Rank by a total such as volumeKg, sessions or reps")
+            rankMeasure = nil
+          }
           let measured = Set(
             compared.flatMap { chart in chart.isSeries ? chart.bucket?.measures ?? [] : [] })
           if let rankMeasure, allCompared, !compared.isEmpty, !measured.contains(rankMeasure) {

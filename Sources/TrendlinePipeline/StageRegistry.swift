@@ -8,13 +8,16 @@ import TrendlineStages
 /// its file, its test, its guide and a line here.
 public enum StageRegistry {
   public static let units: [any StageUnit.Type] = [
+    Filter.self,
     Bucket.self,
     FillGaps.self,
     Smooth.self,
     ValueBands.self,
+    Streak.self,
     Radar.self,
     Heatmap.self,
     Sparkline.self,
+    Records.self,
   ]
 
   /// The unit whose key is `key`, exactly as written.

@@ -11,6 +11,8 @@ enum DataTable {
     case .radar(let o): return radar(o)
     case .heatmap(let o): return heatmap(o)
     case .sparklines(let o): return sparklines(o)
+    case .records(let o): return records(o)
+    case .streak(let o): return streak(o)
     case .cohortSeries(let o, _): return cohortSeries(o)
     case .cohortRadar(let o): return cohortRadar(o)
     }
@@ -45,14 +47,15 @@ enum DataTable {
     var rows = o.buckets.map { bucket -> [String] in
       var row = [PeriodName.long(LocalDate(bucket.start, in: zone), o.granularity) + (bucket.partial ? " (so far)" : "")]
       for m in o.measures {
-        row.append(MeasureDisplay.text(bucket.values[m] ?? 0, m))
+        // A best without a value is shown as a dash, never as 0.
+        row.append(bucket.values[m].map { MeasureDisplay.text($0, m) } ?? "–")
         if hasTrend { row.append(bucket.trend?[m].map { MeasureDisplay.text($0, m) } ?? "") }
       }
       return row
     }
     var average = ["Average"]
     for m in o.measures {
-      average.append(MeasureDisplay.text(o.average[m] ?? 0, m))
+      average.append(o.average[m].map { MeasureDisplay.text($0, m) } ?? "–")
       if hasTrend { average.append("") }
     }
     rows.append(average)
@@ -133,5 +136,31 @@ enum DataTable {
     return table(
       caption: "\(o.chart): sessions per area this \(o.period.rawValue), cohort of \(o.users) users",
       header: ["Area", "p25", "Median", "p75", "Mean", "Max"], rows: rows)
+  }
+
+  static func records(_ o: RecordsOutput) -> String {
+    let zone = SVGFrame.zone(o.timeZone)
+    func best(_ value: RecordsOutput.Best?) -> String {
+      value.map { MeasureDisplay.text($0.value, .topSetKg) + ", " + LocalDate($0.at, in: zone).long } ?? "–"
+    }
+    let rows = RecordsSVGRenderer.ordered(o.exercises).map {
+      [$0.exercise, best($0.topSetKg), best($0.e1rmKg), String($0.records.count)]
+    }
+    return table(caption: "\(o.chart): personal records", header: ["Exercise", "Top set", "e1RM", "Records"], rows: rows)
+  }
+
+  static func streak(_ o: StreakOutput) -> String {
+    let zone = SVGFrame.zone(o.timeZone)
+    let rows = o.periods.map { period -> [String] in
+      [
+        PeriodName.long(LocalDate(period.start, in: zone), o.granularity) + (period.partial ? " (so far)" : ""),
+        period.value.map { MeasureDisplay.text($0, o.measure) } ?? "–",
+        period.met ? "met" : (period.partial ? "not yet" : "missed"),
+      ]
+    }
+    return table(
+      caption: "\(o.chart): \(o.granularity.rawValue)s with at least \(MeasureDisplay.text(o.atLeast, o.measure)) "
+        + MeasureDisplay.short(o.measure),
+      header: [o.granularity.rawValue.capitalized, MeasureDisplay.short(o.measure), "Target"], rows: rows)
   }
 }

@@ -8,6 +8,8 @@ public enum ChartDocument: Sendable {
   case radar(RadarOutput)
   case heatmap(HeatmapOutput)
   case sparklines(SparklinesOutput)
+  case records(RecordsOutput)
+  case streak(StreakOutput)
   case cohortSeries(CohortSeriesOutput, user: SeriesOutput? = nil)
   case cohortRadar(CohortRadarOutput)
 
@@ -18,6 +20,8 @@ public enum ChartDocument: Sendable {
     case .radar(let o): return o.chart
     case .heatmap(let o): return o.chart
     case .sparklines(let o): return o.chart
+    case .records(let o): return o.chart
+    case .streak(let o): return o.chart
     case .cohortSeries(let o, _): return o.chart
     case .cohortRadar(let o): return o.chart
     }
@@ -40,6 +44,8 @@ public enum SVGRenderer {
     case .radar(let output): return RadarSVGRenderer(output, idPrefix: idPrefix).render()
     case .heatmap(let output): return HeatmapSVGRenderer(output, idPrefix: idPrefix).render()
     case .sparklines(let output): return SparklinesSVGRenderer(output, idPrefix: idPrefix).render()
+    case .records(let output): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
+    case .streak(let output): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
     case .cohortSeries(let output, let user): return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix).render()
     case .cohortRadar(let output): return CohortRadarSVGRenderer(output, idPrefix: idPrefix).render()
     }

@@ -137,6 +137,11 @@ enum MeasureDisplay {
     case .sets: return "Sets"
     case .durationSeconds: return "Duration (min)"
     case .volumeKg: return "Volume (kg)"
+    case .topSetKg: return "Top set (kg)"
+    case .e1rmKg: return "Estimated 1RM (kg)"
+    case .reps: return "Reps"
+    case .distanceM: return "Distance (km)"
+    case .records: return "Records"
     }
   }
 
@@ -146,12 +151,22 @@ enum MeasureDisplay {
     case .sets: return "sets"
     case .durationSeconds: return "duration"
     case .volumeKg: return "volume"
+    case .topSetKg: return "top set"
+    case .e1rmKg: return "e1RM"
+    case .reps: return "reps"
+    case .distanceM: return "distance"
+    case .records: return "records"
     }
   }
 
-  /// Seconds are drawn as minutes: an axis of `3600, 7200` makes a reader divide.
+  /// Seconds are drawn as minutes and metres as kilometres: an axis of `3600, 7200` makes a
+  /// reader divide.
   static func scaled(_ value: Double, _ measure: Measure) -> Double {
-    measure == .durationSeconds ? value / 60 : value
+    switch measure {
+    case .durationSeconds: return value / 60
+    case .distanceM: return value / 1000
+    default: return value
+    }
   }
 
   /// A value with its unit for a read-out: `3 sessions`, `65 min`, `12 340 kg`.
@@ -160,6 +175,9 @@ enum MeasureDisplay {
     case .sessions, .sets: return SVGNumber.display(value, decimals: 1)
     case .durationSeconds: return SVGNumber.display(value / 60, decimals: 0) + " min"
     case .volumeKg: return SVGNumber.display(value, decimals: 0) + " kg"
+    case .topSetKg, .e1rmKg: return SVGNumber.display(value, decimals: 1) + " kg"
+    case .reps, .records: return SVGNumber.display(value, decimals: 1)
+    case .distanceM: return SVGNumber.display(value / 1000, decimals: 1) + " km"
     }
   }
 }

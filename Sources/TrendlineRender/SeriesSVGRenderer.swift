@@ -316,6 +316,7 @@ public struct SeriesSVGRenderer: Sendable {
     case .sessions, .sets: return SVGNumber.display(value, decimals: 1)
     case .durationSeconds: return SVGNumber.display(value / 60, decimals: 0) + " min"
     case .volumeKg: return SVGNumber.compact(value) + " kg"
+    default: return MeasureDisplay.text(value, measure)
     }
   }
 
@@ -359,7 +360,7 @@ public struct SeriesSVGRenderer: Sendable {
     var text = PeriodName.long(LocalDate(bucket.start, in: zone), output.granularity)
     if bucket.partial { text += " (so far)" }
     let parts = output.measures.map { measure -> String in
-      var part = MeasureDisplay.short(measure) + " " + MeasureDisplay.text(bucket.values[measure] ?? 0, measure)
+      var part = MeasureDisplay.short(measure) + " " + (bucket.values[measure].map { MeasureDisplay.text($0, measure) } ?? "–")
       if let trend = bucket.trend?[measure] { part += " (trend " + MeasureDisplay.text(trend, measure) + ")" }
       return part
     }
@@ -372,7 +373,9 @@ public struct SeriesSVGRenderer: Sendable {
     guard let first = output.buckets.first, let last = output.buckets.last else {
       return "No sessions of \(output.user) in the \(output.range.rawValue) range up to \(LocalDate(output.asOf, in: zone).long)."
     }
-    let averages = output.measures.map { MeasureDisplay.text(output.average[$0] ?? 0, $0) + " " + MeasureDisplay.short($0) }
+    let averages = output.measures.map { measure in
+      (output.average[measure].map { MeasureDisplay.text($0, measure) } ?? "–") + " " + MeasureDisplay.short(measure)
+    }
     return "Bars of \(measures) per \(per) for \(output.user), from \(PeriodName.long(LocalDate(first.start, in: zone), output.granularity)) "
       + "to \(PeriodName.long(LocalDate(last.start, in: zone), output.granularity))\(last.partial ? " (so far)" : ""), "
       + "as of \(LocalDate(output.asOf, in: zone).long). Average per \(per): \(averages.joined(separator: ", ")). "

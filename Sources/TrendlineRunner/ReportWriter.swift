@@ -18,6 +18,8 @@ enum ReportWriter {
     case .radar(let value): return .radar(value)
     case .heatmap(let value): return .heatmap(value)
     case .sparklines(let value): return .sparklines(value)
+    case .records(let value): return .records(value)
+    case .streak(let value): return .streak(value)
     }
   }
 

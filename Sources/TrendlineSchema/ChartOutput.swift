@@ -6,6 +6,8 @@ public enum ChartOutput: Sendable, Equatable {
   case radar(RadarOutput)
   case heatmap(HeatmapOutput)
   case sparklines(SparklinesOutput)
+  case records(RecordsOutput)
+  case streak(StreakOutput)
 
   /// The JSON bytes written to `<chart>.json`.
   ///
@@ -16,6 +18,8 @@ public enum ChartOutput: Sendable, Equatable {
     case .radar(let value): return try OutputWriter.encode(value, timeZone: timeZone)
     case .heatmap(let value): return try OutputWriter.encode(value, timeZone: timeZone)
     case .sparklines(let value): return try OutputWriter.encode(value, timeZone: timeZone)
+    case .records(let value): return try OutputWriter.encode(value, timeZone: timeZone)
+    case .streak(let value): return try OutputWriter.encode(value, timeZone: timeZone)
     }
   }
 }

@@ -3,20 +3,49 @@ import Foundation
 /// What a series bucket counts (SPEC section 5). The raw values are the JSON spelling, used
 /// both in pipeline files and as the keys of `values`, `trend` and `average`.
 ///
+/// Two sorts: a *total* (sessions, sets, duration, volume, reps, distance, records) sums over
+/// the bucket's sessions, so an empty bucket is a true 0; a *best* (`topSetKg`, `e1rmKg`) is the
+/// largest value of one set in the bucket, so a bucket with no weighted set has none: it is
+/// left out of `values`, never written as 0, and trends, averages and cohort statistics skip it.
+///
 /// `CodingKeyRepresentable` makes a `[Measure: Double]` encode as a JSON object keyed by the raw
 /// value (`{"volumeKg": 1200}`), not as the alternating key/value array `Dictionary` falls back to.
 public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
   case sessions, sets, durationSeconds, volumeKg
+  /// The heaviest counted set with weight, kg (a best).
+  case topSetKg
+  /// The best Epley estimate over counted sets with weight and reps, kg (a best).
+  case e1rmKg
+  /// Σ reps over counted sets.
+  case reps
+  /// Σ distance over counted sets, metres.
+  case distanceM
+  /// Personal records set (``TrainedSet``s that beat every earlier one of their exercise; see
+  /// `Guides/Records.md`).
+  case records
 
-  /// The case's place in the declaration.
-  private var ordinal: Int {
+  /// The case's place in the declaration, 0 up.
+  public var ordinal: Int {
     switch self {
     case .sessions: 0
     case .sets: 1
     case .durationSeconds: 2
     case .volumeKg: 3
+    case .topSetKg: 4
+    case .e1rmKg: 5
+    case .reps: 6
+    case .distanceM: 7
+    case .records: 8
     }
   }
+
+  /// Whether the measure is a bucket's best single set rather than a sum: it has no value in
+  /// a bucket without a set that has one.
+  public var isBest: Bool { self == .topSetKg || self == .e1rmKg }
+
+  /// Every measure in the UTF-8 byte order of its name, the order objects keyed by measure are
+  /// written in.
+  public static let inKeyOrder: [Measure] = allCases.sorted { Array($0.rawValue.utf8).lexicographicallyPrecedes($1.rawValue.utf8) }
 
   // A raw-value enum inherits `==` and `hash(into:)` from `RawRepresentable`, which compare and
   // hash the raw strings: every `[Measure: Double]` look-up in the stages hashed a string.

@@ -235,8 +235,9 @@ public struct OutputWriter {
   }
 
   /// An object keyed by measure (the only dictionaries outputs hold), keys in UTF-8 byte order
-  /// (`durationSeconds`, `sessions`, `sets`, `volumeKg`) whatever order the dictionary holds
-  /// them in, which changes with the process's hash seed.
+  /// (`distanceM`, `durationSeconds`, `e1rmKg`, `records`, `reps`, `sessions`, `sets`,
+  /// `topSetKg`, `volumeKg`) whatever order the dictionary holds them in, which changes with
+  /// the process's hash seed.
   ///
   /// - Complexity: O(*m*) calls of `writeValue`, where *m* is the number of measures.
   public mutating func object<Value>(
@@ -245,32 +246,15 @@ public struct OutputWriter {
     beginObject()
     // One pass over the dictionary into a slot per measure, then the slots in key order: a
     // hashed look-up per measure cost more than writing the object.
-    var slots: (Value?, Value?, Value?, Value?) = (nil, nil, nil, nil)
-    for (measure, value) in values {
-      switch measure {
-      case .sessions: slots.0 = value
-      case .sets: slots.1 = value
-      case .durationSeconds: slots.2 = value
-      case .volumeKg: slots.3 = value
+    try withUnsafeTemporaryAllocation(of: Value?.self, capacity: Measure.allCases.count) { slots in
+      _ = slots.initialize(repeating: nil)
+      for (measure, value) in values { slots[measure.ordinal] = value }
+      for measure in Measure.inKeyOrder {
+        guard let value = slots[measure.ordinal] else { continue }
+        key(escaping: measure.rawValue)
+        try writeValue(&self, value)
       }
-    }
-    // In the UTF-8 byte order of the names; `measureKeysAreInByteOrder` checks these names
-    // against `Measure`'s raw values.
-    if let value = slots.2 {
-      key("durationSeconds")
-      try writeValue(&self, value)
-    }
-    if let value = slots.0 {
-      key("sessions")
-      try writeValue(&self, value)
-    }
-    if let value = slots.1 {
-      key("sets")
-      try writeValue(&self, value)
-    }
-    if let value = slots.3 {
-      key("volumeKg")
-      try writeValue(&self, value)
+      slots.deinitialize()
     }
     endObject()
   }

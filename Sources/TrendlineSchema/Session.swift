@@ -80,6 +80,16 @@ public struct TrainedSet: Sendable, Equatable {
   }
 }
 
+extension TrainedSet {
+  /// The Epley estimate of a one-rep max, w × (1 + reps / 30), with a single rep giving w
+  /// itself (Epley would add 1/30 to a true one-rep max); nil for a set without weight or
+  /// without reps, which estimates nothing.
+  public var e1rmKg: Double? {
+    guard weightKg > 0, reps >= 1 else { return nil }
+    return reps == 1 ? weightKg : weightKg * (1 + reps / 30)
+  }
+}
+
 /// The kinds of set the SPEC knows; every app's vocabulary maps onto these.
 public enum SetType: String, Sendable, Codable, CaseIterable {
   case normal, warmup, dropset, failure

@@ -111,11 +111,18 @@ public struct Bucket: Sendable, Equatable {
     }
     let periods = Periods(granularity, from: windowStart, through: asOf, calendar: calendar)
     var sessionCounts = [Int](repeating: 0, count: periods.count)
-    var totals = [[Double]](repeating: [0, 0, 0, 0], count: periods.count)
+    // One column per measure, by ordinal. A best starts at -∞, which no set reaches: a bucket
+    // whose best is still -∞ has no value for it.
+    let empty = Measure.allCases.map { $0.isBest ? -Double.infinity : 0 }
+    var totals = [[Double]](repeating: empty, count: periods.count)
+    let perSet = measures.contains { [.topSetKg, .e1rmKg, .reps, .distanceM].contains($0) }
+    // Records need every session up to as-of, not only the window's: a record beats all
+    // earlier sets of its exercise.
+    let records = measures.contains(.records) ? RecordBook(sessions, through: asOf).newRecords : []
     // Sessions are sorted, so one pointer walks the periods alongside them: no search per session.
     var period = 0
     var previousStart = Int64.min
-    for session in sessions {
+    for (index, session) in sessions.enumerated() {
       precondition(session.start >= previousStart, "Bucket.apply takes sessions sorted by start")
       previousStart = session.start
       if session.start > asOf { break }
@@ -126,6 +133,15 @@ public struct Bucket: Sendable, Equatable {
       totals[period][1] += Double(session.setCount)
       totals[period][2] += Double(session.durationSeconds)
       totals[period][3] += session.volumeKg
+      if perSet {
+        for set in session.sets {
+          if set.weightKg > 0 { totals[period][4] = max(totals[period][4], set.weightKg) }
+          if let e1rm = set.e1rmKg { totals[period][5] = max(totals[period][5], e1rm) }
+          totals[period][6] += set.reps
+          totals[period][7] += set.distanceMeters
+        }
+      }
+      if !records.isEmpty { totals[period][8] += Double(records[index]) }
     }
     var buckets: [BucketedSeries.Bucket] = []
     for index in 0..<periods.count where sessionCounts[index] > 0 {
@@ -139,15 +155,11 @@ public struct Bucket: Sendable, Equatable {
       buckets: buckets)
   }
 
+  /// The bucket's value of each measure; a best no set reached is left out.
   private static func values(_ totals: [Double], measures: [Measure]) -> [Measure: Double] {
     var values: [Measure: Double] = [:]
-    for measure in measures {
-      switch measure {
-      case .sessions: values[measure] = totals[0]
-      case .sets: values[measure] = totals[1]
-      case .durationSeconds: values[measure] = totals[2]
-      case .volumeKg: values[measure] = totals[3]
-      }
+    for measure in measures where totals[measure.ordinal] > -Double.infinity {
+      values[measure] = totals[measure.ordinal]
     }
     return values
   }

@@ -84,7 +84,8 @@ public struct Compare: Sendable, Equatable, Codable {
     for bucket in series.buckets {
       let key = Compare.dateKey(bucket.start, zone: zone, granularity: series.granularity)
       for measure in series.measures {
-        let value = bucket.values[measure] ?? 0
+        // A best the bucket has no value for is no user's 0: it is left out of the statistics.
+        guard let value = bucket.values[measure] else { continue }
         part.buckets[key, default: [:]][measure, default: []].append(value)
         if measure == rankMeasure { total += value }
       }

@@ -25,8 +25,8 @@ public struct Emit: Sendable, Equatable {
   ///
   /// `domain` runs from the first bucket's start minus half *its* length to the last bucket's
   /// start plus half *its* length (months differ), and is nil without buckets. `average` is the
-  /// mean of each measure over the buckets written (0 without buckets), so with `FillGaps` it
-  /// counts empty periods and without it does not.
+  /// mean of each measure over the buckets written that have it (0 without buckets; a best
+  /// no bucket has is left out), so with `FillGaps` it counts empty periods and without it does not.
   ///
   /// - Complexity: O(*n* × *m*), where *n* is the number of buckets and *m* of measures.
   public func apply(_ series: BucketedSeries, user: String, chart: String, calendar: UserCalendar)
@@ -50,8 +50,18 @@ public struct Emit: Sendable, Equatable {
     var average: [Measure: Double] = [:]
     for measure in series.measures {
       var sum = 0.0
-      for bucket in series.buckets { sum += bucket.values[measure] ?? 0 }
-      average[measure] = series.buckets.isEmpty ? 0 : sum / Double(series.buckets.count)
+      var count = 0
+      for bucket in series.buckets {
+        guard let value = bucket.values[measure] else { continue }
+        sum += value
+        count += 1
+      }
+      // A best no bucket has is left out; a total over no buckets is 0.
+      if count > 0 {
+        average[measure] = sum / Double(count)
+      } else if !measure.isBest {
+        average[measure] = 0
+      }
     }
     return SeriesOutput(
       user: user, chart: chart, timeZone: calendar.timeZoneName,

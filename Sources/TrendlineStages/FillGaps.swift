@@ -21,7 +21,7 @@ public struct FillGaps: Sendable, Equatable {
   }
 
   /// One bucket per period of `series.periods`: the existing buckets as they are, every other
-  /// period with each measure 0.
+  /// period with each total 0 and no best.
   ///
   /// A filled bucket has no `trend`; `Smooth` runs after this stage, never before it.
   ///
@@ -29,7 +29,8 @@ public struct FillGaps: Sendable, Equatable {
   public func apply(_ series: BucketedSeries) -> BucketedSeries {
     guard let periods = series.periods else { return series }
     var zeros: [Measure: Double] = [:]
-    for measure in series.measures { zeros[measure] = 0 }
+    // A best (`topSetKg`) of a period without sessions is unknown, not 0: it stays out.
+    for measure in series.measures where !measure.isBest { zeros[measure] = 0 }
     var filled: [BucketedSeries.Bucket] = []
     filled.reserveCapacity(periods.count)
     var existing = series.buckets.makeIterator()

@@ -68,13 +68,54 @@ public struct Smooth: Sendable, Equatable {
     }
   }
 
-  /// Sets each bucket's `trend` to the smoothed values of each measure, across the buckets.
+  /// The smoothed values of a column with gaps: a missing value (a best in a bucket without
+  /// one) is skipped, not read as 0. A mean is over the values present in its window, missing
+  /// when none is; ewma carries its last value over a gap and starts at the first value.
+  ///
+  /// A column without gaps gives exactly ``apply(_:)-([Double])``.
+  ///
+  /// - Complexity: O(*n* × *w*), where *n* is the number of values and *w* the window.
+  public func apply(_ values: [Double?]) -> [Double?] {
+    if !values.contains(nil) {
+      let complete: [Double] = values.map { $0! }
+      let smoothed: [Double] = apply(complete)
+      return smoothed.map { $0 }
+    }
+    let n = values.count
+    switch method {
+    case .centeredMean, .trailingMean:
+      let (before, after) = method == .centeredMean ? (window / 2, window / 2) : (window - 1, 0)
+      return (0..<n).map { i in
+        var sum = 0.0
+        var count = 0
+        for k in max(0, i - before)...min(n - 1, i + after) {
+          if let value = values[k] {
+            sum += value
+            count += 1
+          }
+        }
+        return count == 0 ? nil : sum / Double(count)
+      }
+    case .ewma(let alpha):
+      var smoothed: [Double?] = []
+      smoothed.reserveCapacity(n)
+      var last: Double?
+      for value in values {
+        if let value { last = last.map { alpha * value + (1 - alpha) * $0 } ?? value }
+        smoothed.append(last)
+      }
+      return smoothed
+    }
+  }
+
+  /// Sets each bucket's `trend` to the smoothed values of each measure, across the buckets; a
+  /// bucket with no trend value for a measure (no value in its window) leaves it out.
   ///
   /// - Complexity: O(*n* × *w* × *m*), where *n* is the number of buckets, *w* the window and *m*
   ///   the number of measures.
   public func apply(_ series: BucketedSeries) -> BucketedSeries {
     var result = series
-    let smoothed = series.measures.map { measure in apply(series.buckets.map { $0.values[measure] ?? 0 }) }
+    let smoothed = series.measures.map { measure in apply(series.buckets.map { $0.values[measure] }) }
     // Each bucket's trend is built whole, at its final size: filling it in place one measure
     // at a time rehashed and regrew the dictionaries of every bucket.
     for index in result.buckets.indices {

@@ -1,0 +1,73 @@
+import Foundation
+import TrendlineSchema
+
+/// Draws a `trendline/streak@1` output as a strip of one square per period, filled where the
+/// target was met, under the three numbers a reader wants: the current streak, the longest,
+/// and the share of periods met.
+///
+/// The period under way is drawn outlined and dashed when it has not met the target yet: it is
+/// not a miss, and drawing it as one would break a streak that is still alive.
+public struct StreakSVGRenderer: Sendable {
+  public var output: StreakOutput
+  public var idPrefix: String
+
+  static let cell = 14.0
+  static let gap = 3.0
+  static let left = 16.0
+  static let top = 84.0
+
+  public init(_ output: StreakOutput, idPrefix: String? = nil) {
+    self.output = output
+    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+  }
+
+  /// - Complexity: O(*p*) for *p* periods.
+  public func render() -> String {
+    let zone = SVGFrame.zone(output.timeZone)
+    let perRow = 26
+    let rows = max(1, (output.periods.count + perRow - 1) / perRow)
+    let width = max(Self.left * 2 + Double(perRow) * (Self.cell + Self.gap), 420)
+    let height = Self.top + Double(rows) * (Self.cell + Self.gap) + 40
+    let unit = output.granularity.rawValue
+    let share = output.share.map { SVGNumber.display($0 * 100, decimals: 0) + " %" } ?? "–"
+    let target = "\(MeasureDisplay.text(output.atLeast, output.measure)) \(MeasureDisplay.short(output.measure))"
+    let summary =
+      "current \(output.current.length) \(unit)\(output.current.length == 1 ? "" : "s") · longest "
+      + "\(output.longest.length) · \(share) of \(output.complete) complete \(unit)s met"
+    var b = SVGBuilder()
+    SVGFrame.open(
+      &b, width: width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
+      desc: "Periods of at least \(target) for \(output.user): \(summary).", kind: "streak")
+    b.element("text", [("x", "16"), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
+    b.element(
+      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
+      content: "\(output.user) · \(unit)s with at least \(target) · as of \(LocalDate(output.asOf, in: zone).long)")
+    b.element("text", [("x", "16"), ("y", "62"), ("font-size", "13")], content: summary)
+    for (index, period) in output.periods.enumerated() {
+      let x = Self.left + Double(index % perRow) * (Self.cell + Self.gap)
+      let y = Self.top + Double(index / perRow) * (Self.cell + Self.gap)
+      var attributes: [(String, String)] = [
+        ("x", f(x)), ("y", f(y)), ("width", f(Self.cell)), ("height", f(Self.cell)), ("rx", "2"),
+      ]
+      if period.met {
+        attributes += [("fill", Palette.bar)]
+      } else if period.partial {
+        attributes += [("fill", "#FFFFFF"), ("stroke", Palette.bar), ("stroke-dasharray", "2 2")]
+      } else {
+        attributes += [("fill", Palette.grid)]
+      }
+      let value = period.value.map { MeasureDisplay.text($0, output.measure) } ?? "no value"
+      b.open("rect", attributes)
+      b.element("title", [], content: "\(LocalDate(period.start, in: zone).long): \(value)\(period.partial ? " so far" : "")")
+      b.close("rect")
+    }
+    let legendY = height - 18
+    b.element("rect", [("x", "16"), ("y", f(legendY - 10)), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
+    b.element("text", [("x", "30"), ("y", f(legendY)), ("fill", Palette.muted)], content: "met")
+    b.element("rect", [("x", "64"), ("y", f(legendY - 10)), ("width", "10"), ("height", "10"), ("fill", Palette.grid)])
+    b.element("text", [("x", "78"), ("y", f(legendY)), ("fill", Palette.muted)], content: "missed")
+    b.close("svg")
+    b.newline()
+    return b.text
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// Personal records per exercise (`trendline/records@1`): each exercise's best top set, best
+/// estimated one-rep max and best reps at each weight, with when each was set, and every record
+/// in the order it was set, so an app can show "PRs" and draw when they came.
+///
+/// A record beats every earlier set of its exercise up to as-of. The first time an exercise is
+/// done sets its baseline, not a record: otherwise a user's first week would be all records.
+/// Exercises are listed by name (UTF-8 byte order), so the file is the same on every run.
+public struct RecordsOutput: Decodable, Sendable, Equatable {
+  public static let schemaID = "trendline/records@1"
+
+  /// One best: a set's value and when its session started.
+  public struct Best: Decodable, Sendable, Equatable {
+    /// kg for `topSetKg` and `e1rmKg`; reps for `repsAtWeight`.
+    public var value: Double
+    public var weightKg: Double
+    public var reps: Double
+    public var at: Date
+
+    public init(value: Double, weightKg: Double, reps: Double, at: Date) {
+      self.value = value
+      self.weightKg = weightKg
+      self.reps = reps
+      self.at = at
+    }
+  }
+
+  /// A record as it was set: what it beat.
+  public struct Record: Decodable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+      /// A heavier top set than any before.
+      case topSetKg
+      /// A higher Epley estimate than any before.
+      case e1rmKg
+      /// More reps at a weight than ever before at that weight.
+      case repsAtWeight
+    }
+    public var kind: Kind
+    public var at: Date
+    public var value: Double
+    /// The best it beat.
+    public var previous: Double
+    public var weightKg: Double
+    public var reps: Double
+
+    public init(kind: Kind, at: Date, value: Double, previous: Double, weightKg: Double, reps: Double) {
+      self.kind = kind
+      self.at = at
+      self.value = value
+      self.previous = previous
+      self.weightKg = weightKg
+      self.reps = reps
+    }
+  }
+
+  public struct Exercise: Decodable, Sendable, Equatable {
+    public var exercise: String
+    /// `null` for an exercise never done with weight.
+    public var topSetKg: Best?
+    /// `null` for an exercise never done with weight and reps.
+    public var e1rmKg: Best?
+    /// The most reps at each weight, heaviest first; `value` is the reps.
+    public var repsAtWeight: [Best]
+    /// Oldest first.
+    public var records: [Record]
+
+    public init(exercise: String, topSetKg: Best?, e1rmKg: Best?, repsAtWeight: [Best], records: [Record]) {
+      self.exercise = exercise
+      self.topSetKg = topSetKg
+      self.e1rmKg = e1rmKg
+      self.repsAtWeight = repsAtWeight
+      self.records = records
+    }
+  }
+
+  public var schema: String
+  public var user: String
+  public var chart: String
+  public var timeZone: String
+  public var asOf: Date
+  public var exercises: [Exercise]
+
+  public init(user: String, chart: String, timeZone: String, asOf: Date, exercises: [Exercise]) {
+    self.schema = Self.schemaID
+    self.user = user
+    self.chart = chart
+    self.timeZone = timeZone
+    self.asOf = asOf
+    self.exercises = exercises
+  }
+
+  enum CodingKeys: String, CodingKey { case schema, user, chart, timeZone, asOf, exercises }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
+    user = try c.decode(String.self, forKey: .user)
+    chart = try c.decode(String.self, forKey: .chart)
+    timeZone = try c.decode(String.self, forKey: .timeZone)
+    asOf = try c.decode(Date.self, forKey: .asOf)
+    exercises = try c.decode([Exercise].self, forKey: .exercises)
+  }
+}
+
+extension RecordsOutput: OutputWritable {
+  /// Writes `schema, user, chart, timeZone, asOf, exercises`.
+  ///
+  /// - Complexity: O(*r*), where *r* is the number of bests and records.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.key("exercises")
+    try writer.array(exercises)
+    writer.endObject()
+  }
+}
+
+extension RecordsOutput.Exercise: OutputWritable {
+  /// Writes `exercise, topSetKg, e1rmKg, repsAtWeight, records`; a missing best is `null`.
+  ///
+  /// - Complexity: O(*r*), where *r* is the number of bests and records.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("exercise", exercise)
+    writer.key("topSetKg")
+    if let topSetKg { try topSetKg.write(to: &writer) } else { writer.null() }
+    writer.key("e1rmKg")
+    if let e1rmKg { try e1rmKg.write(to: &writer) } else { writer.null() }
+    writer.key("repsAtWeight")
+    try writer.array(repsAtWeight)
+    writer.key("records")
+    try writer.array(records)
+    writer.endObject()
+  }
+}
+
+extension RecordsOutput.Best: OutputWritable {
+  /// Writes `value, weightKg, reps, at`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    try writer.member("value", value)
+    try writer.member("weightKg", weightKg)
+    try writer.member("reps", reps)
+    writer.member("at", at)
+    writer.endObject()
+  }
+}
+
+extension RecordsOutput.Record: OutputWritable {
+  /// Writes `kind, at, value, previous, weightKg, reps`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("kind", kind.rawValue)
+    writer.member("at", at)
+    try writer.member("value", value)
+    try writer.member("previous", previous)
+    try writer.member("weightKg", weightKg)
+    try writer.member("reps", reps)
+    writer.endObject()
+  }
+}

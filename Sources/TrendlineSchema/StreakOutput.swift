@@ -1,0 +1,172 @@
+import Foundation
+
+/// Consistency against a target (`trendline/streak@1`): which periods met it (for example at
+/// least two sessions a week), the current and the longest run of periods that did, and the
+/// share of complete periods that did.
+///
+/// The period holding as-of is still under way: it never breaks a streak and never counts
+/// against the share. It extends the current streak once it has met the target
+/// (`includesPartial`), so a user who trained twice this week sees the week counted at once.
+public struct StreakOutput: Decodable, Sendable, Equatable {
+  public static let schemaID = "trendline/streak@1"
+
+  public struct Period: Decodable, Sendable, Equatable {
+    public var start: Date
+    public var end: Date
+    public var partial: Bool
+    /// The measure's value; `null` when it has none (a best, such as `topSetKg`, in a period
+    /// without a weighted set), which does not meet the target.
+    public var value: Double?
+    public var met: Bool
+
+    public init(start: Date, end: Date, partial: Bool, value: Double?, met: Bool) {
+      self.start = start
+      self.end = end
+      self.partial = partial
+      self.value = value
+      self.met = met
+    }
+  }
+
+  /// A run of consecutive periods that met the target; `start` and `end` are `null` for a run
+  /// of length 0.
+  public struct Run: Decodable, Sendable, Equatable {
+    public var length: Int
+    /// The first period's start and the last period's end.
+    public var start: Date?
+    public var end: Date?
+    /// Whether the run's last period is the one still under way.
+    public var includesPartial: Bool
+
+    public init(length: Int, start: Date?, end: Date?, includesPartial: Bool) {
+      self.length = length
+      self.start = start
+      self.end = end
+      self.includesPartial = includesPartial
+    }
+  }
+
+  public var schema: String
+  public var user: String
+  public var chart: String
+  public var timeZone: String
+  public var asOf: Date
+  public var range: BucketRange
+  public var granularity: Granularity
+  public var measure: Measure
+  public var atLeast: Double
+  /// The run that ends at the latest complete period, or at the period under way when that
+  /// has met the target already.
+  public var current: Run
+  public var longest: Run
+  /// Complete periods, and those of them that met the target.
+  public var complete: Int
+  public var met: Int
+  /// `met ÷ complete`; `null` with no complete period.
+  public var share: Double?
+  /// Every period of the window, oldest first.
+  public var periods: [Period]
+
+  public init(
+    user: String, chart: String, timeZone: String, asOf: Date, range: BucketRange, granularity: Granularity,
+    measure: Measure, atLeast: Double, current: Run, longest: Run, complete: Int, met: Int, share: Double?,
+    periods: [Period]
+  ) {
+    self.schema = Self.schemaID
+    self.user = user
+    self.chart = chart
+    self.timeZone = timeZone
+    self.asOf = asOf
+    self.range = range
+    self.granularity = granularity
+    self.measure = measure
+    self.atLeast = atLeast
+    self.current = current
+    self.longest = longest
+    self.complete = complete
+    self.met = met
+    self.share = share
+    self.periods = periods
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case schema, user, chart, timeZone, asOf, range, granularity, measure, atLeast, current, longest, complete, met,
+      share, periods
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
+    user = try c.decode(String.self, forKey: .user)
+    chart = try c.decode(String.self, forKey: .chart)
+    timeZone = try c.decode(String.self, forKey: .timeZone)
+    asOf = try c.decode(Date.self, forKey: .asOf)
+    range = try c.decode(BucketRange.self, forKey: .range)
+    granularity = try c.decode(Granularity.self, forKey: .granularity)
+    measure = try c.decode(Measure.self, forKey: .measure)
+    atLeast = try c.decode(Double.self, forKey: .atLeast)
+    current = try c.decode(Run.self, forKey: .current)
+    longest = try c.decode(Run.self, forKey: .longest)
+    complete = try c.decode(Int.self, forKey: .complete)
+    met = try c.decode(Int.self, forKey: .met)
+    share = try c.decodeIfPresent(Double.self, forKey: .share)
+    periods = try c.decode([Period].self, forKey: .periods)
+  }
+}
+
+extension StreakOutput: OutputWritable {
+  /// Writes the keys in declaration order: `schema, user, chart, timeZone, asOf, range,
+  /// granularity, measure, atLeast, current, longest, complete, met, share, periods`.
+  ///
+  /// - Complexity: O(*p*), where *p* is the number of periods.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.member("range", range.rawValue)
+    writer.member("granularity", granularity.rawValue)
+    writer.member("measure", measure.rawValue)
+    try writer.member("atLeast", atLeast)
+    writer.key("current")
+    current.write(to: &writer)
+    writer.key("longest")
+    longest.write(to: &writer)
+    writer.member("complete", complete)
+    writer.member("met", met)
+    writer.key("share")
+    if let share { try writer.number(share) } else { writer.null() }
+    writer.key("periods")
+    try writer.array(periods)
+    writer.endObject()
+  }
+}
+
+extension StreakOutput.Run {
+  /// Writes `length, start, end, includesPartial`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("length", length)
+    writer.key("start")
+    if let start { writer.instant(start) } else { writer.null() }
+    writer.key("end")
+    if let end { writer.instant(end) } else { writer.null() }
+    writer.member("includesPartial", includesPartial)
+    writer.endObject()
+  }
+}
+
+extension StreakOutput.Period: OutputWritable {
+  /// Writes `start, end, partial, value, met`.
+  ///
+  /// - Complexity: O(1).
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("start", start)
+    writer.member("end", end)
+    writer.member("partial", partial)
+    writer.key("value")
+    if let value { try writer.number(value) } else { writer.null() }
+    writer.member("met", met)
+    writer.endObject()
+  }
+}
