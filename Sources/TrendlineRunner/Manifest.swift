@@ -50,7 +50,7 @@ public struct Manifest: Decodable, Sendable, Equatable {
     public var count: Int
   }
 
-  public struct Totals: Decodable, Sendable, Equatable {
+  public struct Totals: Decodable, Sendable, Equatable, RowCounting {
     public var users: Int
     public var usersOK: Int
     public var usersFailed: Int
@@ -67,18 +67,12 @@ public struct Manifest: Decodable, Sendable, Equatable {
       users += other.users
       usersOK += other.usersOK
       usersFailed += other.usersFailed
-      rowsRead += other.rowsRead
-      rowsAccepted += other.rowsAccepted
-      rowsRejected += other.rowsRejected
-      rowsDuplicate += other.rowsDuplicate
-      rowsIgnored += other.rowsIgnored
-      rowsRepaired += other.rowsRepaired
-      rowsValueDropped += other.rowsValueDropped
+      addRowCounts(other)
       sessions += other.sessions
     }
   }
 
-  public struct UserRecord: Decodable, Sendable, Equatable {
+  public struct UserRecord: Decodable, Sendable, Equatable, RowCounting {
     public enum Status: String, Decodable, Sendable { case ok, failed }
     public var user: String
     public var status: Status
@@ -104,7 +98,7 @@ public struct Manifest: Decodable, Sendable, Equatable {
   }
 
   /// One input file: size and content hash identify it, and its own row accounting.
-  public struct FileRecord: Decodable, Sendable, Equatable {
+  public struct FileRecord: Decodable, Sendable, Equatable, RowCounting {
     public var name: String
     public var bytes: Int
     /// `murmur3-128:` and the file's ``ContentHash``.
@@ -152,6 +146,55 @@ public struct Manifest: Decodable, Sendable, Equatable {
   /// The layout manifests have always had (Foundation's pretty printer, `"key" : value`), so
   /// that tools diffing or hashing them see no change.
   static let layout = OutputWriter.Layout(spacing: .foundation)
+}
+
+/// The row counters a file's record, a user's record and the totals each keep, under the
+/// same names in the manifest: summed, listed and written here, so a counter added to the set
+/// cannot be left out of one sum.
+///
+/// A protocol over the records' own members rather than a nested struct: the manifest's
+/// members stay flat (`"rowsRead" : 12` beside `"user"`), as its readers decode them.
+public protocol RowCounting {
+  var rowsRead: Int { get set }
+  var rowsAccepted: Int { get set }
+  var rowsRejected: Int { get set }
+  var rowsDuplicate: Int { get set }
+  var rowsIgnored: Int { get set }
+  var rowsRepaired: Int { get set }
+  var rowsValueDropped: Int { get set }
+}
+
+extension RowCounting {
+  /// Adds `other`'s counters to these.
+  ///
+  /// - Complexity: O(1).
+  public mutating func addRowCounts(_ other: some RowCounting) {
+    rowsRead += other.rowsRead
+    rowsAccepted += other.rowsAccepted
+    rowsRejected += other.rowsRejected
+    rowsDuplicate += other.rowsDuplicate
+    rowsIgnored += other.rowsIgnored
+    rowsRepaired += other.rowsRepaired
+    rowsValueDropped += other.rowsValueDropped
+  }
+
+  /// The counters in manifest order, for range checks.
+  ///
+  /// - Complexity: O(1).
+  public var rowCounts: [Int] {
+    [rowsRead, rowsAccepted, rowsRejected, rowsDuplicate, rowsIgnored, rowsRepaired, rowsValueDropped]
+  }
+
+  /// The counters as members, in UTF-8 key order (they sort together in every record).
+  func writeRowCounts(to writer: inout OutputWriter) {
+    writer.member("rowsAccepted", rowsAccepted)
+    writer.member("rowsDuplicate", rowsDuplicate)
+    writer.member("rowsIgnored", rowsIgnored)
+    writer.member("rowsRead", rowsRead)
+    writer.member("rowsRejected", rowsRejected)
+    writer.member("rowsRepaired", rowsRepaired)
+    writer.member("rowsValueDropped", rowsValueDropped)
+  }
 }
 
 // MARK: - Writing
@@ -221,13 +264,7 @@ extension Manifest.ShardRecord: OutputWritable {
 extension Manifest.Totals: OutputWritable {
   public func write(to writer: inout OutputWriter) {
     writer.beginObject()
-    writer.member("rowsAccepted", rowsAccepted)
-    writer.member("rowsDuplicate", rowsDuplicate)
-    writer.member("rowsIgnored", rowsIgnored)
-    writer.member("rowsRead", rowsRead)
-    writer.member("rowsRejected", rowsRejected)
-    writer.member("rowsRepaired", rowsRepaired)
-    writer.member("rowsValueDropped", rowsValueDropped)
+    writeRowCounts(to: &writer)
     writer.member("sessions", sessions)
     writer.member("users", users)
     writer.member("usersFailed", usersFailed)
@@ -245,13 +282,7 @@ extension Manifest.UserRecord: OutputWritable {
     writer.key("files")
     writer.array(files) { $1.write(to: &$0) }
     if let message { writer.member("message", message) }
-    writer.member("rowsAccepted", rowsAccepted)
-    writer.member("rowsDuplicate", rowsDuplicate)
-    writer.member("rowsIgnored", rowsIgnored)
-    writer.member("rowsRead", rowsRead)
-    writer.member("rowsRejected", rowsRejected)
-    writer.member("rowsRepaired", rowsRepaired)
-    writer.member("rowsValueDropped", rowsValueDropped)
+    writeRowCounts(to: &writer)
     writer.member("sessions", sessions)
     writer.member("status", status.rawValue)
     writer.member("unmappedExercises", unmappedExercises)
@@ -269,13 +300,7 @@ extension Manifest.FileRecord: OutputWritable {
     writer.key("ignoredByReason")
     writer.object(sortingKeys: ignoredByReason) { $0.number($1) }
     writer.member("name", name)
-    writer.member("rowsAccepted", rowsAccepted)
-    writer.member("rowsDuplicate", rowsDuplicate)
-    writer.member("rowsIgnored", rowsIgnored)
-    writer.member("rowsRead", rowsRead)
-    writer.member("rowsRejected", rowsRejected)
-    writer.member("rowsRepaired", rowsRepaired)
-    writer.member("rowsValueDropped", rowsValueDropped)
+    writeRowCounts(to: &writer)
     writer.endObject()
   }
 }

@@ -222,7 +222,7 @@ enum RunCommand {
       manifest = try Runner.run(pipeline, options: runOptions, events: reporter.report)
     } catch {
       reporter.finishLine()
-      printError("error: \(TerminalText.escaped(error.description))\n")
+      printError("\(Diagnostic(.error, error.description))\n")
       switch error {
       case .input, .folders: return .usage
       case .output, .cache: return .ioError
@@ -308,10 +308,10 @@ final class RunReporter: Sendable {
             })
         }
         for user in manifest.users where user.status == .failed {
-          printError("error: user '\(user.user)' failed: \(TerminalText.escaped(user.message ?? ""))\n")
+          printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
         }
         for entry in manifest.faultyEntries {
-          printError("error: input entry '\(TerminalText.escaped(entry.entry))' \(TerminalText.escaped(entry.message))\n")
+          printError("\(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))\n")
         }
         if !quiet && !json { printOutput(summary(manifest)) }
       }
