@@ -1,6 +1,7 @@
 import Foundation
 import TrendlineIngest
 import TrendlinePipeline
+import TrendlineSchema
 import TrendlineStages
 import TrendlineSupport
 
@@ -14,7 +15,7 @@ import TrendlineSupport
 /// partials of different runs, and partials or manifests edited after the shard wrote them,
 /// instead of adding them up into plausible numbers. The checksums catch mistakes (a copied
 /// or hand-edited file), not an attacker: anyone can compute a SHA-256.
-public struct CohortPartial: Codable, Sendable, Equatable {
+public struct CohortPartial: Decodable, Sendable, Equatable {
   /// 2: the as-of as resolved, the corpus fingerprint, the manifest's SHA-256 and the
   /// partial's own checksum.
   public static let schemaID = "trendline/cohort-partial@2"
@@ -66,10 +67,15 @@ public struct CohortPartial: Codable, Sendable, Equatable {
     return sealed
   }
 
+  /// The partial's bytes: one line, keys sorted, no final newline, as partials have always
+  /// been written (a shard of an older build merges with one of this build).
+  ///
+  /// - Throws: ``OutputWriter/NonFiniteNumber`` for a NaN or infinite value.
+  /// - Complexity: O(*v*), where *v* is the number of gathered values.
   public func encoded() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(self)
+    var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .compact))
+    try write(to: &writer)
+    return Data(writer.bytes)
   }
 
   /// What is out of range in a decoded partial, or nil: the values the merge indexes, sums or
@@ -117,6 +123,83 @@ public struct CohortPartial: Codable, Sendable, Equatable {
       }
     }
     return nil
+  }
+}
+
+// MARK: - Writing
+
+// Keys in UTF-8 byte order, nil members left out.
+
+extension CohortPartial: OutputWritable {
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("asOf", asOf)
+    if let checksum { writer.member("checksum", checksum) }
+    writer.key("compare")
+    try CohortPartial.write(compare, to: &writer)
+    writer.member("corpus", corpus)
+    if let formats {
+      writer.key("formats")
+      writer.array(formats) { $0.string($1) }
+    }
+    writer.member("manifestSHA256", manifestSHA256)
+    writer.key("pipeline")
+    pipeline.write(to: &writer)
+    writer.key("radar")
+    try writer.object(sortingKeys: radar) { try CohortPartial.write($1, to: &$0) }
+    writer.member("resolvedAsOf", resolvedAsOf)
+    writer.member("schema", schema)
+    writer.key("series")
+    try writer.object(sortingKeys: series) { try CohortPartial.write($1, to: &$0) }
+    writer.key("shard")
+    shard.write(to: &writer)
+    writer.endObject()
+  }
+
+  private static func write(_ compare: Compare, to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.key("quantiles")
+    try writer.array(compare.quantiles) { try $0.number($1) }
+    if let measure = compare.rankMeasure { writer.member("rankMeasure", measure.rawValue) }
+    writer.member("rankTop", compare.rankTop)
+    writer.endObject()
+  }
+
+  private static func write(_ part: Compare.SeriesPart, to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.key("buckets")
+    try writer.object(sortingKeys: part.buckets) { writer, measures in
+      try writer.object(measures) { writer, values in try writer.array(values) { try $0.number($1) } }
+    }
+    writer.member("granularity", part.granularity.rawValue)
+    writer.key("measures")
+    writer.array(part.measures) { $0.string($1.rawValue) }
+    writer.member("range", part.range.rawValue)
+    writer.key("ranking")
+    try writer.array(part.ranking) { writer, entry in
+      writer.beginObject()
+      writer.member("user", entry.user)
+      try writer.member("value", entry.value)
+      writer.endObject()
+    }
+    writer.member("users", part.users)
+    writer.endObject()
+  }
+
+  private static func write(_ part: Compare.RadarPart, to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.key("axes")
+    writer.array(part.axes) { writer, axis in
+      writer.beginObject()
+      writer.member("id", axis.id)
+      writer.member("label", axis.label)
+      writer.endObject()
+    }
+    writer.key("counts")
+    try writer.array(part.counts) { writer, counts in try writer.array(counts) { try $0.number($1) } }
+    writer.member("period", part.period.rawValue)
+    writer.member("users", part.users)
+    writer.endObject()
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineIngest
+import TrendlineSchema
 
 /// `manifest.json`: the record of a run (SPEC 7), so the engineer who runs the nightly job can
 /// see that nothing was lost: every user's status, every input file with its size and hash,
@@ -7,7 +8,7 @@ import TrendlineIngest
 ///
 /// The run's times and each user's elapsed milliseconds are the only values that differ
 /// between two runs of the same command.
-public struct Manifest: Codable, Sendable, Equatable {
+public struct Manifest: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/manifest@1"
 
   public var schema = Manifest.schemaID
@@ -28,7 +29,7 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// the users that failed, so merging never holds every user's record at once.
   public var shards: [ShardSummary]? = nil
 
-  public struct ShardSummary: Codable, Sendable, Equatable {
+  public struct ShardSummary: Decodable, Sendable, Equatable {
     public var shard: ShardRecord
     /// The shard's manifest, relative to the merged output folder when it is inside it.
     public var manifest: String
@@ -38,18 +39,18 @@ public struct Manifest: Codable, Sendable, Equatable {
   /// How many shards a merged manifest combines, nil for a run's own manifest.
   public var mergedShards: Int? { shards?.count }
 
-  public struct PipelineRecord: Codable, Sendable, Equatable {
+  public struct PipelineRecord: Decodable, Sendable, Equatable {
     public var name: String
     public var file: String
     public var sha256: String
   }
 
-  public struct ShardRecord: Codable, Sendable, Equatable {
+  public struct ShardRecord: Decodable, Sendable, Equatable {
     public var index: Int
     public var count: Int
   }
 
-  public struct Totals: Codable, Sendable, Equatable {
+  public struct Totals: Decodable, Sendable, Equatable, RowCounting {
     public var users: Int
     public var usersOK: Int
     public var usersFailed: Int
@@ -66,19 +67,13 @@ public struct Manifest: Codable, Sendable, Equatable {
       users += other.users
       usersOK += other.usersOK
       usersFailed += other.usersFailed
-      rowsRead += other.rowsRead
-      rowsAccepted += other.rowsAccepted
-      rowsRejected += other.rowsRejected
-      rowsDuplicate += other.rowsDuplicate
-      rowsIgnored += other.rowsIgnored
-      rowsRepaired += other.rowsRepaired
-      rowsValueDropped += other.rowsValueDropped
+      addRowCounts(other)
       sessions += other.sessions
     }
   }
 
-  public struct UserRecord: Codable, Sendable, Equatable {
-    public enum Status: String, Codable, Sendable { case ok, failed }
+  public struct UserRecord: Decodable, Sendable, Equatable, RowCounting {
+    public enum Status: String, Decodable, Sendable { case ok, failed }
     public var user: String
     public var status: Status
     public var message: String?
@@ -103,7 +98,7 @@ public struct Manifest: Codable, Sendable, Equatable {
   }
 
   /// One input file: size and content hash identify it, and its own row accounting.
-  public struct FileRecord: Codable, Sendable, Equatable {
+  public struct FileRecord: Decodable, Sendable, Equatable, RowCounting {
     public var name: String
     public var bytes: Int
     /// `murmur3-128:` and the file's ``ContentHash``.
@@ -121,7 +116,7 @@ public struct Manifest: Codable, Sendable, Equatable {
 
   /// An entry of the input folder that was not read: at the top, or inside a user's folder
   /// (`anna/old`), with the reason.
-  public struct SkippedEntry: Codable, Sendable, Equatable {
+  public struct SkippedEntry: Decodable, Sendable, Equatable {
     public var entry: String
     public var message: String
     /// True for a hidden entry (its name starts with `.`), which is listed but is no fault:
@@ -142,11 +137,180 @@ public struct Manifest: Codable, Sendable, Equatable {
   public var faultyEntries: [SkippedEntry] { skippedEntries.filter(\.isFault) }
 
   /// The manifest's bytes: keys sorted, two-space indentation, a final newline.
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of the manifest.
   public func encoded() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    var data = try encoder.encode(self)
-    data.append(0x0A)
-    return data
+    try OutputWriter.encode(self, layout: Manifest.layout)
+  }
+
+  /// The layout manifests have always had (Foundation's pretty printer, `"key" : value`), so
+  /// that tools diffing or hashing them see no change.
+  static let layout = OutputWriter.Layout(spacing: .foundation)
+}
+
+/// The row counters a file's record, a user's record and the totals each keep, under the
+/// same names in the manifest: summed, listed and written here, so a counter added to the set
+/// cannot be left out of one sum.
+///
+/// A protocol over the records' own members rather than a nested struct: the manifest's
+/// members stay flat (`"rowsRead" : 12` beside `"user"`), as its readers decode them.
+public protocol RowCounting {
+  var rowsRead: Int { get set }
+  var rowsAccepted: Int { get set }
+  var rowsRejected: Int { get set }
+  var rowsDuplicate: Int { get set }
+  var rowsIgnored: Int { get set }
+  var rowsRepaired: Int { get set }
+  var rowsValueDropped: Int { get set }
+}
+
+extension RowCounting {
+  /// Adds `other`'s counters to these.
+  ///
+  /// - Complexity: O(1).
+  public mutating func addRowCounts(_ other: some RowCounting) {
+    rowsRead += other.rowsRead
+    rowsAccepted += other.rowsAccepted
+    rowsRejected += other.rowsRejected
+    rowsDuplicate += other.rowsDuplicate
+    rowsIgnored += other.rowsIgnored
+    rowsRepaired += other.rowsRepaired
+    rowsValueDropped += other.rowsValueDropped
+  }
+
+  /// The counters in manifest order, for range checks.
+  ///
+  /// - Complexity: O(1).
+  public var rowCounts: [Int] {
+    [rowsRead, rowsAccepted, rowsRejected, rowsDuplicate, rowsIgnored, rowsRepaired, rowsValueDropped]
+  }
+
+  /// The counters as members, in UTF-8 key order (they sort together in every record).
+  func writeRowCounts(to writer: inout OutputWriter) {
+    writer.member("rowsAccepted", rowsAccepted)
+    writer.member("rowsDuplicate", rowsDuplicate)
+    writer.member("rowsIgnored", rowsIgnored)
+    writer.member("rowsRead", rowsRead)
+    writer.member("rowsRejected", rowsRejected)
+    writer.member("rowsRepaired", rowsRepaired)
+    writer.member("rowsValueDropped", rowsValueDropped)
+  }
+}
+
+// MARK: - Writing
+
+// Every type writes its keys in UTF-8 byte order, the order manifests have always had, and
+// leaves out a member whose value is nil.
+
+extension Manifest: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("asOf", asOf)
+    writer.member("finishedAt", finishedAt)
+    writer.key("pipeline")
+    pipeline.write(to: &writer)
+    writer.member("schema", schema)
+    if let shard {
+      writer.key("shard")
+      shard.write(to: &writer)
+    }
+    if let shards {
+      writer.key("shards")
+      writer.array(shards) { $1.write(to: &$0) }
+    }
+    writer.key("skippedEntries")
+    writer.array(skippedEntries) { $1.write(to: &$0) }
+    writer.member("startedAt", startedAt)
+    writer.member("toolVersion", toolVersion)
+    writer.key("totals")
+    totals.write(to: &writer)
+    writer.key("users")
+    writer.array(users) { $1.write(to: &$0) }
+    writer.endObject()
+  }
+}
+
+extension Manifest.ShardSummary: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("manifest", manifest)
+    writer.key("shard")
+    shard.write(to: &writer)
+    writer.key("totals")
+    totals.write(to: &writer)
+    writer.endObject()
+  }
+}
+
+extension Manifest.PipelineRecord: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("file", file)
+    writer.member("name", name)
+    writer.member("sha256", sha256)
+    writer.endObject()
+  }
+}
+
+extension Manifest.ShardRecord: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("count", count)
+    writer.member("index", index)
+    writer.endObject()
+  }
+}
+
+extension Manifest.Totals: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writeRowCounts(to: &writer)
+    writer.member("sessions", sessions)
+    writer.member("users", users)
+    writer.member("usersFailed", usersFailed)
+    writer.member("usersOK", usersOK)
+    writer.endObject()
+  }
+}
+
+extension Manifest.UserRecord: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("afterAsOf", afterAsOf)
+    if let cache { writer.member("cache", cache) }
+    writer.member("elapsedMs", elapsedMs)
+    writer.key("files")
+    writer.array(files) { $1.write(to: &$0) }
+    if let message { writer.member("message", message) }
+    writeRowCounts(to: &writer)
+    writer.member("sessions", sessions)
+    writer.member("status", status.rawValue)
+    writer.member("unmappedExercises", unmappedExercises)
+    writer.member("user", user)
+    writer.endObject()
+  }
+}
+
+extension Manifest.FileRecord: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("bytes", bytes)
+    writer.member("contentHash", contentHash)
+    if let format { writer.member("format", format) }
+    writer.key("ignoredByReason")
+    writer.object(sortingKeys: ignoredByReason) { $0.number($1) }
+    writer.member("name", name)
+    writeRowCounts(to: &writer)
+    writer.endObject()
+  }
+}
+
+extension Manifest.SkippedEntry: OutputWritable {
+  public func write(to writer: inout OutputWriter) {
+    writer.beginObject()
+    writer.member("entry", entry)
+    if let hidden { writer.member("hidden", hidden) }
+    writer.member("message", message)
+    writer.endObject()
   }
 }

@@ -307,10 +307,7 @@ public enum Merger {
     }
     guard manifest.pipeline == partial.pipeline else { return "the manifest and its partial name different pipelines" }
     let totals = manifest.totals
-    let counts = [
-      totals.users, totals.usersOK, totals.usersFailed, totals.rowsRead, totals.rowsAccepted, totals.rowsRejected,
-      totals.rowsDuplicate, totals.rowsIgnored, totals.rowsRepaired, totals.rowsValueDropped, totals.sessions,
-    ]
+    let counts = [totals.users, totals.usersOK, totals.usersFailed, totals.sessions] + totals.rowCounts
     guard counts.allSatisfy({ (0...CohortPartial.maximumCount).contains($0) }) else {
       return "a total is negative or over \(CohortPartial.maximumCount)"
     }

@@ -330,13 +330,7 @@ public enum Runner {
       rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, sessions: 0)
     for user in users {
       if user.status == .ok { totals.usersOK += 1 } else { totals.usersFailed += 1 }
-      totals.rowsRead += user.rowsRead
-      totals.rowsAccepted += user.rowsAccepted
-      totals.rowsRejected += user.rowsRejected
-      totals.rowsDuplicate += user.rowsDuplicate
-      totals.rowsIgnored += user.rowsIgnored
-      totals.rowsRepaired += user.rowsRepaired
-      totals.rowsValueDropped += user.rowsValueDropped
+      totals.addRowCounts(user)
       totals.sessions += user.sessions
     }
     return totals

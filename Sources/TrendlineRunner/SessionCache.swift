@@ -248,15 +248,6 @@ public final class SessionCache: Sendable {
 
   /// Everything shared by the run's users that changes what reading an export produces.
   static func runKey(source: Pipeline.Source, toolVersion: String) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    func digest<T: Encodable>(_ value: T?) -> String {
-      guard let value else { return "none" }
-      guard let data = try? encoder.encode(value) else {
-        preconditionFailure("catalog and CSV layout are plain values and always encode")
-      }
-      return SHA256.hex([UInt8](data))
-    }
     let format: String
     switch source.format {
     case .auto: format = "auto"
@@ -276,6 +267,61 @@ public final class SessionCache: Sendable {
 
       """
   }
+
+  /// SHA-256 (hex) of `layout` as compact JSON, keys sorted, or `none`. The bytes are the
+  /// ones keys have always hashed (`/` written `\/`), so an upgrade does not turn every
+  /// entry into a miss.
+  static func digest(_ layout: MappedCSVLayout?) -> String {
+    guard let layout else { return "none" }
+    var writer = OutputWriter(layout: keyLayout)
+    writer.beginObject()
+    writer.key("columns")
+    let columns = layout.columns
+    writer.beginObject()
+    let optional: [(StaticString, String?)] = [
+      ("distance", columns.distance), ("duration", columns.duration), ("end", columns.end),
+      ("exercise", columns.exercise), ("reps", columns.reps), ("seconds", columns.seconds),
+      ("session", columns.session), ("setIndex", columns.setIndex), ("setType", columns.setType),
+      ("start", columns.start), ("weight", columns.weight),
+    ]
+    for case (let name, let value?) in optional { writer.member(name, value) }
+    writer.endObject()
+    let settings: [(StaticString, String?)] = [
+      ("dateFormat", layout.dateFormat), ("decimalSeparator", layout.decimalSeparator),
+      ("delimiter", layout.delimiter), ("distanceUnit", layout.distanceUnit?.rawValue),
+      ("weightUnit", layout.weightUnit?.rawValue),
+    ]
+    for case (let name, let value?) in settings { writer.member(name, value) }
+    writer.endObject()
+    return SHA256.hex(writer.bytes)
+  }
+
+  /// SHA-256 (hex) of `catalog` as compact JSON, keys sorted, as ``digest(_:)-(MappedCSVLayout?)`` writes it.
+  static func digest(_ catalog: Catalog) -> String {
+    var writer = OutputWriter(layout: keyLayout)
+    writer.beginObject()
+    writer.key("exercises")
+    writer.array(catalog.exercises) { writer, exercise in
+      writer.beginObject()
+      writer.key("aliases")
+      writer.array(exercise.aliases) { $0.string($1) }
+      writer.key("muscleGroupIds")
+      writer.array(exercise.muscleGroupIds) { $0.number($1) }
+      writer.member("name", exercise.name)
+      writer.endObject()
+    }
+    writer.key("muscleGroups")
+    writer.array(catalog.muscleGroups) { writer, group in
+      writer.beginObject()
+      writer.member("id", group.id)
+      writer.member("name", group.name)
+      writer.endObject()
+    }
+    writer.endObject()
+    return SHA256.hex(writer.bytes)
+  }
+
+  private static let keyLayout = OutputWriter.Layout(spacing: .compact, escapesSlashes: true)
 
   /// The running binary's size and modification time: a rebuilt `trendline` may read exports
   /// differently while keeping its version number, so its entries must not be trusted.

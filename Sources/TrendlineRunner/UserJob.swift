@@ -76,15 +76,7 @@ enum UserJob {
       try cache.store(cached, read: read)
       record.cache = cached.status.rawValue
     }
-    for file in record.files {
-      record.rowsRead += file.rowsRead
-      record.rowsAccepted += file.rowsAccepted
-      record.rowsRejected += file.rowsRejected
-      record.rowsDuplicate += file.rowsDuplicate
-      record.rowsIgnored += file.rowsIgnored
-      record.rowsRepaired += file.rowsRepaired
-      record.rowsValueDropped += file.rowsValueDropped
-    }
+    for file in record.files { record.addRowCounts(file) }
     let calendar = settings.calendar
     let asOf = context.options.asOf.resolve(for: calendar, now: context.options.now)
     record.sessions = ingest.sessions.count

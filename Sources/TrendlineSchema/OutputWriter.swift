@@ -27,6 +27,7 @@ public struct OutputWriter {
 
   private var buffer = Buffer()
   private let instants: RFC3339.Formatter
+  private let layout: Layout
   /// The number of containers open around the next value.
   private var depth = 0
   /// True from a container's opening bracket to its first member, so that an empty one is
@@ -39,7 +40,15 @@ public struct OutputWriter {
   ///
   /// - Complexity: O(1).
   public init(timeZone: TimeZone) {
+    self.init(layout: .outputs, timeZone: timeZone)
+  }
+
+  /// A writer in `layout`, for the files whose bytes were fixed before this writer wrote them.
+  ///
+  /// - Complexity: O(1).
+  package init(layout: Layout, timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!) {
     instants = RFC3339.Formatter(timeZone: timeZone)
+    self.layout = layout
     buffer.bytes.reserveCapacity(4096)
   }
 
@@ -50,7 +59,16 @@ public struct OutputWriter {
   ///
   /// - Complexity: O(*n*), where *n* is the size of the output.
   public static func encode(_ value: some OutputWritable, timeZone: TimeZone) throws -> Data {
-    var writer = OutputWriter(timeZone: timeZone)
+    try encode(value, layout: .outputs, timeZone: timeZone)
+  }
+
+  /// `value` in `layout`, with a final newline.
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of the output.
+  package static func encode(
+    _ value: some OutputWritable, layout: Layout, timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!
+  ) throws -> Data {
+    var writer = OutputWriter(layout: layout, timeZone: timeZone)
     try value.write(to: &writer)
     writer.buffer.bytes.append(UInt8(ascii: "\n"))
     return Data(writer.buffer.bytes)
@@ -90,7 +108,7 @@ public struct OutputWriter {
     buffer.bytes.append(UInt8(ascii: "\""))
     name.withUTF8Buffer { buffer.bytes.append(contentsOf: $0) }
     buffer.bytes.append(UInt8(ascii: "\""))
-    buffer.bytes.append(contentsOf: Self.afterKey)
+    buffer.bytes.append(contentsOf: layout.afterKey)
     valueFollowsKey = true
   }
 
@@ -101,12 +119,9 @@ public struct OutputWriter {
   public mutating func key(escaping name: String) {
     nextMember()
     appendQuoted(name)
-    buffer.bytes.append(contentsOf: Self.afterKey)
+    buffer.bytes.append(contentsOf: layout.afterKey)
     valueFollowsKey = true
   }
-
-  /// What follows a key's closing quote.
-  private static let afterKey: [UInt8] = [UInt8(ascii: ":"), UInt8(ascii: " ")]
 
   // MARK: Values
 
@@ -128,12 +143,26 @@ public struct OutputWriter {
     guard value.isFinite else {
       throw NonFiniteNumber(value: value, path: Self.path(after: buffer.bytes))
     }
-    if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+    if layout.trimsNumbers {
+      // Foundation's form: the shortest digits, less a trailing `.0` (`-0`, `1e+20`).
+      var text = value.description
+      if text.hasSuffix(".0") { text.removeLast(2) }
+      buffer.bytes.append(contentsOf: text.utf8)
+    } else if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
       appendInteger(Int64(value))
     } else {
       // The digits of `"\(value)"`, without making a `String` of them.
       value.write(to: &buffer)
     }
+  }
+
+  /// A number as its JSON text, which the caller has checked against RFC 8259's grammar (a
+  /// number read from a file keeps its source text: `1e400`, `-0`, `0.10`).
+  ///
+  /// - Complexity: O(*k* + *d*), where *k* is the length of `text` and *d* the depth.
+  package mutating func number(text: String) {
+    startValue()
+    buffer.bytes.append(contentsOf: text.utf8)
   }
 
   /// - Complexity: O(*d*), where *d* is the depth.
@@ -259,6 +288,20 @@ public struct OutputWriter {
     endObject()
   }
 
+  /// An object keyed by strings from data (chart names, reasons), keys in UTF-8 byte order.
+  ///
+  /// - Complexity: O(*m* log *m*) for *m* keys, plus *m* calls of `writeValue`.
+  package mutating func object<Value>(
+    sortingKeys values: [String: Value], _ writeValue: (inout OutputWriter, Value) throws -> Void
+  ) rethrows {
+    beginObject()
+    for (name, value) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+      key(escaping: name)
+      try writeValue(&self, value)
+    }
+    endObject()
+  }
+
   // MARK: Layout
 
   private mutating func open(_ bracket: UInt8) {
@@ -270,7 +313,13 @@ public struct OutputWriter {
 
   private mutating func close(_ bracket: UInt8) {
     depth -= 1
-    if !containerIsEmpty { newline() }
+    if !containerIsEmpty {
+      newline()
+    } else if layout.spacing == .foundation {
+      // Foundation's pretty printer writes an empty container over two lines, `[` and `]`.
+      buffer.bytes.append(UInt8(ascii: "\n"))
+      newline()
+    }
     buffer.bytes.append(bracket)
     // The container just closed is a member of the one around it.
     containerIsEmpty = false
@@ -293,6 +342,7 @@ public struct OutputWriter {
   }
 
   private mutating func newline() {
+    guard layout.spacing != .compact else { return }
     buffer.bytes.append(UInt8(ascii: "\n"))
     for _ in 0..<depth {
       buffer.bytes.append(0x20)
@@ -326,7 +376,7 @@ public struct OutputWriter {
     text.withUTF8 { utf8 in
       buffer.bytes.append(UInt8(ascii: "\""))
       // Nearly every string needs no escape: copy it whole.
-      if !utf8.contains(where: Self.needsEscape) {
+      if !utf8.contains(where: needsEscape) {
         buffer.bytes.append(contentsOf: utf8)
       } else {
         for byte in utf8 { appendEscaped(byte) }
@@ -335,13 +385,17 @@ public struct OutputWriter {
     }
   }
 
-  private static func needsEscape(_ byte: UInt8) -> Bool {
+  private func needsEscape(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+      || (byte == UInt8(ascii: "/") && layout.escapesSlashes)
   }
 
   private mutating func appendEscaped(_ byte: UInt8) {
     switch byte {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"): appendEscape(byte)
+    case UInt8(ascii: "/") where layout.escapesSlashes: appendEscape(byte)
+    case 0x08 where layout.shortEscapes: appendEscape(UInt8(ascii: "b"))
+    case 0x0C where layout.shortEscapes: appendEscape(UInt8(ascii: "f"))
     case 0x0A: appendEscape(UInt8(ascii: "n"))
     case 0x0D: appendEscape(UInt8(ascii: "r"))
     case 0x09: appendEscape(UInt8(ascii: "t"))
@@ -371,6 +425,47 @@ public protocol OutputWritable {
 }
 
 extension OutputWriter {
+  /// The bytes around the values: the outputs' layout, or one of the layouts that files
+  /// written before this writer existed have always had. Those files' bytes are compared and
+  /// hashed (a partial's checksum, a cache key, a log collector's lines), so they keep them.
+  package struct Layout: Sendable {
+    package enum Spacing: Sendable, Equatable {
+      /// Two-space indentation, one member per line, `"key": value`.
+      case indented
+      /// Foundation's pretty printer: as `indented`, but `"key" : value`, and an empty
+      /// container over two lines.
+      case foundation
+      /// No whitespace at all: one line.
+      case compact
+    }
+
+    package let spacing: Spacing
+    /// `\/` for `/`, as `JSONSerialization` writes it.
+    package let escapesSlashes: Bool
+    /// `\b` and `\f` for backspace and form feed (RFC 8259's short forms) rather than `\u0008`.
+    package let shortEscapes: Bool
+    /// Numbers as Foundation writes them, the shortest digits less a trailing `.0` (`-0`,
+    /// `9007199254740992`), rather than the outputs' whole numbers below 2⁵³.
+    package let trimsNumbers: Bool
+    /// What follows a key's closing quote, worked out once: the writer appends it per key.
+    let afterKey: [UInt8]
+
+    package init(spacing: Spacing, escapesSlashes: Bool = false, shortEscapes: Bool = true, trimsNumbers: Bool = true) {
+      self.spacing = spacing
+      self.escapesSlashes = escapesSlashes
+      self.shortEscapes = shortEscapes
+      self.trimsNumbers = trimsNumbers
+      switch spacing {
+      case .indented: afterKey = Array(": ".utf8)
+      case .foundation: afterKey = Array(" : ".utf8)
+      case .compact: afterKey = Array(":".utf8)
+      }
+    }
+
+    /// Chart and cohort files.
+    package static let outputs = Layout(spacing: .indented, shortEscapes: false, trimsNumbers: false)
+  }
+
   /// A NaN or infinite number in an output, which JSON cannot hold: a stage that produced one
   /// has a bug, and a file with `null` in its place would hide it.
   public struct NonFiniteNumber: Error, CustomStringConvertible {

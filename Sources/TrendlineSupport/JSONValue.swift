@@ -1,3 +1,5 @@
+import TrendlineSchema
+
 /// A JSON value exactly as a file stated it.
 ///
 /// Numbers keep their source text (`1e400`, `-0`, a 30-digit integer), because converting them
@@ -126,6 +128,47 @@ extension JSONValue {
   public var objectMembers: [(key: String, value: JSONValue)]? {
     if case .object(let members) = self { return members }
     return nil
+  }
+}
+
+// MARK: - Writing
+
+extension JSONValue: OutputWritable {
+  /// Writes the value as it was read: numbers as their source text, so `1e400` is not rounded
+  /// to infinity, and members in their stored order, duplicates included. Nothing is checked:
+  /// values built by ``JSONReader`` always hold valid number text, and code that builds values
+  /// by hand writes numbers with Swift's own formatting (`String(describing: 1.5)`).
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of the output.
+  public func write(to writer: inout OutputWriter) {
+    switch self {
+    case .null: writer.null()
+    case .bool(let flag): writer.bool(flag)
+    case .number(let text): writer.number(text: text)
+    case .string(let text): writer.string(text)
+    case .array(let elements):
+      writer.beginArray()
+      for element in elements { element.write(to: &writer) }
+      writer.endArray()
+    case .object(let members):
+      writer.beginObject()
+      for member in members {
+        writer.key(escaping: member.key)
+        member.value.write(to: &writer)
+      }
+      writer.endObject()
+    }
+  }
+
+  /// The value as JSON without a final newline: on one line, or indented two spaces a level
+  /// (`"key": value`). Strings escape only what RFC 8259 requires (`"`, `\`, control
+  /// characters, in the short forms where they exist); everything else is written as UTF-8.
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of the output.
+  public func serialized(indented: Bool = false) -> [UInt8] {
+    var writer = OutputWriter(layout: OutputWriter.Layout(spacing: indented ? .indented : .compact))
+    write(to: &writer)
+    return writer.bytes
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineRunner
+import TrendlineSupport
 
 /// `trendline generate --users N --seed S --output DIR`: a deterministic synthetic corpus in
 /// every supported format, for benchmarks and tests.
@@ -58,7 +59,7 @@ enum GenerateCommand {
       try CorpusGenerator(users: users, seed: seed, sessionsPerUser: sessions)
         .write(to: URL(fileURLWithPath: output))
     } catch {
-      printError("error: cannot write '\(output)': \(error.localizedDescription)\n")
+      printError("\(Diagnostic(.error, "cannot write '\(output)': \(error.localizedDescription)"))\n")
       return .ioError
     }
     return .success

@@ -66,13 +66,13 @@ enum MergeCommand {
     do throws(Merger.Failure) {
       let manifest = try Merger.merge(inputs: inputs.map(url), output: url(output), toolVersion: toolVersion)
       for user in manifest.users where user.status == .failed {
-        printError("error: user '\(TerminalText.escaped(user.user))' failed: \(TerminalText.escaped(user.message ?? ""))\n")
+        printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
       }
       let totals = manifest.totals
       printOutput("merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, \(totals.usersFailed) failed\n")
       return totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
     } catch {
-      printError("error: \(TerminalText.escaped(error.description))\n")
+      printError("\(Diagnostic(.error, error.description))\n")
       if case .output = error { return .ioError }
       return .usage
     }

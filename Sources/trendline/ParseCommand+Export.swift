@@ -68,6 +68,6 @@ extension ParseCommand {
       ("sessions", int(Set(ingest.sets.map(\.sessionKey)).count)),
       ("rows", .array(rows.map(\.value))),
     ])
-    return JSONWriter(style: .pretty).bytes(document)
+    return document.serialized(indented: true)
   }
 }

@@ -229,7 +229,6 @@ enum ParseCommand {
   /// - Throws: `Diagnostic` with the file's line and column when the input is malformed.
   /// - Complexity: O(*n*), where *n* is the number of bytes.
   static func render(_ data: Data, file: String, format: Format) throws -> [UInt8] {
-    let writer = JSONWriter(style: .compact)
     switch format {
     case .json:
       // Parse straight from the file's buffer: a 50 MB export is not copied into an array.
@@ -241,12 +240,12 @@ enum ParseCommand {
         }
       }
       switch result {
-      case .success(let value): return writer.bytes(value)
+      case .success(let value): return value.serialized()
       case .failure(let error): throw error.diagnostic(file: file)
       }
     case .csv:
       let records = try parseCSVForPrinting(bytes: [UInt8](data), file: file)
-      return writer.bytes(.array(records.map { .array($0.map(JSONValue.string)) }))
+      return JSONValue.array(records.map { .array($0.map(JSONValue.string)) }).serialized()
     }
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TrendlinePipeline
+import TrendlineSchema
 import TrendlineRunner
 import TrendlineStages
 import TrendlineSupport
@@ -221,7 +222,7 @@ enum RunCommand {
       manifest = try Runner.run(pipeline, options: runOptions, events: reporter.report)
     } catch {
       reporter.finishLine()
-      printError("error: \(TerminalText.escaped(error.description))\n")
+      printError("\(Diagnostic(.error, error.description))\n")
       switch error {
       case .input, .folders: return .usage
       case .output, .cache: return .ioError
@@ -263,16 +264,27 @@ final class RunReporter: Sendable {
       switch event {
       case .started(let users):
         state.started = .now
-        if json { printError(jsonLine(["event": "start", "users": users])) }
+        if json {
+          printError(
+            jsonLine {
+              $0.member("event", "start")
+              $0.member("users", users)
+            })
+        }
       case .userFinished(let record, let done, let total):
         state.rows += record.rowsRead
         if json {
-          var fields: [String: Any] = [
-            "event": "user", "user": record.user, "status": record.status.rawValue, "rowsRead": record.rowsRead,
-            "rowsRejected": record.rowsRejected, "sessions": record.sessions, "elapsedMs": record.elapsedMs,
-          ]
-          if let message = record.message { fields["message"] = message }
-          printError(jsonLine(fields))
+          printError(
+            jsonLine {
+              $0.member("elapsedMs", record.elapsedMs)
+              $0.member("event", "user")
+              if let message = record.message { $0.member("message", message) }
+              $0.member("rowsRead", record.rowsRead)
+              $0.member("rowsRejected", record.rowsRejected)
+              $0.member("sessions", record.sessions)
+              $0.member("status", record.status.rawValue)
+              $0.member("user", record.user)
+            })
         } else if showsProgress {
           let now = ContinuousClock.now
           // Redraw at most ten times a second; a terminal cannot show more.
@@ -286,17 +298,20 @@ final class RunReporter: Sendable {
         if showsProgress { printError("\n") }
         if json {
           printError(
-            jsonLine([
-              "event": "finish", "users": manifest.totals.users, "usersOK": manifest.totals.usersOK,
-              "usersFailed": manifest.totals.usersFailed, "rowsRead": manifest.totals.rowsRead,
-              "skippedEntries": manifest.faultyEntries.count,
-            ]))
+            jsonLine {
+              $0.member("event", "finish")
+              $0.member("rowsRead", manifest.totals.rowsRead)
+              $0.member("skippedEntries", manifest.faultyEntries.count)
+              $0.member("users", manifest.totals.users)
+              $0.member("usersFailed", manifest.totals.usersFailed)
+              $0.member("usersOK", manifest.totals.usersOK)
+            })
         }
         for user in manifest.users where user.status == .failed {
-          printError("error: user '\(user.user)' failed: \(TerminalText.escaped(user.message ?? ""))\n")
+          printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
         }
         for entry in manifest.faultyEntries {
-          printError("error: input entry '\(TerminalText.escaped(entry.entry))' \(TerminalText.escaped(entry.message))\n")
+          printError("\(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))\n")
         }
         if !quiet && !json { printOutput(summary(manifest)) }
       }
@@ -326,11 +341,17 @@ final class RunReporter: Sendable {
       """
   }
 
-  /// One JSON object on one line, input characters a terminal could act on escaped
-  /// (``TerminalText/escapedJSON(_:)``).
-  private func jsonLine(_ fields: [String: Any]) -> String {
-    let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
-    return String(decoding: TerminalText.escapedJSON([UInt8](data)), as: UTF8.self) + "\n"
+  /// One JSON object on one line, its members written by `writeMembers` in key order,
+  /// input characters a terminal could act on escaped (``TerminalText/escapedJSON(_:)``).
+  ///
+  /// The bytes are the ones `JSONSerialization` wrote before (`/` as `\/`), so a log
+  /// collector's parsing rules keep matching.
+  private func jsonLine(_ writeMembers: (inout OutputWriter) -> Void) -> String {
+    var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .compact, escapesSlashes: true))
+    writer.beginObject()
+    writeMembers(&writer)
+    writer.endObject()
+    return String(decoding: TerminalText.escapedJSON(writer.bytes), as: UTF8.self) + "\n"
   }
 }
 

@@ -98,7 +98,7 @@ func dispatch(_ arguments: [String], subcommands: [Subcommand]) -> ExitCode {
 
 /// Prints a usage error and returns the usage exit code.
 func usageFailure(_ error: UsageError, help: String) -> ExitCode {
-  printError("error: \(error.message)\nSee '\(help)'.\n")
+  printError("\(Diagnostic(.error, error.message))\nSee '\(help)'.\n")
   return .usage
 }
 

@@ -459,3 +459,30 @@ import _TrendlineTestSupport
     return forged
   }
 }
+
+/// The cache key's digests of the catalog and the `source.csv` layout: pinned to the SHA-256
+/// values the key had when `JSONEncoder` wrote these bytes, so a change of writer does not turn
+/// every entry of an upgraded install into a miss.
+@Suite struct SessionCacheKeyDigestTests {
+  @Test func builtInCatalog() {
+    #expect(SessionCache.digest(Catalog.builtIn) == "c6ccf37fa199f8a3bd8c4453abfabc2a309ae0b7f206c52dabf8b8c2c479cbe1")
+  }
+
+  @Test func catalogWithSlashesAndControls() {
+    let catalog = Catalog(
+      muscleGroups: [.init(id: 3, name: "a/b")],
+      exercises: [.init(name: "x/\u{1}", aliases: ["y", "\u{7f}\u{2028}"], muscleGroupIds: [1, -2])])
+    #expect(SessionCache.digest(catalog) == "eafa2436873de32ec1775178c257a8852e8218ca8d087753ab1faaf631c9cdc5")
+  }
+
+  @Test func layouts() {
+    let layout = MappedCSVLayout(
+      columns: .init(start: "day/time", exercise: "lift \"x\"\t", session: "s\u{8}\u{c}é", reps: "r\\"),
+      delimiter: "\\t", decimalSeparator: ",", dateFormat: "dd/MM/yyyy", weightUnit: .pounds)
+    #expect(SessionCache.digest(layout) == "9f3df4221a56b7fe4a83deb99d3b6ecf8f59543329eaec37246d966e806abfa0")
+    #expect(
+      SessionCache.digest(MappedCSVLayout(columns: .init(start: "a", exercise: "b")))
+        == "a2eb6707f7a348dbc0a8137a455c2b0cb2cdaef5c855b2c1a05bc4877d05a150")
+    #expect(SessionCache.digest(nil as MappedCSVLayout?) == "none")
+  }
+}

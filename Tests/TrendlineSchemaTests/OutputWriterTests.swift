@@ -190,3 +190,45 @@ import TrendlineSchema
         """)
   }
 }
+
+/// The layouts of the files whose bytes were fixed by Foundation's writers before
+/// `OutputWriter` wrote them: the manifest, cohort partials, cache keys and `--log json` lines.
+@Suite struct OutputWriterLayoutTests {
+  struct Sample: OutputWritable {
+    func write(to writer: inout OutputWriter) throws {
+      writer.beginObject()
+      writer.key("a")
+      writer.array([Int]()) { $0.number($1) }
+      writer.key("n")
+      try writer.array([1.0, -0.0, 0.1, 9_007_199_254_740_992, 1e20]) { try $0.number($1) }
+      writer.key("o")
+      writer.object(sortingKeys: ["é": 1, "f": 2, "B": 3, "e\u{301}x": 4]) { $0.number($1) }
+      writer.member("s", "a/b\u{8}\u{c}\u{1}")
+      writer.endObject()
+    }
+  }
+
+  @Test(arguments: [
+    (
+      "foundation", OutputWriter.Layout(spacing: .foundation),
+      "{\n  \"a\" : [\n\n  ],\n  \"n\" : [\n    1,\n    -0,\n    0.1,\n    9007199254740992,\n    1e+20\n  ],\n"
+        + "  \"o\" : {\n    \"B\" : 3,\n    \"e\u{301}x\" : 4,\n    \"f\" : 2,\n    \"é\" : 1\n  },\n"
+        + "  \"s\" : \"a/b\\b\\f\\u0001\"\n}\n"
+    ),
+    (
+      "compact, slashes escaped", OutputWriter.Layout(spacing: .compact, escapesSlashes: true),
+      "{\"a\":[],\"n\":[1,-0,0.1,9007199254740992,1e+20],\"o\":{\"B\":3,\"e\u{301}x\":4,\"f\":2,\"é\":1},"
+        + "\"s\":\"a\\/b\\b\\f\\u0001\"}\n"
+    ),
+    (
+      "outputs", OutputWriter.Layout.outputs,
+      "{\n  \"a\": [],\n  \"n\": [\n    1,\n    0,\n    0.1,\n    9007199254740992.0,\n    1e+20\n  ],\n"
+        + "  \"o\": {\n    \"B\": 3,\n    \"e\u{301}x\": 4,\n    \"f\": 2,\n    \"é\": 1\n  },\n"
+        + "  \"s\": \"a/b\\u0008\\u000c\\u0001\"\n}\n"
+    ),
+  ])
+  func layout(id: String, layout: OutputWriter.Layout, expected: String) throws {
+    let bytes = try OutputWriter.encode(Sample(), layout: layout)
+    #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(id)")
+  }
+}
