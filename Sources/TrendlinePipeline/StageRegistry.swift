@@ -28,4 +28,18 @@ public enum StageRegistry {
   }
 
   public static var keys: [String] { units.map { $0.key } }
+
+  /// Every stage with what it reads and produces and its summary, as `validate --stages`
+  /// prints it and `Guides/PipelineFile.md` quotes it (a test keeps the two the same).
+  ///
+  /// - Complexity: O(*s*) for *s* stages.
+  public static var reference: String {
+    let width = units.map { $0.key.count }.max() ?? 0
+    return units.map { unit in
+      let reads = unit.reads.map(\.rawValue).joined(separator: "|")
+      let key = unit.key + String(repeating: " ", count: width - unit.key.count)
+      return "\(key)  \(reads) → \(unit.produces.rawValue)\(unit.repeatable ? ", repeatable" : "")\n"
+        + String(repeating: " ", count: width + 2) + unit.summary
+    }.joined(separator: "\n") + "\n"
+  }
 }

@@ -72,7 +72,7 @@ public struct Streak: Sendable, Equatable {
 extension Streak: SeriesChartStage {
   public static let key = "streak"
   public static let summary =
-    "Current and longest run of periods meeting a target (e.g. at least 2 sessions a week), and the share that did."
+    "Current and longest run of periods meeting a target (e.g. 2 sessions a week), and the share met."
   public static let reads: [StageData] = [.buckets, .trend]
   public static let produces = StageData.chart
   public static let output = "streak"

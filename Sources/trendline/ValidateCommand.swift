@@ -24,11 +24,14 @@ enum ValidateCommand {
     granularities resolved. The input folder is not read.
 
     USAGE: trendline validate PIPELINE
+           trendline validate --stages
 
     ARGUMENTS:
       PIPELINE              The pipeline file (JSON, version 1).
 
     OPTIONS:
+      --stages              List every stage: what it reads, what it produces, what
+                            it does.
       -h, --help            Show this help.
 
     EXIT CODES:
@@ -38,18 +41,28 @@ enum ValidateCommand {
 
     """
 
-  /// Reads the command line; `nil` means help was asked for.
+  /// What the command line asks for.
+  enum Request: Equatable {
+    case help
+    case stages
+    case pipeline(String)
+  }
+
+  /// Reads the command line.
   ///
   /// - Complexity: O(*a*), where *a* is the number of arguments.
-  static func parseArguments(_ arguments: [String]) throws(UsageError) -> String? {
+  static func parseArguments(_ arguments: [String]) throws(UsageError) -> Request {
     var file: String?
+    var stages = false
     var optionsEnded = false
     for argument in arguments {
       if !optionsEnded && argument.hasPrefix("-") && argument != "-" {
         if argument == "--" {
           optionsEnded = true
         } else if argument == "--help" || argument == "-h" {
-          return nil
+          return .help
+        } else if argument == "--stages" {
+          stages = true
         } else {
           throw UsageError("unknown option '\(argument)'")
         }
@@ -59,18 +72,27 @@ enum ValidateCommand {
         throw UsageError("unexpected argument '\(argument)'; validate reads one pipeline file")
       }
     }
+    if stages {
+      guard file == nil else { throw UsageError("--stages lists the stages; give it no PIPELINE") }
+      return .stages
+    }
     guard let file else { throw UsageError("missing PIPELINE") }
-    return file
+    return .pipeline(file)
   }
 
   static func run(_ arguments: [String]) -> ExitCode {
     let file: String
     do {
-      guard let parsed = try parseArguments(arguments) else {
+      switch try parseArguments(arguments) {
+      case .help:
         printOutput(help)
         return .success
+      case .stages:
+        printOutput(StageRegistry.reference)
+        return .success
+      case .pipeline(let given):
+        file = given
       }
-      file = parsed
     } catch {
       return usageFailure(error, help: "trendline validate --help")
     }

@@ -31,7 +31,7 @@ struct Scratch {
   func remove() { try? FileManager.default.removeItem(at: folder) }
 }
 
-/// Removes the markers 1️⃣ 2️⃣ 3️⃣ from `text` and returns where each stood, as `broken.json:L:C`
+/// Removes the markers 1️⃣ to 4️⃣ from `text` and returns where each stood, as `broken.json:L:C`
 /// (byte columns, as diagnostics count them).
 func markers(_ text: String) -> (text: String, places: [String: String]) {
   var places: [String: String] = [:]
@@ -39,7 +39,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
   var line = 1
   var column = 1
   for character in text {
-    if ["1️⃣", "2️⃣", "3️⃣"].contains(character) {
+    if ["1️⃣", "2️⃣", "3️⃣", "4️⃣"].contains(character) {
       places[String(character)] = "broken.json:\(line):\(column)"
       continue
     }
@@ -60,7 +60,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
   @Test func everyShippedPipelineLoads() throws {
     let names = try FileManager.default.contentsOfDirectory(atPath: TestPaths.pipelines.path)
       .filter { $0.hasSuffix(".json") }.sorted()
-    #expect(names == ["last-month-days.json", "mapped-csv.json", "overview.json", "year-in-months.json"])
+    #expect(names == ["last-month-days.json", "lifts.json", "mapped-csv.json", "overview.json", "year-in-months.json"])
     for name in names {
       let result = PipelineLoader.load(TestPaths.pipelines.appendingPathComponent(name))
       if case .failure(let errors) = result { Issue.record("\(name):\n\(errors)") }
@@ -470,6 +470,71 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [1️⃣{"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}]}}
       """,
       ["1️⃣: error: 'bands' reads buckets or buckets with a trend, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"]
+    ),
+    (
+      "a stage after one that ends the chart",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"lifts": [{"records": {}}, 1️⃣{"filter": {"setTypes": ["normal"]}}]}}
+      """,
+      ["1️⃣: error: 'filter' follows 'records', which ends the chart at charts.lifts[1]. 'records' makes a finished chart; put 'filter' in a chart of its own"]
+    ),
+    (
+      "a chain of filters only",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"lifts": 1️⃣[{"filter": {"setTypes": ["normal"]}}, {"filter": {"muscleGroupIds": [2]}}]}}
+      """,
+      ["1️⃣: error: chart 'lifts' ends with sessions, not a chart at charts.lifts. End it with one of: 'bucket', 'radar', 'heatmap', 'sparkline', 'records'"]
+    ),
+    (
+      "streak before bucket",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"weeks": [1️⃣{"streak": {"measure": "sessions"}}]}}
+      """,
+      ["1️⃣: error: 'streak' reads buckets or buckets with a trend, but the chart holds sessions here at charts.weeks[0]. Add a 'bucket' stage before it"]
+    ),
+    (
+      "filter's own checks",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"lifts": [
+         {"filter": {"exercises": [1️⃣"Bench Pres (Barbell)"], "muscleGroupIds": [2️⃣99], "setTypes": [3️⃣"warm-up"]}},
+         {"filter": 4️⃣{}},
+         {"bucket": {"range": "3m", "measures": ["e1rmKg"]}}
+       ]}}
+      """,
+      [
+        "1️⃣: error: exercise 'Bench Pres (Barbell)' is not in the catalog at charts.lifts[0].filter.exercises[0]. Did you mean 'Bench Press (Barbell)'?",
+        "2️⃣: error: muscle group 99 is not in the catalog at charts.lifts[0].filter.muscleGroupIds[0]. Use an id of source.catalog's muscleGroups",
+        "3️⃣: error: unknown set type 'warm-up' at charts.lifts[0].filter.setTypes[0]. Did you mean 'warmup'?",
+        "4️⃣: error: a filter needs at least one of: exercises, muscleGroupIds, workouts, setTypes at charts.lifts[1].filter. Add e.g. \"exercises\": [\"Bench Press\"]",
+      ]
+    ),
+    (
+      "streak on a measure the bucket lacks",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"weeks": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}, {"streak": {"measure": 1️⃣"sessions", "atLeast": 2️⃣0}}]}}
+      """,
+      [
+        "1️⃣: error: streak names measure 'sessions', which this chart's bucket does not have at charts.weeks[1].streak.measure. Use one of: sets, topSetKg",
+        "2️⃣: error: atLeast must be greater than 0 and at most 1000000000, found 0 at charts.weeks[1].streak.atLeast. Give the value a period must reach, e.g. 2 sessions",
+      ]
+    ),
+    (
+      "comparing a streak, ranking by a best",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"weeks": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}, {"streak": {"measure": "sets"}}],
+                  "lifts": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}]},
+       "compare": {"charts": [1️⃣"weeks", "lifts"], "rank": {"measure": 2️⃣"topSetKg"}}}
+      """,
+      [
+        "1️⃣: error: chart 'weeks' is a streak; only series and radar charts can be compared at compare.charts[0]. Remove it from compare.charts",
+        "2️⃣: error: rank measure 'topSetKg' is a best, which does not add up over a window at compare.rank.measure. Rank by a total such as volumeKg, sessions or reps",
+      ]
     ),
   ]
 

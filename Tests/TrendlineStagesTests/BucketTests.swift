@@ -191,3 +191,55 @@ import TrendlineStages
     #expect(FillGaps().apply(series).buckets.isEmpty)
   }
 }
+
+@Suite struct BucketPerSetMeasureTests {
+  let measures: [Measure] = [.topSetKg, .e1rmKg, .reps, .distanceM, .volumeKg]
+
+  @Test func perSetMeasuresByHand() {
+    // Week of 2 Mar: 100 × 5 and 110 × 1 squats, then a 3 km run; week of 9 Mar: nothing
+    // weighted, only pull-ups at body weight.
+    let sessions = [
+      session("2026-03-02T18:00:00Z", [trained("Squat", [8], kg: 100, reps: 5), trained("Squat", [8], kg: 110, reps: 1)]),
+      session(
+        "2026-03-04T07:00:00Z",
+        [TrainedSet(exercise: "Run", muscleGroupIds: [], isUnmapped: false, type: .normal, weightKg: 0, reps: 0, distanceMeters: 3000)]),
+      session("2026-03-10T18:00:00Z", [trained("Pull Up", [9], kg: 0, reps: 8)]),
+    ]
+    let series = Bucket(range: .oneMonth, granularity: .week, measures: measures)
+      .apply(sessions, calendar: utc, asOf: at("2026-03-11T23:59:59Z"))
+    // e1RM: 100 × (1 + 5/30) = 116.66…, beating 110 × 1 = 110.
+    let e1rm: Double = 100 * (1 + 5.0 / 30)
+    let first: [Measure: Double] = [.topSetKg: 110, .e1rmKg: e1rm, .reps: 6, .distanceM: 3000, .volumeKg: 610]
+    #expect(series.buckets[0].values == first)
+    // A bucket without a weighted set has no best, not a best of 0.
+    let second: [Measure: Double] = [.reps: 8, .distanceM: 0, .volumeKg: 0]
+    #expect(series.buckets[1].values == second)
+  }
+
+  @Test func fillGapsSmoothAndEmitSkipAMissingBest() {
+    let sessions = [
+      session("2026-03-02T18:00:00Z", [trained("Squat", [8], kg: 100, reps: 5)]),
+      session("2026-03-16T18:00:00Z", [trained("Squat", [8], kg: 110, reps: 5)]),
+    ]
+    let bucketed = Bucket(range: .oneMonth, granularity: .week, measures: [.topSetKg, .sets])
+      .apply(sessions, calendar: utc, asOf: at("2026-03-18T23:59:59Z"))
+    // A month back from 18 Mar is 18 Feb: the weeks of 16 Feb, 23 Feb, 2, 9 and 16 Mar.
+    let filled = FillGaps().apply(bucketed)
+    #expect(filled.buckets.map { $0.values[.topSetKg] } == [nil, nil, 100, nil, 110])
+    #expect(filled.buckets.map { $0.values[.sets] } == [0, 0, 1, 0, 1])
+    let smoothed = Smooth(method: .centeredMean, window: 3).apply(filled)
+    // Each window averages the values it has: none, (100), (100), (100 + 110) / 2, (110).
+    #expect(smoothed.buckets.map { $0.trend?[.topSetKg] } == [nil, 100, 100, 105, 110])
+    let output = Emit().apply(smoothed, user: "u", chart: "c", calendar: utc)
+    // topSetKg over the two buckets that have one; sets over all five.
+    let average: [Measure: Double] = [.topSetKg: 105, .sets: 0.4]
+    #expect(output.average == average)
+  }
+
+  @Test func ewmaCarriesOverAGapAndAMeanOfNothingIsMissing() {
+    #expect(Smooth(method: .ewma(alpha: 0.5)).apply([nil, 4, nil, 8]) == [nil, 4, 4, 6])
+    #expect(Smooth(method: .trailingMean, window: 2).apply([nil, nil, 3]) == [nil, nil, 3])
+    // Without gaps the column smooths exactly as before.
+    #expect(Smooth(method: .centeredMean, window: 5).apply([1, 2, 3, 4, 5] as [Double?]) == [2, 2.5, 3, 3.5, 4])
+  }
+}

@@ -21,6 +21,43 @@ import _TrendlineTestSupport
     #expect(result.stdout.hasSuffix("output\n  formats: json, svg, html\n"))
   }
 
+  @Test func anyChainIsDescribedStageByStage() throws {
+    let result = try runTrendline(["validate", TestPaths.pipelines.appendingPathComponent("lifts.json").path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let charts = result.stdout.components(separatedBy: "charts (5)\n").last?.components(separatedBy: "compare\n").first
+    #expect(
+      charts == """
+          bench-e1rm: series → bench-e1rm.json
+            filter: exercises 'Bench Press (Barbell)'; setTypes normal, failure
+            bucket: range 1y, granularity month, measures e1rmKg, topSetKg
+            fillGaps: with zero
+            smooth: trailing-mean, window 3
+          leg-sets: series → leg-sets.json
+            filter: muscleGroupIds 8, 10, 14, 22
+            bucket: range 3m, granularity week (auto), measures sets, reps
+            fillGaps: with zero
+          big-three-records: records → big-three-records.json
+            filter: exercises 'Squat (Barbell)', 'Bench Press (Barbell)', 'Deadlift (Barbell)'
+            records: personal records per exercise
+          records-per-month: series → records-per-month.json
+            bucket: range 1y, granularity month, measures records
+            fillGaps: with zero
+          twice-a-week: streak → twice-a-week.json
+            bucket: range 6m, granularity week, measures sessions
+            streak: sessions at least 2 a period
+
+        """)
+  }
+
+  @Test func stagesAreListedFromTheirUnits() throws {
+    let result = try runTrendline(["validate", "--stages"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("filter     sessions → sessions, repeatable\n"))
+    #expect(result.stdout.contains("\nrecords    sessions → chart\n"))
+    let misuse = try runTrendline(["validate", "--stages", "p.json"])
+    #expect(misuse.status == 2)
+  }
+
   @Test func everyProblemIsPrintedAndTheExitCodeIs2() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "trendline-validate-\(UUID().uuidString)")
