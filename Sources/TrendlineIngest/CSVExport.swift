@@ -101,7 +101,8 @@ final class CSVHeader {
         throw ExportError(
           file: file, line: 1, column: columns[second],
           message:
-            "column '\(names[second])' appears twice in the header (columns \(first + 1) and \(second + 1)); remove or rename one")
+            "column '\(names[second])' appears twice in the header (columns \(first + 1) and \(second + 1)); remove or rename one"
+        )
       }
     }
   }
@@ -109,7 +110,8 @@ final class CSVHeader {
   /// Like ``index(_:)`` but the column must exist. A format's reader calls this for every
   /// column the export always has, so that one under an unfamiliar name fails the file instead
   /// of being read as empty (SPEC 10.1).
-  func require(_ file: String, format: String, _ candidates: String..., hint: String? = nil) throws(ExportError) -> Int {
+  func require(_ file: String, format: String, _ candidates: String..., hint: String? = nil) throws(ExportError) -> Int
+  {
     try require(file, format: format, candidates, hint: hint)
   }
 
@@ -122,12 +124,14 @@ final class CSVHeader {
   /// do (by default: read a CSV the format reader does not know with a column mapping).
   func missing(_ file: String, format: String, column: String, looked: [String], hint: String? = nil) -> ExportError {
     let alternatives = looked.count > 1 ? " (looked for \(looked.map { "'\($0)'" }.joined(separator: ", ")))" : ""
-    let hint = hint
+    let hint =
+      hint
       ?? "if this is another app's CSV, or a variant Trendline does not know, read it with source.format \"csv\" and a source.csv column mapping"
     return ExportError(
       file: file,
       message:
-        "\(format): the header has no '\(column)' column\(alternatives); the header is: \(names.joined(separator: ", ")); \(hint)")
+        "\(format): the header has no '\(column)' column\(alternatives); the header is: \(names.joined(separator: ", ")); \(hint)"
+    )
   }
 }
 
@@ -177,7 +181,8 @@ private func readCSVRecords(
       throw ExportError(
         file: file, line: bad.line, column: 1,
         message:
-          "the header has more than \(limits.maxColumns) columns, over the limit; raise source.limits.maxColumns to read the file")
+          "the header has more than \(limits.maxColumns) columns, over the limit; raise source.limits.maxColumns to read the file"
+      )
     }
     throw ExportError(
       file: file, line: bad.line, column: bad.column, message: "header: \(bad.message)")
@@ -466,8 +471,7 @@ final class FieldDecoder {
   }
 
   /// Field `index` as a number; empty is `empty` (SPEC 9.5: an empty weight is 0 kg).
-  func number(_ reader: CSVReader, _ index: Int, empty: Double = 0) throws(FieldProblem) -> Double
-  {
+  func number(_ reader: CSVReader, _ index: Int, empty: Double = 0) throws(FieldProblem) -> Double {
     let bytes = reader.field(index)
     let value: NumberParser.Value
     if decimalComma && bytes.contains(ASCII.comma) {
@@ -691,7 +695,8 @@ enum WorkoutLength {
   static func problem(_ seconds: Double, text: @autoclosure () -> String) -> String? {
     if seconds < 0 { return "workout duration '\(text())' is negative; the duration is dropped, the sets kept" }
     if seconds > maximumSeconds {
-      return "workout duration '\(text())' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
+      return
+        "workout duration '\(text())' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
     }
     return nil
   }
@@ -869,7 +874,11 @@ func limitHint(_ error: JSONSyntaxError) -> String {
 
 /// A reader's limit message with the `source.limits` key that raises the limit.
 func limitHint(_ message: String) -> String {
-  if message.hasPrefix("field is longer than the limit") { return message + "; raise source.limits.maxFieldKB to read it" }
-  if message.hasPrefix(CSVReader.tooManyFieldsMessage) { return message + "; raise source.limits.maxColumns to read it" }
+  if message.hasPrefix("field is longer than the limit") {
+    return message + "; raise source.limits.maxFieldKB to read it"
+  }
+  if message.hasPrefix(CSVReader.tooManyFieldsMessage) {
+    return message + "; raise source.limits.maxColumns to read it"
+  }
   return message
 }

@@ -60,7 +60,9 @@ struct DateOrderEvidence {
   /// Counts a date as evidence only when it is a real date in the one order it allows.
   mutating func add(_ date: SlashDate, line: Int, text: @autoclosure () -> String) {
     if date.first > 12 && dayFirstExample == nil && date.civil(.dayFirst) != nil { dayFirstExample = (line, text()) }
-    if date.second > 12 && monthFirstExample == nil && date.civil(.monthFirst) != nil { monthFirstExample = (line, text()) }
+    if date.second > 12 && monthFirstExample == nil && date.civil(.monthFirst) != nil {
+      monthFirstExample = (line, text())
+    }
   }
 
   /// The order of a file whose dates are in its first column: the user's, else what those
@@ -82,7 +84,8 @@ struct DateOrderEvidence {
     // Borrowed, not copied: this pass runs before the real read over the same large file.
     let evidence = bytes.withUnsafeBufferPointer { buffer in
       var evidence = DateOrderEvidence()
-      let reader = CSVReader(borrowing: buffer, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
+      let reader = CSVReader(
+        borrowing: buffer, maximumFieldBytes: limits.maxFieldBytes, maximumFields: limits.maxColumns)
       var column: Int?
       loop: while true {
         switch reader.next() {
@@ -118,12 +121,14 @@ struct DateOrderEvidence {
       throw ExportError(
         file: file,
         message:
-          "\(format): no date in the file has a number above 12, so whether its dates are day-first (19/11/18) or month-first (11/19/18) cannot be told; \(howToSet)")
+          "\(format): no date in the file has a number above 12, so whether its dates are day-first (19/11/18) or month-first (11/19/18) cannot be told; \(howToSet)"
+      )
     case (.some(let day), .some(let month)):
       throw ExportError(
         file: file, line: month.line,
         message:
-          "\(format): the dates disagree on their order: '\(day.text)' (line \(day.line)) is day-first, '\(month.text)' (line \(month.line)) month-first; \(howToSet), and the rows that do not fit it are rejected")
+          "\(format): the dates disagree on their order: '\(day.text)' (line \(day.line)) is day-first, '\(month.text)' (line \(month.line)) month-first; \(howToSet), and the rows that do not fit it are rejected"
+      )
     }
   }
 }

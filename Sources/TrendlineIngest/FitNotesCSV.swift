@@ -109,7 +109,8 @@ enum FitNotesCSV {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }
       let rowWeight = headerWeightUnit == nil ? try fields.weightUnit(reader, weightUnitColumn.map(at)) : nil
-      let weightKg = try fields.weightKg(reader, weight.map(at), unit: headerWeightUnit ?? rowWeight ?? settings.weightUnit)
+      let weightKg = try fields.weightKg(
+        reader, weight.map(at), unit: headerWeightUnit ?? rowWeight ?? settings.weightUnit)
       let repCount = try fields.reps(reader, reps.map(at))
       // A unit on an empty or zero distance means nothing (FitNotes writes `0.0,kg` on a side
       // plank: EXPORT-FORMATS §9.5), so it is read only when there is a distance to measure.

@@ -44,9 +44,11 @@ enum GymBookCSV {
       secondsUnits: ["secondi", "secondo", "s"], minutesUnits: ["minuti", "minuto", "min"]),
     Language(
       name: "English", date: "Date", program: "Program", time: "Time", exercise: "Exercise",
-      kind: "Set / Warm-up Set / Cool-down Set", repsOrTime: "Repetitions / Time", weightOrDistance: "Weight / Distance",
+      kind: "Set / Warm-up Set / Cool-down Set", repsOrTime: "Repetitions / Time",
+      weightOrDistance: "Weight / Distance",
       skipped: "Skipped", warmupSets: ["Warm-up Set", "Warmup Set"], cooldownSets: ["Cool-down Set", "Cooldown Set"],
-      yes: ["Yes"], repsUnits: ["repetitions", "repetition", "reps", "rep"], secondsUnits: ["seconds", "second", "sec", "s"],
+      yes: ["Yes"], repsUnits: ["repetitions", "repetition", "reps", "rep"],
+      secondsUnits: ["seconds", "second", "sec", "s"],
       minutesUnits: ["minutes", "minute", "min"]),
   ]
 
@@ -110,13 +112,16 @@ enum GymBookCSV {
       }
       guard let written = SlashDate.parse(reader.field(date)), var civil = written.civil(order) else {
         let shape = order == .dayFirst ? "dd/mm/yy" : "mm/dd/yy"
-        throw FieldProblem(index: date, reason: "'\(reader.string(date))' is not a date in the file's \(order.rawValue) order (\(shape))")
+        throw FieldProblem(
+          index: date, reason: "'\(reader.string(date))' is not a date in the file's \(order.rawValue) order (\(shape))"
+        )
       }
       let name = try program.map { (column) throws(FieldProblem) in try fields.text(reader, column) } ?? ""
       let day = fields.sessionKey(start: civil.localSeconds, name: name)
       // Every row's time is checked; the session starts at its first accepted set's.
       if let time, !reader.isEmpty(time) {
-        guard let clock = TimestampParser.parse("2000-01-01 " + reader.string(time).trimmingCharacters(in: .whitespaces)),
+        guard
+          let clock = TimestampParser.parse("2000-01-01 " + reader.string(time).trimmingCharacters(in: .whitespaces)),
           clock.hasTime
         else {
           throw FieldProblem(index: time, reason: "'\(reader.string(time))' is not a time of day (HH:MM)")
@@ -148,7 +153,8 @@ enum GymBookCSV {
         } else if language.minutesUnits.contains(amount.unit) {
           seconds = amount.value * 60
         } else {
-          throw FieldProblem(index: repsOrTime, reason: "'\(reader.string(repsOrTime))' is neither repetitions nor a time")
+          throw FieldProblem(
+            index: repsOrTime, reason: "'\(reader.string(repsOrTime))' is neither repetitions nor a time")
         }
         try SetLimits.checkNonNegative(seconds, index: repsOrTime, what: "time", text: reader.string(repsOrTime))
         guard seconds <= WorkoutLength.maximumSeconds else {
@@ -163,8 +169,10 @@ enum GymBookCSV {
           try SetLimits.checkWeight(weightKg, index: weightOrDistance, text: reader.string(weightOrDistance))
         } else if let unit = DistanceUnit(spelling: amount.unit) {
           meters = unit.meters(amount.value)
-          try SetLimits.checkFinite(meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
-          try SetLimits.checkNonNegative(meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
+          try SetLimits.checkFinite(
+            meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
+          try SetLimits.checkNonNegative(
+            meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
         } else {
           throw FieldProblem(
             index: weightOrDistance, reason: "'\(reader.string(weightOrDistance))' is neither a weight nor a distance")
@@ -186,7 +194,8 @@ enum GymBookCSV {
       let unit = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces).lowercased()
       // The last of `,` and `.` is the decimal mark (`62,50`, `1.000,5`, `1,000.5`); the other
       // groups thousands.
-      let decimalMark: Character = (number.lastIndex(of: ",") ?? number.startIndex) > (number.lastIndex(of: ".") ?? number.startIndex) ? "," : "."
+      let decimalMark: Character =
+        (number.lastIndex(of: ",") ?? number.startIndex) > (number.lastIndex(of: ".") ?? number.startIndex) ? "," : "."
       let grouping: Character = decimalMark == "," ? "." : ","
       let plain = String(number.filter { $0 != grouping }.map { $0 == decimalMark ? "." : $0 })
       guard case .number(let value) = NumberParser.decimal(plain) else {

@@ -104,12 +104,21 @@ enum HevyCSV {
       let seconds = end - start
       var length: (seconds: Int64?, dropped: FieldProblem?) = (seconds, nil)
       if seconds < 0 {
-        length = (nil, FieldProblem(
-          index: column, reason: "end_time '\(reader.string(column))' is before start_time; the duration is dropped, the sets kept"))
+        length = (
+          nil,
+          FieldProblem(
+            index: column,
+            reason: "end_time '\(reader.string(column))' is before start_time; the duration is dropped, the sets kept")
+        )
       } else if Double(seconds) > WorkoutLength.maximumSeconds {
-        length = (nil, FieldProblem(
-          index: column,
-          reason: "end_time '\(reader.string(column))' is more than 24 hours after start_time (a timer left running); the duration is dropped, the sets kept"))
+        length = (
+          nil,
+          FieldProblem(
+            index: column,
+            reason:
+              "end_time '\(reader.string(column))' is more than 24 hours after start_time (a timer left running); the duration is dropped, the sets kept"
+          )
+        )
       }
       lastEnd = (Array(reader.field(column)), start, length)
       return length

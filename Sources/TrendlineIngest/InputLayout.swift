@@ -113,7 +113,8 @@ public enum InputLayout {
       }
       if let other = seen[id] {
         problems.append(
-          InputProblem(entry: escaped(name), message: "is the same user as '\(escaped(other))'; merge them into one folder"))
+          InputProblem(
+            entry: escaped(name), message: "is the same user as '\(escaped(other))'; merge them into one folder"))
         continue
       }
       seen[id] = name
@@ -121,7 +122,9 @@ public enum InputLayout {
       // find out whether it is a folder, a system call per file on top of the walk's.
       if kind != .folder {
         users.append(
-          UserInput(id: id, files: [URL(fileURLWithPath: input.path(of: name), isDirectory: false)], folder: input, relativePaths: [name]))
+          UserInput(
+            id: id, files: [URL(fileURLWithPath: input.path(of: name), isDirectory: false)], folder: input,
+            relativePaths: [name]))
         continue
       }
       let listed: [String]
@@ -181,7 +184,8 @@ public enum InputLayout {
       }
       if name.hasPrefix(".") {
         problems.append(
-          InputProblem(entry: prefix + escaped(name), message: "is hidden; hidden entries are not read", isHidden: true))
+          InputProblem(entry: prefix + escaped(name), message: "is hidden; hidden entries are not read", isHidden: true)
+        )
         continue
       }
       if name.unicodeScalars.contains(where: TerminalText.isUnsafe) {

@@ -199,7 +199,8 @@ public struct DatePattern: Sendable, Equatable {
       var run = 1
       while index + run < bytes.count && bytes[index + run] == bytes[index] { run += 1 }
       if bytes[index] == UInt8(ascii: "y") && run != 2 && run != 4 {
-        return "dateFormat '\(text)' has a year of \(run) letter\(run == 1 ? "" : "s"); write yyyy (four digits) or yy (two)"
+        return
+          "dateFormat '\(text)' has a year of \(run) letter\(run == 1 ? "" : "s"); write yyyy (four digits) or yy (two)"
       }
       index += run
     }

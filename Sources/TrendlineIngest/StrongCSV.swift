@@ -28,7 +28,8 @@ enum StrongCSV {
 
   /// What a `Set Order` cell says.
   enum SetOrder: Equatable {
-    case number(Int), warmup, dropset, failure, note, restTimer, invalid
+    case number(Int)
+    case warmup, dropset, failure, note, restTimer, invalid
   }
 
   /// Reads a `Set Order` cell (surrounding spaces allowed) without making a `String`.
@@ -138,7 +139,8 @@ enum StrongCSV {
     /// them.
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
       guard let language = StrongCSV.language(of: { header.has($0) }) else {
-        throw header.missing(file, format: "Strong", column: "exercise name and set order", looked: ["Exercise Name", "Set Order"])
+        throw header.missing(
+          file, format: "Strong", column: "exercise name and set order", looked: ["Exercise Name", "Set Order"])
       }
       let format = "Strong (\(language.name) header)"
       date = try header.require(file, format: format, language.date)
@@ -180,7 +182,9 @@ enum StrongCSV {
       case .invalid:
         throw FieldProblem(
           index: setOrder,
-          reason: "'\(reader.string(setOrder))' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), Note or Rest Timer (Ruhezeit)")
+          reason:
+            "'\(reader.string(setOrder))' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), Note or Rest Timer (Ruhezeit)"
+        )
       }
 
       let start = try fields.instant(reader, date)

@@ -91,14 +91,19 @@ enum StrongLiftsCSV {
         let extra = (columnCount..<reader.fieldCount).first(where: { !reader.isEmpty($0) })
       {
         throw FieldProblem(
-          index: extra, reason: "a value past the header's \(columnCount) columns; which exercise it belongs to is unknown")
+          index: extra,
+          reason: "a value past the header's \(columnCount) columns; which exercise it belongs to is unknown")
       }
       func has(_ index: Int?) -> Bool { index.map { $0 < reader.fieldCount && !reader.isEmpty($0) } ?? false }
 
-      guard date < reader.fieldCount else { throw FieldProblem(index: reader.fieldCount - 1, reason: "the row has no date") }
+      guard date < reader.fieldCount else {
+        throw FieldProblem(index: reader.fieldCount - 1, reason: "the row has no date")
+      }
       guard let written = SlashDate.parse(reader.field(date)), let civil = written.civil(order) else {
         let shape = order == .dayFirst ? "dd/mm/yy" : "mm/dd/yy"
-        throw FieldProblem(index: date, reason: "'\(reader.string(date))' is not a date in the file's \(order.rawValue) order (\(shape))")
+        throw FieldProblem(
+          index: date, reason: "'\(reader.string(date))' is not a date in the file's \(order.rawValue) order (\(shape))"
+        )
       }
       let parsed = ParsedTimestamp(civil: civil, hasTime: false)
       let start = try fields.checkedInstant(parsed, reader, date)

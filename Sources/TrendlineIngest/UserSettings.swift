@@ -59,7 +59,9 @@ public struct UsersFile: Sendable {
     func column(_ name: String) -> Int? { header.firstIndex { $0.lowercased() == name.lowercased() } }
     guard let user = column("user") else {
       problems.append(
-        ExportError(file: file, message: "the header has no 'user' column; the first line names the columns, such as user,timeZone"))
+        ExportError(
+          file: file,
+          message: "the header has no 'user' column; the first line names the columns, such as user,timeZone"))
       return
     }
     // A row per line, about: growing the table a row at a time rehashed it a dozen times for
@@ -76,7 +78,8 @@ public struct UsersFile: Sendable {
       case .blankLine: continue
       case .malformed(let bad):
         problems.append(
-          ExportError(file: file, line: bad.line, column: bad.column, message: bad.message + "; fix the line and run again"))
+          ExportError(
+            file: file, line: bad.line, column: bad.column, message: bad.message + "; fix the line and run again"))
       case .record(let line):
         func value(_ index: Int?) -> String {
           guard let index, index < reader.fieldCount else { return "" }
@@ -103,7 +106,9 @@ public struct UsersFile: Sendable {
     if let lines = repeated[id] {
       throw ExportError(
         file: file, line: lines[1],
-        message: "user '\(id)' is listed on lines \(lines.map(String.init).joined(separator: ", ")); keep one row for each user")
+        message:
+          "user '\(id)' is listed on lines \(lines.map(String.init).joined(separator: ", ")); keep one row for each user"
+      )
     }
     func fail(_ message: String) -> ExportError { ExportError(file: file, line: row.line, message: message) }
     if !row.timeZone.isEmpty {

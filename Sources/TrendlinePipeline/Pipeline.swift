@@ -160,7 +160,8 @@ public struct Chart: Sendable, Equatable {
 
   private func checked(_ series: BucketedSeries?, before stage: (any StageUnit)?) -> BucketedSeries {
     guard let series else {
-      preconditionFailure("chart '\(name)' was loaded with no bucket before \(stage.map { "'\(type(of: $0).key)'" } ?? "its end")")
+      preconditionFailure(
+        "chart '\(name)' was loaded with no bucket before \(stage.map { "'\(type(of: $0).key)'" } ?? "its end")")
     }
     return series
   }

@@ -113,7 +113,9 @@ extension PipelineChecker {
         continue
       }
       guard let unit = StageRegistry.unit(stage.key) else {
-        report(elementPath, "unknown stage '\(stage.key)'", hint: suggestion(stage.key, in: StageRegistry.keys, noun: "stages"))
+        report(
+          elementPath, "unknown stage '\(stage.key)'",
+          hint: suggestion(stage.key, in: StageRegistry.keys, noun: "stages"))
         valid = false
         continue
       }
@@ -160,7 +162,8 @@ extension PipelineChecker {
     }
     let reads = unit.reads.map(\.phrase).joined(separator: " or ")
     let message = "'\(unit.key)' reads \(reads), but the chart holds \(holding.phrase) here"
-    if let maker = StageRegistry.units.first(where: { $0.reads.contains(holding) && unit.reads.contains($0.produces) }) {
+    if let maker = StageRegistry.units.first(where: { $0.reads.contains(holding) && unit.reads.contains($0.produces) })
+    {
       report(path, message, hint: "Add a '\(maker.key)' stage before it")
     } else if let place = chain.lastIndex(where: { unit.reads.contains($0.holding) }) {
       let own = unit.produces == .chart ? ", or to a chart of its own" : ""

@@ -52,7 +52,10 @@ public enum PipelineLoader {
     do throws(FileBytes.Failure) {
       bytes = try FileBytes.read(url.path, maximumBytes: maxPipelineBytes)
     } catch {
-      return .failure(PipelineErrors([Diagnostic(.error, "cannot read pipeline file '\(display)': \(describe(error, limit: maxPipelineBytes))")]))
+      return .failure(
+        PipelineErrors([
+          Diagnostic(.error, "cannot read pipeline file '\(display)': \(describe(error, limit: maxPipelineBytes))")
+        ]))
     }
     return load(contents: bytes, of: url)
   }
@@ -442,7 +445,8 @@ final class PipelineChecker: ParameterReader {
           if let best = rankMeasure, best.isBest {
             // A ranking sums the measure over the window; a sum of weekly bests is no one's number.
             report(
-              rankPath.appending("measure"), "rank measure '\(best.rawValue)' is a best, which does not add up over a window",
+              rankPath.appending("measure"),
+              "rank measure '\(best.rawValue)' is a best, which does not add up over a window",
               hint: "Rank by a total such as volumeKg, sessions or reps")
             rankMeasure = nil
           }
@@ -527,20 +531,23 @@ final class PipelineChecker: ParameterReader {
     } catch {
       if case .unreadable(_, let code) = error, code == ENOENT {
         report(
-          path, "cannot read catalog '\(shown)': no such file", hint: "Paths are relative to the pipeline file's folder")
+          path, "cannot read catalog '\(shown)': no such file", hint: "Paths are relative to the pipeline file's folder"
+        )
       } else {
-        report(path, "cannot read catalog '\(shown)': \(PipelineLoader.describe(error, limit: PipelineLoader.maxCatalogBytes))")
+        report(
+          path,
+          "cannot read catalog '\(shown)': \(PipelineLoader.describe(error, limit: PipelineLoader.maxCatalogBytes))")
       }
       return nil
     }
-    let where_ = "the catalog named by source.catalog"
+    let catalogPlace = "the catalog named by source.catalog"
     let catalogDocument: JSONDocument
     do {
       catalogDocument = try JSONReader().parseDocument(bytes)
     } catch {
       var diagnostic = error.diagnostic(file: shown)
       diagnostic.message = "catalog: " + diagnostic.message
-      diagnostic.hint = "In \(where_)"
+      diagnostic.hint = "In \(catalogPlace)"
       report(diagnostic, sortedAt: path)
       return nil
     }
@@ -569,7 +576,7 @@ final class PipelineChecker: ParameterReader {
       report(
         Diagnostic(
           at: catalogDocument.sourceLocation(of: located, file: shown), path: jsonPath.description,
-          "catalog: \(message)", hint: "In \(where_)"),
+          "catalog: \(message)", hint: "In \(catalogPlace)"),
         sortedAt: path)
       return nil
     } catch {

@@ -57,64 +57,87 @@ public struct CohortSeriesSVGRenderer: Sendable {
   /// user's are comparable.
   public func yScale(_ measure: Measure, plot: PlotRect) -> LinearScale {
     let shared = output.yDomain[measure] ?? AxisDomain(min: 0, max: 1)
-    let domain = MeasureDisplay.scaled(shared.min, measure)...max(
-      MeasureDisplay.scaled(shared.max, measure), MeasureDisplay.scaled(shared.min, measure) + 1e-9)
+    let domain =
+      MeasureDisplay.scaled(
+        shared.min, measure)...max(
+        MeasureDisplay.scaled(shared.max, measure), MeasureDisplay.scaled(shared.min, measure) + 1e-9)
     return LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)
   }
 
   func plot(panel: Int) -> PlotRect {
     PlotRect(
-      x: Self.left, y: Self.header + Double(panel) * (Self.plotHeight + Self.panelGap), width: Self.width - Self.left - Self.right,
+      x: Self.left, y: Self.header + Double(panel) * (Self.plotHeight + Self.panelGap),
+      width: Self.width - Self.left - Self.right,
       height: Self.plotHeight)
   }
 
   /// - Complexity: O(*b* × *m* + *r*) for *b* buckets, *m* measures and *r* ranked users.
   public func render() -> String {
     let utc = TimeZone(identifier: "UTC")!
-    let panelsBottom = Self.header + Double(output.measures.count) * (Self.plotHeight + Self.panelGap) - Self.panelGap + 30
+    let panelsBottom =
+      Self.header + Double(output.measures.count) * (Self.plotHeight + Self.panelGap) - Self.panelGap + 30
     let ranking = output.ranking?.users ?? []
     let height = panelsBottom + (ranking.isEmpty ? 10 : 40 + Double(ranking.count) * Self.rankRow)
     var b = SVGBuilder()
     let dates = self.dates
-    let desc = "Cohort of \(output.users) users, \(output.chart) by \(output.granularity.rawValue), as of \(output.asOf): "
+    let desc =
+      "Cohort of \(output.users) users, \(output.chart) by \(output.granularity.rawValue), as of \(output.asOf): "
       + "the shaded band is the middle half of users (25th to 75th percentile), the line the median"
       + (user.map { ", the orange line \($0.user)" } ?? "") + ". "
-      + (ranking.isEmpty ? "" : "Top users by \(MeasureDisplay.short(output.ranking!.measure)): "
-        + ranking.map { "\($0.user) " + MeasureDisplay.text($0.value, output.ranking!.measure) }.joined(separator: ", ") + ".")
+      + (ranking.isEmpty
+        ? ""
+        : "Top users by \(MeasureDisplay.short(output.ranking!.measure)): "
+          + ranking.map { "\($0.user) " + MeasureDisplay.text($0.value, output.ranking!.measure) }.joined(
+            separator: ", ") + ".")
     SVGFrame.open(
       &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)",
       desc: desc, kind: "cohort-series")
-    b.element("text", [("x", f(Self.left)), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
+    b.element(
+      "text", [("x", f(Self.left)), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
     b.element(
       "text", [("x", f(Self.left)), ("y", "36"), ("fill", Palette.muted)],
-      content: "cohort of \(output.users) users · \(output.range.rawValue) by \(output.granularity.rawValue) · as of \(output.asOf)")
+      content:
+        "cohort of \(output.users) users · \(output.range.rawValue) by \(output.granularity.rawValue) · as of \(output.asOf)"
+    )
     // Legend.
     b.element("rect", [("x", "420"), ("y", "27"), ("width", "16"), ("height", "10"), ("fill", Palette.barLight)])
     b.element("text", [("x", "440"), ("y", "36"), ("fill", Palette.muted)], content: "p25–p75")
-    b.element("line", [("x1", "500"), ("x2", "516"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.bar), ("stroke-width", "2")])
+    b.element(
+      "line",
+      [("x1", "500"), ("x2", "516"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.bar), ("stroke-width", "2")])
     b.element("text", [("x", "520"), ("y", "36"), ("fill", Palette.muted)], content: "median")
     if let user {
       b.element(
         "line",
-        [("x1", "572"), ("x2", "588"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.trend), ("stroke-width", "2.5"),
-         ("stroke-dasharray", "6 3")])
+        [
+          ("x1", "572"), ("x2", "588"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.trend), ("stroke-width", "2.5"),
+          ("stroke-dasharray", "6 3"),
+        ])
       b.element("text", [("x", "592"), ("y", "36"), ("fill", Palette.muted)], content: String(user.user.prefix(16)))
     }
     guard let x = xScale else {
-      b.element("text", [("x", f(Self.left)), ("y", f(Self.header + 20)), ("fill", Palette.muted)], content: "No buckets")
+      b.element(
+        "text", [("x", f(Self.left)), ("y", f(Self.header + 20)), ("fill", Palette.muted)], content: "No buckets")
       b.close("svg")
       b.newline()
       return b.text
     }
-    let ticks = TimeAxis.ticks(starts: dates, granularity: output.granularity, zone: utc, width: x.range.upperBound - x.range.lowerBound)
+    let ticks = TimeAxis.ticks(
+      starts: dates, granularity: output.granularity, zone: utc, width: x.range.upperBound - x.range.lowerBound)
     let userPoints = userLine(dates: dates)
     for (index, measure) in output.measures.enumerated() {
       let plot = self.plot(panel: index)
       let y = yScale(measure, plot: plot)
-      b.element("text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")], content: MeasureDisplay.title(measure))
+      b.element(
+        "text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")], content: MeasureDisplay.title(measure)
+      )
       for value in y.ticks() {
         b.element(
-          "line", [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(y.y(value))), ("y2", f(y.y(value))), ("stroke", Palette.grid)])
+          "line",
+          [
+            ("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(y.y(value))), ("y2", f(y.y(value))),
+            ("stroke", Palette.grid),
+          ])
         b.element(
           "text", [("x", f(plot.x - 6)), ("y", f(y.y(value) + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
           content: SVGNumber.compact(value))
@@ -122,16 +145,25 @@ public struct CohortSeriesSVGRenderer: Sendable {
       let stats = zip(dates, output.buckets).compactMap { date, bucket -> (Date, CohortStats)? in
         bucket.values[measure].map { (date, $0) }
       }
-      func value(_ s: CohortStats, _ name: String) -> Double { MeasureDisplay.scaled(s.quantile(name) ?? s.mean, measure) }
+      func value(_ s: CohortStats, _ name: String) -> Double {
+        MeasureDisplay.scaled(s.quantile(name) ?? s.mean, measure)
+      }
       if !stats.isEmpty {
         let upper = stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p75"))) }
         let lower = stats.reversed().map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p25"))) }
         b.element(
-          "polygon", [("class", "tl-iqr"), ("points", (upper + lower).joined(separator: " ")), ("fill", Palette.barLight), ("fill-opacity", "0.7")])
+          "polygon",
+          [
+            ("class", "tl-iqr"), ("points", (upper + lower).joined(separator: " ")), ("fill", Palette.barLight),
+            ("fill-opacity", "0.7"),
+          ])
         b.element(
           "polyline",
-          [("class", "tl-median"), ("points", stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p50"))) }.joined(separator: " ")),
-           ("fill", "none"), ("stroke", Palette.bar), ("stroke-width", "2")])
+          [
+            ("class", "tl-median"),
+            ("points", stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p50"))) }.joined(separator: " ")),
+            ("fill", "none"), ("stroke", Palette.bar), ("stroke-width", "2"),
+          ])
       }
       let mine = userPoints.compactMap { date, values -> String? in
         values[measure].map { f(x.x(date)) + "," + f(y.y(MeasureDisplay.scaled($0, measure))) }
@@ -139,19 +171,29 @@ public struct CohortSeriesSVGRenderer: Sendable {
       if !mine.isEmpty {
         b.element(
           "polyline",
-          [("class", "tl-user"), ("points", mine.joined(separator: " ")), ("fill", "none"), ("stroke", Palette.trend),
-           ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"), ("stroke-linejoin", "round")])
+          [
+            ("class", "tl-user"), ("points", mine.joined(separator: " ")), ("fill", "none"), ("stroke", Palette.trend),
+            ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"), ("stroke-linejoin", "round"),
+          ])
       }
-      b.element("line", [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)), ("stroke", Palette.muted)])
+      b.element(
+        "line",
+        [
+          ("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)),
+          ("stroke", Palette.muted),
+        ])
       for tick in ticks {
         let tx = x.x(tick.date)
         b.element(
           "line",
-          [("x1", f(tx)), ("x2", f(tx)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY + (tick.emphasized ? 8 : 4))),
-           ("stroke", tick.emphasized ? Palette.ink : Palette.muted)])
+          [
+            ("x1", f(tx)), ("x2", f(tx)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY + (tick.emphasized ? 8 : 4))),
+            ("stroke", tick.emphasized ? Palette.ink : Palette.muted),
+          ])
         if let label = tick.label {
           var attributes: [(String, String)] = [
-            ("x", f(tx)), ("y", f(plot.maxY + 19)), ("text-anchor", "middle"), ("fill", tick.emphasized ? Palette.ink : Palette.muted),
+            ("x", f(tx)), ("y", f(plot.maxY + 19)), ("text-anchor", "middle"),
+            ("fill", tick.emphasized ? Palette.ink : Palette.muted),
           ]
           if tick.emphasized { attributes.append(("font-weight", "600")) }
           b.element("text", attributes, content: label)
@@ -168,7 +210,8 @@ public struct CohortSeriesSVGRenderer: Sendable {
         let mine = userPoints.first { $0.0 == date }?.1
         let parts = output.measures.map { measure -> String in
           guard let s = bucket.values[measure] else { return MeasureDisplay.short(measure) + " –" }
-          var text = MeasureDisplay.short(measure) + " median " + MeasureDisplay.text(s.quantile("p50") ?? s.mean, measure)
+          var text =
+            MeasureDisplay.short(measure) + " median " + MeasureDisplay.text(s.quantile("p50") ?? s.mean, measure)
           if let p25 = s.quantile("p25"), let p75 = s.quantile("p75") {
             text += " (" + MeasureDisplay.text(p25, measure) + "–" + MeasureDisplay.text(p75, measure) + ")"
           }
@@ -216,7 +259,11 @@ public struct CohortSeriesSVGRenderer: Sendable {
       if name.count > 24 { name = String(name.prefix(23)) + "…" }
       b.element("text", [("x", f(labelRight - 8)), ("y", f(y + 12)), ("text-anchor", "end")], content: name)
       b.element(
-        "rect", [("x", f(labelRight)), ("y", f(y + 2)), ("width", f(max(width, 1))), ("height", f(Self.rankRow - 6)), ("fill", Palette.bar)])
+        "rect",
+        [
+          ("x", f(labelRight)), ("y", f(y + 2)), ("width", f(max(width, 1))), ("height", f(Self.rankRow - 6)),
+          ("fill", Palette.bar),
+        ])
       b.element(
         "text", [("x", f(labelRight + width + 6)), ("y", f(y + 12)), ("fill", Palette.muted)],
         content: MeasureDisplay.text(entry.value, rank.measure))
@@ -247,15 +294,19 @@ public struct CohortRadarSVGRenderer: Sendable {
     func q(_ axis: CohortRadarOutput.Axis, _ name: String) -> Double? { axis.counts.quantile(name) }
     let largest = output.axes.map { max(q($0, "p75") ?? 0, q($0, "p50") ?? $0.counts.mean) }.max() ?? 0
     let outer = LinearScale.niceDomain(max: largest).upperBound
-    let desc = "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of (\(output.asOf)): "
-      + output.axes.map { "\($0.label) median " + SVGNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(separator: ", ") + "."
+    let desc =
+      "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of (\(output.asOf)): "
+      + output.axes.map { "\($0.label) median " + SVGNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(
+        separator: ", ") + "."
     SVGFrame.open(
-      &b, width: size, height: RadarSVGRenderer.legendTop + 24, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)", desc: desc,
+      &b, width: size, height: RadarSVGRenderer.legendTop + 24, idPrefix: idPrefix,
+      title: "\(output.chart) — cohort of \(output.users)", desc: desc,
       kind: "cohort-radar")
     b.element("text", [("x", "16"), ("y", "22"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
     b.element(
       "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
-      content: "cohort of \(output.users) users · sessions per area this \(output.period.rawValue) · as of \(output.asOf)")
+      content:
+        "cohort of \(output.users) users · sessions per area this \(output.period.rawValue) · as of \(output.asOf)")
     guard n >= 3 else {
       b.close("svg")
       b.newline()
@@ -271,12 +322,16 @@ public struct CohortRadarSVGRenderer: Sendable {
     }
     for i in 0..<n {
       let p = RadarSVGRenderer.point(index: i, count: n, fraction: 1)
-      b.element("line", [("x1", f(RadarSVGRenderer.center.x)), ("y1", f(RadarSVGRenderer.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
+      b.element(
+        "line",
+        [("x1", f(RadarSVGRenderer.center.x)), ("y1", f(RadarSVGRenderer.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
     }
     b.close("g")
     for ring in [2, 4] {
       let p = RadarSVGRenderer.point(index: 0, count: n, fraction: Double(ring) / 4)
-      SVGFrame.haloText(&b, SVGNumber.format(outer * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9, fill: Palette.muted)
+      SVGFrame.haloText(
+        &b, SVGNumber.format(outer * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9,
+        fill: Palette.muted)
     }
     func polygon(_ values: [Double]) -> String {
       values.enumerated().map { i, v in
@@ -286,13 +341,19 @@ public struct CohortRadarSVGRenderer: Sendable {
     }
     let medians = output.axes.map { q($0, "p50") ?? $0.counts.mean }
     b.element(
-      "polygon", [("class", "tl-median"), ("points", polygon(medians)), ("fill", Palette.bar), ("fill-opacity", "0.2"), ("stroke", Palette.bar), ("stroke-width", "2")])
+      "polygon",
+      [
+        ("class", "tl-median"), ("points", polygon(medians)), ("fill", Palette.bar), ("fill-opacity", "0.2"),
+        ("stroke", Palette.bar), ("stroke-width", "2"),
+      ])
     if output.axes.allSatisfy({ q($0, "p25") != nil && q($0, "p75") != nil }) {
       for name in ["p25", "p75"] {
         b.element(
           "polygon",
-          [("points", polygon(output.axes.map { q($0, name)! })), ("fill", "none"), ("stroke", Palette.muted),
-           ("stroke-width", "1.5"), ("stroke-dasharray", "4 3")])
+          [
+            ("points", polygon(output.axes.map { q($0, name)! })), ("fill", "none"), ("stroke", Palette.muted),
+            ("stroke-width", "1.5"), ("stroke-dasharray", "4 3"),
+          ])
       }
     }
     for (i, axis) in output.axes.enumerated() {
@@ -301,12 +362,23 @@ public struct CohortRadarSVGRenderer: Sendable {
       let anchor = d.dx > 0.2 ? "start" : d.dx < -0.2 ? "end" : "middle"
       var y = p.y + d.dy * 10 + 4
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
-      b.element("text", [("x", f(p.x + d.dx * 10)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: axis.label)
+      b.element(
+        "text", [("x", f(p.x + d.dx * 10)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")],
+        content: axis.label)
     }
-    b.element("line", [("x1", "16"), ("x2", "40"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.bar), ("stroke-width", "3")])
+    b.element(
+      "line",
+      [
+        ("x1", "16"), ("x2", "40"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.bar),
+        ("stroke-width", "3"),
+      ])
     b.element("text", [("x", "48"), ("y", f(legend))], content: "median")
     b.element(
-      "line", [("x1", "120"), ("x2", "144"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.muted), ("stroke-dasharray", "4 3")])
+      "line",
+      [
+        ("x1", "120"), ("x2", "144"), ("y1", f(legend - 4)), ("y2", f(legend - 4)), ("stroke", Palette.muted),
+        ("stroke-dasharray", "4 3"),
+      ])
     b.element("text", [("x", "152"), ("y", f(legend))], content: "25th and 75th percentile")
     b.close("svg")
     b.newline()

@@ -45,7 +45,9 @@ enum DataTable {
       if hasTrend { header.append(MeasureDisplay.short(m) + " trend") }
     }
     var rows = o.buckets.map { bucket -> [String] in
-      var row = [PeriodName.long(LocalDate(bucket.start, in: zone), o.granularity) + (bucket.partial ? " (so far)" : "")]
+      var row = [
+        PeriodName.long(LocalDate(bucket.start, in: zone), o.granularity) + (bucket.partial ? " (so far)" : "")
+      ]
       for m in o.measures {
         // A best without a value is shown as a dash, never as 0.
         row.append(bucket.values[m].map { MeasureDisplay.text($0, m) } ?? "–")
@@ -65,7 +67,9 @@ enum DataTable {
   static func radar(_ o: RadarOutput) -> String {
     let zone = SVGFrame.zone(o.timeZone)
     let granularity = o.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .month
-    let header = ["Area"] + o.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
+    let header =
+      ["Area"]
+      + o.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
     var rows = o.axes.enumerated().map { i, axis in
       [axis.label] + o.periods.map { i < $0.counts.count ? String($0.counts[i]) : "" }
     }
@@ -82,7 +86,9 @@ enum DataTable {
   static func heatmap(_ o: HeatmapOutput) -> String {
     let zone = SVGFrame.zone(o.timeZone)
     let granularity = o.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .week
-    let header = ["Muscle group"] + o.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
+    let header =
+      ["Muscle group"]
+      + o.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
     let groups = o.periods.first?.groups ?? []
     let rows = groups.enumerated().map { i, group in
       [group.name] + o.periods.map { i < $0.groups.count ? String($0.groups[i].sessions) : "" }
@@ -110,7 +116,11 @@ enum DataTable {
 
   static func cohortSeries(_ o: CohortSeriesOutput) -> String {
     var header = ["Bucket", "Users"]
-    for m in o.measures { header += [MeasureDisplay.short(m) + " p25", MeasureDisplay.short(m) + " median", MeasureDisplay.short(m) + " p75"] }
+    for m in o.measures {
+      header += [
+        MeasureDisplay.short(m) + " p25", MeasureDisplay.short(m) + " median", MeasureDisplay.short(m) + " p75",
+      ]
+    }
     let rows = o.buckets.map { bucket -> [String] in
       var row = [bucket.date, String(bucket.n)]
       for m in o.measures {
@@ -146,7 +156,8 @@ enum DataTable {
     let rows = RecordsSVGRenderer.ordered(o.exercises).map {
       [$0.exercise, best($0.topSetKg), best($0.e1rmKg), String($0.records.count)]
     }
-    return table(caption: "\(o.chart): personal records", header: ["Exercise", "Top set", "e1RM", "Records"], rows: rows)
+    return table(
+      caption: "\(o.chart): personal records", header: ["Exercise", "Top set", "e1RM", "Records"], rows: rows)
   }
 
   static func streak(_ o: StreakOutput) -> String {

@@ -100,7 +100,8 @@ public enum HTMLReport {
     body += "<h1>" + user + "</h1>\n"
     let asOf = LocalDate(page.asOf, in: page.timeZone)
     let zoneName = page.timeZone.identifier == "GMT" ? "UTC" : page.timeZone.identifier
-    body += "<p class=\"meta\">As of " + asOf.long + " (" + XMLEscape.escape(zoneName) + ") · "
+    body +=
+      "<p class=\"meta\">As of " + asOf.long + " (" + XMLEscape.escape(zoneName) + ") · "
       + "\(page.sessions.count) session\(page.sessions.count == 1 ? "" : "s") up to as-of · "
       + "\(rejectedCount(page)) rejected row\(rejectedCount(page) == 1 ? "" : "s")</p>\n"
     if let failure = page.failure {
@@ -118,18 +119,22 @@ public enum HTMLReport {
   public static func index(_ index: Index) -> String {
     let ok = index.users.filter(\.ok).count
     var body = "<h1>" + XMLEscape.escape(index.pipeline) + "</h1>\n"
-    body += "<p class=\"meta\">As of " + XMLEscape.escape(index.asOf) + " · \(index.users.count) users: \(ok) ok, "
+    body +=
+      "<p class=\"meta\">As of " + XMLEscape.escape(index.asOf) + " · \(index.users.count) users: \(ok) ok, "
       + "\(index.users.count - ok) failed</p>\n"
     if index.charts.isEmpty {
       body += "<p class=\"meta\">The pipeline compares no charts across users.</p>\n"
     }
     for chart in index.charts { body += figure(chart) }
-    body += "<section><h2>Users</h2>\n<table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
+    body +=
+      "<section><h2>Users</h2>\n<table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
       + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions</th><th scope=\"col\">Rejected rows</th></tr></thead>\n<tbody>\n"
     for entry in index.users {
       let link = "users/" + pathComponent(entry.user) + ".html"
-      body += "<tr><th scope=\"row\"><a href=\"" + XMLEscape.escape(link) + "\">" + XMLEscape.escape(entry.user) + "</a></th>"
-      body += entry.ok
+      body +=
+        "<tr><th scope=\"row\"><a href=\"" + XMLEscape.escape(link) + "\">" + XMLEscape.escape(entry.user) + "</a></th>"
+      body +=
+        entry.ok
         ? "<td class=\"ok\">ok</td>"
         : "<td class=\"failed\">failed: " + XMLEscape.escape(entry.message ?? "") + "</td>"
       body += "<td>\(entry.sessions)</td><td>\(entry.rowsRejected)</td></tr>\n"
@@ -148,7 +153,8 @@ public enum HTMLReport {
 
   static func figure(_ chart: ChartDocument) -> String {
     let name = XMLEscape.escape(chart.name)
-    var out = "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
+    var out =
+      "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
     out += "<figure class=\"chart\">\n"
     out += SVGRenderer.render(chart)
     let hoverable: Bool
@@ -157,7 +163,8 @@ public enum HTMLReport {
     default: hoverable = false
     }
     if hoverable {
-      out += "<figcaption class=\"readout\" aria-live=\"polite\">Hover over or touch the chart to read a "
+      out +=
+        "<figcaption class=\"readout\" aria-live=\"polite\">Hover over or touch the chart to read a "
         + "period's values.</figcaption>\n"
     }
     out += "</figure>\n"
@@ -174,14 +181,16 @@ public enum HTMLReport {
       let time = RFC3339.format(seconds: session.start, timeZone: page.timeZone)
       let clock = String(time.dropFirst(11).prefix(5))
       return [
-        "\(LocalDate.weekdayNames[local.weekday]) \(local.long) \(clock)", session.name.isEmpty ? "(no name)" : session.name,
+        "\(LocalDate.weekdayNames[local.weekday]) \(local.long) \(clock)",
+        session.name.isEmpty ? "(no name)" : session.name,
         session.durationSeconds > 0 ? "\(session.durationSeconds / 60) min" : "", String(session.setCount),
         SVGNumber.display(session.volumeKg, decimals: 0) + " kg",
       ]
     }
     return "<section><h2>Recent workouts</h2>\n"
       + DataTable.table(
-        caption: "The \(recent.count) most recent workouts up to as-of", header: ["Started", "Workout", "Duration", "Sets", "Volume"],
+        caption: "The \(recent.count) most recent workouts up to as-of",
+        header: ["Started", "Workout", "Duration", "Sets", "Volume"],
         rows: rows)
       + "</section>\n"
   }
@@ -197,10 +206,16 @@ public enum HTMLReport {
     guard !page.notes.isEmpty else { return out + "<p>Every row was accepted as written.</p></section>\n" }
     var outcomes: [(String, Int)] = []
     for note in page.notes {
-      if let i = outcomes.firstIndex(where: { $0.0 == note.outcome }) { outcomes[i].1 += 1 } else { outcomes.append((note.outcome, 1)) }
+      if let i = outcomes.firstIndex(where: { $0.0 == note.outcome }) {
+        outcomes[i].1 += 1
+      } else {
+        outcomes.append((note.outcome, 1))
+      }
     }
-    out += "<p>" + outcomes.map { XMLEscape.escape($0.0) + " \($0.1)" }.joined(separator: ", ") + ". The full list is in "
-      + "<a href=\"../../users/" + XMLEscape.escape(pathComponent(page.user)) + "/row-outcomes.csv\">row-outcomes.csv</a>.</p>\n"
+    out +=
+      "<p>" + outcomes.map { XMLEscape.escape($0.0) + " \($0.1)" }.joined(separator: ", ") + ". The full list is in "
+      + "<a href=\"../../users/" + XMLEscape.escape(pathComponent(page.user))
+      + "/row-outcomes.csv\">row-outcomes.csv</a>.</p>\n"
     let ordered = page.notes.filter { $0.outcome == "rejected" } + page.notes.filter { $0.outcome != "rejected" }
     let listed = ordered.prefix(listedNotes)
     out += DataTable.table(
@@ -214,7 +229,8 @@ public enum HTMLReport {
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       + "<title>" + XMLEscape.escape(title) + "</title>\n<style>\n" + css + "</style>\n</head>\n"
-      + "<body data-script=\"pending\">\n<main>\n" + body + "</main>\n<script>\n" + script + "</script>\n</body>\n</html>\n"
+      + "<body data-script=\"pending\">\n<main>\n" + body + "</main>\n<script>\n" + script
+      + "</script>\n</body>\n</html>\n"
   }
 
   static let css = """

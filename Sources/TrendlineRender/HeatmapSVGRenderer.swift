@@ -44,7 +44,8 @@ public struct HeatmapSVGRenderer: Sendable {
     let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .week
     var b = SVGBuilder()
     let trained = output.periods.last.map { $0.groups.filter { $0.sessions > 0 }.map(\.name) } ?? []
-    let desc = "Sessions per muscle group for \(output.user), \(groups.count) groups by \(output.periods.count) "
+    let desc =
+      "Sessions per muscle group for \(output.user), \(groups.count) groups by \(output.periods.count) "
       + "\(granularity.rawValue)s; darker is more sessions (most: \(largest)). Latest period: "
       + (trained.isEmpty ? "nothing trained" : trained.joined(separator: ", ")) + "."
     SVGFrame.open(
@@ -61,7 +62,8 @@ public struct HeatmapSVGRenderer: Sendable {
         "text", [("x", f(x)), ("y", f(Self.top - 18)), ("text-anchor", "middle"), ("font-weight", "600")],
         content: PeriodName.short(start, granularity))
       b.element(
-        "text", [("x", f(x)), ("y", f(Self.top - 6)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "9")],
+        "text",
+        [("x", f(x)), ("y", f(Self.top - 6)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "9")],
         content: period.partial ? "so far" : (granularity == .month ? String(start.year) : ""))
     }
     for (row, group) in groups.enumerated() {
@@ -99,10 +101,16 @@ public struct HeatmapSVGRenderer: Sendable {
       let x = 80 + Double(index) * 56
       b.element(
         "rect",
-        [("x", f(x)), ("y", f(legendY)), ("width", "52"), ("height", "14"),
-         ("fill", Self.colour(largest > 0 ? Double(count) / Double(largest) : 0)), ("stroke", Palette.grid)])
+        [
+          ("x", f(x)), ("y", f(legendY)), ("width", "52"), ("height", "14"),
+          ("fill", Self.colour(largest > 0 ? Double(count) / Double(largest) : 0)), ("stroke", Palette.grid),
+        ])
       b.element(
-        "text", [("x", f(x + 26)), ("y", f(legendY + 28)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "10")],
+        "text",
+        [
+          ("x", f(x + 26)), ("y", f(legendY + 28)), ("text-anchor", "middle"), ("fill", Palette.muted),
+          ("font-size", "10"),
+        ],
         content: String(count))
     }
     b.close("svg")

@@ -50,8 +50,11 @@ public struct RadarSVGRenderer: Sendable {
     let height = Self.legendTop + Double(legendRows) * 18 + (output.unmappedExercises.isEmpty ? 0 : 18)
     var b = SVGBuilder()
     let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .month
-    let names = output.periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
-    let desc = "Sessions per muscle area for \(output.user), spoke 0 (\(output.axes.first?.label ?? "none")) at the top, "
+    let names = output.periods.map {
+      PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "")
+    }
+    let desc =
+      "Sessions per muscle area for \(output.user), spoke 0 (\(output.axes.first?.label ?? "none")) at the top, "
       + "clockwise; one polygon per period on one shared scale (outer ring: \(largest) sessions). "
       + zip(names, output.periods).map { name, period in
         "\(name): " + zip(output.axes, period.counts).map { "\($0.label) \($1)" }.joined(separator: ", ")
@@ -64,7 +67,8 @@ public struct RadarSVGRenderer: Sendable {
       "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
       content: "\(output.user) · sessions per area · as of \(LocalDate(output.asOf, in: zone).long)")
     guard n >= 3 else {
-      b.element("text", [("x", "16"), ("y", "80"), ("fill", Palette.muted)], content: "A radar needs at least three axes")
+      b.element(
+        "text", [("x", "16"), ("y", "80"), ("fill", Palette.muted)], content: "A radar needs at least three axes")
       b.close("svg")
       b.newline()
       return b.text
@@ -82,7 +86,8 @@ public struct RadarSVGRenderer: Sendable {
     for i in 0..<n {
       let p = Self.point(index: i, count: n, fraction: 1)
       b.element(
-        "line", [("class", "tl-spoke"), ("x1", f(Self.center.x)), ("y1", f(Self.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
+        "line",
+        [("class", "tl-spoke"), ("x1", f(Self.center.x)), ("y1", f(Self.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
     }
     b.close("g")
     b.newline()
@@ -122,7 +127,8 @@ public struct RadarSVGRenderer: Sendable {
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
       // Counts per period are in the legend and the data table; a count beside each label
       // would name only one of the polygons and invite misreading.
-      b.element("text", [("x", f(x)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: axis.label)
+      b.element(
+        "text", [("x", f(x)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: axis.label)
     }
     // Legend.
     for (index, name) in names.enumerated() {

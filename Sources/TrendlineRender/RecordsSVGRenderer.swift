@@ -51,7 +51,8 @@ public struct RecordsSVGRenderer: Sendable {
       b.element("text", [("x", f(x)), ("y", f(Self.top - 8)), ("font-weight", "600")], content: title)
     }
     if rows.isEmpty {
-      b.element("text", [("x", "16"), ("y", f(Self.top + 14)), ("fill", Palette.muted)], content: "No weighted sets yet")
+      b.element(
+        "text", [("x", "16"), ("y", f(Self.top + 14)), ("fill", Palette.muted)], content: "No weighted sets yet")
     }
     func best(_ value: RecordsOutput.Best?) -> String {
       guard let value else { return "–" }

@@ -46,7 +46,8 @@ public enum SVGRenderer {
     case .sparklines(let output): return SparklinesSVGRenderer(output, idPrefix: idPrefix).render()
     case .records(let output): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
     case .streak(let output): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
-    case .cohortSeries(let output, let user): return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix).render()
+    case .cohortSeries(let output, let user):
+      return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix).render()
     case .cohortRadar(let output): return CohortRadarSVGRenderer(output, idPrefix: idPrefix).render()
     }
   }

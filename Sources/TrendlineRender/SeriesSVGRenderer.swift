@@ -131,10 +131,13 @@ public struct SeriesSVGRenderer: Sendable {
       drawTrend(&b, panel: panel, x: x)
       drawAverage(&b, panel: panel)
       drawXAxis(&b, panel: panel, x: x, ticks: ticks)
-      if panelIndex == 0, let asOfIndex { drawAsOf(&b, bucket: output.buckets[asOfIndex], panel: panel, x: x, asOf: asOf) }
+      if panelIndex == 0, let asOfIndex {
+        drawAsOf(&b, bucket: output.buckets[asOfIndex], panel: panel, x: x, asOf: asOf)
+      }
     }
     if let first = layout.panels.first, let last = layout.panels.last {
-      let plot = PlotRect(x: first.plot.x, y: first.plot.y, width: first.plot.width, height: last.plot.maxY - first.plot.y)
+      let plot = PlotRect(
+        x: first.plot.x, y: first.plot.y, width: first.plot.width, height: last.plot.maxY - first.plot.y)
       SVGFrame.hoverGroup(&b, plot: plot, scale: x, points: output.buckets.map { ($0.start, readout($0, zone: zone)) })
     }
     b.close("svg")
@@ -186,7 +189,10 @@ public struct SeriesSVGRenderer: Sendable {
       item("bands: \(MeasureDisplay.short(bands.measure)) levels") { b, x0 in
         b.element(
           "rect",
-          [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.band), ("stroke", "#AFB8C1")])
+          [
+            ("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.band),
+            ("stroke", "#AFB8C1"),
+          ])
       }
     }
   }
@@ -201,7 +207,10 @@ public struct SeriesSVGRenderer: Sendable {
       let y = panel.y.y(value)
       b.element(
         "line",
-        [("x1", f(lead)), ("x2", f(plot.maxX)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.grid), ("stroke-width", "1")])
+        [
+          ("x1", f(lead)), ("x2", f(plot.maxX)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.grid),
+          ("stroke-width", "1"),
+        ])
       b.element(
         "text", [("x", f(lead - 6)), ("y", f(y + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
         content: SVGNumber.compact(value))
@@ -218,21 +227,26 @@ public struct SeriesSVGRenderer: Sendable {
     for (index, level) in bands.levels.enumerated() {
       let from = MeasureDisplay.scaled(level.from, panel.measure)
       guard from < panel.y.domain.upperBound else { break }
-      let next = index + 1 < bands.levels.count
+      let next =
+        index + 1 < bands.levels.count
         ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure) : panel.y.domain.upperBound
       let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
       let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
       if index % 2 == 1 {
         b.element(
           "rect",
-          [("x", f(plot.x - gutter)), ("y", f(y1)), ("width", f(plot.width + gutter)), ("height", f(y0 - y1)),
-           ("fill", Palette.band)])
+          [
+            ("x", f(plot.x - gutter)), ("y", f(y1)), ("width", f(plot.width + gutter)), ("height", f(y0 - y1)),
+            ("fill", Palette.band),
+          ])
       }
       if from > panel.y.domain.lowerBound {
         b.element(
           "line",
-          [("x1", f(plot.x - gutter)), ("x2", f(plot.maxX)), ("y1", f(y0)), ("y2", f(y0)), ("stroke", "#AFB8C1"),
-           ("stroke-dasharray", "1 3")])
+          [
+            ("x1", f(plot.x - gutter)), ("x2", f(plot.maxX)), ("y1", f(y0)), ("y2", f(y0)), ("stroke", "#AFB8C1"),
+            ("stroke-dasharray", "1 3"),
+          ])
       }
     }
     b.close("g")
@@ -245,12 +259,14 @@ public struct SeriesSVGRenderer: Sendable {
     for (index, level) in bands.levels.enumerated() {
       let from = MeasureDisplay.scaled(level.from, panel.measure)
       guard from < panel.y.domain.upperBound else { break }
-      let next = index + 1 < bands.levels.count
+      let next =
+        index + 1 < bands.levels.count
         ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure) : panel.y.domain.upperBound
       let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
       let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
       let y = y0 - y1 >= 14 ? (y0 + y1) / 2 + 4 : y0 - 3
-      SVGFrame.haloText(&b, level.label, x: panel.plot.x - gutter + 4, y: y, size: 10, weight: "600", fill: Palette.muted)
+      SVGFrame.haloText(
+        &b, level.label, x: panel.plot.x - gutter + 4, y: y, size: 10, weight: "600", fill: Palette.muted)
     }
   }
 
@@ -271,7 +287,8 @@ public struct SeriesSVGRenderer: Sendable {
         ])
       if bucket.partial {
         SVGFrame.haloText(
-          &b, "so far", x: (x0 + x1) / 2, y: max(top - 4, panel.plot.y + 10), anchor: "middle", size: 10, fill: Palette.muted)
+          &b, "so far", x: (x0 + x1) / 2, y: max(top - 4, panel.plot.y + 10), anchor: "middle", size: 10,
+          fill: Palette.muted)
       }
     }
     b.close("g")
@@ -305,7 +322,8 @@ public struct SeriesSVGRenderer: Sendable {
       ])
     // In the right margin, where neither bars nor band labels can cover it.
     b.element(
-      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y - 2)), ("fill", Palette.ink), ("font-size", "10")], content: "avg")
+      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y - 2)), ("fill", Palette.ink), ("font-size", "10")],
+      content: "avg")
     b.element(
       "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y + 9)), ("fill", Palette.ink), ("font-size", "10")],
       content: averageText(average, panel.measure))
@@ -332,7 +350,8 @@ public struct SeriesSVGRenderer: Sendable {
         ])
       if let label = tick.label {
         var attributes: [(String, String)] = [
-          ("x", f(tx)), ("y", f(y + 19)), ("text-anchor", "middle"), ("fill", tick.emphasized ? Palette.ink : Palette.muted),
+          ("x", f(tx)), ("y", f(y + 19)), ("text-anchor", "middle"),
+          ("fill", tick.emphasized ? Palette.ink : Palette.muted),
         ]
         if tick.emphasized { attributes.append(("font-weight", "600")) }
         b.element("text", attributes, content: label)
@@ -350,7 +369,10 @@ public struct SeriesSVGRenderer: Sendable {
     let rightSide = cx > panel.plot.x + panel.plot.width / 2
     b.element(
       "text",
-      [("x", f(rightSide ? cx - 8 : cx + 8)), ("y", f(y - 1)), ("text-anchor", rightSide ? "end" : "start"), ("font-size", "10")],
+      [
+        ("x", f(rightSide ? cx - 8 : cx + 8)), ("y", f(y - 1)), ("text-anchor", rightSide ? "end" : "start"),
+        ("font-size", "10"),
+      ],
       content: label)
   }
 
@@ -360,7 +382,8 @@ public struct SeriesSVGRenderer: Sendable {
     var text = PeriodName.long(LocalDate(bucket.start, in: zone), output.granularity)
     if bucket.partial { text += " (so far)" }
     let parts = output.measures.map { measure -> String in
-      var part = MeasureDisplay.short(measure) + " " + (bucket.values[measure].map { MeasureDisplay.text($0, measure) } ?? "–")
+      var part =
+        MeasureDisplay.short(measure) + " " + (bucket.values[measure].map { MeasureDisplay.text($0, measure) } ?? "–")
       if let trend = bucket.trend?[measure] { part += " (trend " + MeasureDisplay.text(trend, measure) + ")" }
       return part
     }
@@ -371,12 +394,14 @@ public struct SeriesSVGRenderer: Sendable {
     let per = output.granularity.rawValue
     let measures = output.measures.map(MeasureDisplay.short).joined(separator: ", ")
     guard let first = output.buckets.first, let last = output.buckets.last else {
-      return "No sessions of \(output.user) in the \(output.range.rawValue) range up to \(LocalDate(output.asOf, in: zone).long)."
+      return
+        "No sessions of \(output.user) in the \(output.range.rawValue) range up to \(LocalDate(output.asOf, in: zone).long)."
     }
     let averages = output.measures.map { measure in
       (output.average[measure].map { MeasureDisplay.text($0, measure) } ?? "–") + " " + MeasureDisplay.short(measure)
     }
-    return "Bars of \(measures) per \(per) for \(output.user), from \(PeriodName.long(LocalDate(first.start, in: zone), output.granularity)) "
+    return
+      "Bars of \(measures) per \(per) for \(output.user), from \(PeriodName.long(LocalDate(first.start, in: zone), output.granularity)) "
       + "to \(PeriodName.long(LocalDate(last.start, in: zone), output.granularity))\(last.partial ? " (so far)" : ""), "
       + "as of \(LocalDate(output.asOf, in: zone).long). Average per \(per): \(averages.joined(separator: ", ")). "
       + (first.trend != nil ? "The orange dashed line is the trend." : "")

@@ -48,7 +48,8 @@ public struct SparklinesSVGRenderer: Sendable {
     let start = LocalDate(output.domain.start, in: zone)
     let end = LocalDate(output.domain.end, in: zone)
     var b = SVGBuilder()
-    let desc = "\(Self.valueName(output.value)) per session for \(output.user), one line per exercise over the "
+    let desc =
+      "\(Self.valueName(output.value)) per session for \(output.user), one line per exercise over the "
       + "\(output.windowDays) days from \(start.long) to \(end.long) (as of). "
       + output.lines.map { line in
         "\(line.exercise): \(line.points.count) session\(line.points.count == 1 ? "" : "s"), latest "
@@ -72,7 +73,8 @@ public struct SparklinesSVGRenderer: Sendable {
       let low = values.min() ?? 0
       let high = values.max() ?? 0
       // A flat line sits in the middle rather than on the floor.
-      let y = high > low
+      let y =
+        high > low
         ? LinearScale(domain: low...high, bottom: plot.maxY - 2, top: plot.y + 2)
         : LinearScale(domain: (low - 1)...(low + 1), bottom: plot.maxY - 2, top: plot.y + 2)
       b.open("g", [("class", "tl-line")])
@@ -88,8 +90,11 @@ public struct SparklinesSVGRenderer: Sendable {
       if points.count > 1 {
         b.element(
           "polyline",
-          [("points", points.joined(separator: " ")), ("fill", "none"), ("stroke", Palette.bar), ("stroke-width", "1.5"),
-           ("stroke-linejoin", "round")])
+          [
+            ("points", points.joined(separator: " ")), ("fill", "none"), ("stroke", Palette.bar),
+            ("stroke-width", "1.5"),
+            ("stroke-linejoin", "round"),
+          ])
       }
       if let last = line.points.last {
         b.element("circle", [("cx", f(x.x(last.t))), ("cy", f(y.y(last.v))), ("r", "2.5"), ("fill", Palette.trend)])
@@ -97,13 +102,19 @@ public struct SparklinesSVGRenderer: Sendable {
           "text", [("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 4))],
           content: SVGNumber.display(last.v) + unit)
         b.element(
-          "text", [("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 16)), ("fill", Palette.muted), ("font-size", "9")],
+          "text",
+          [
+            ("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 16)), ("fill", Palette.muted),
+            ("font-size", "9"),
+          ],
           content: LocalDate(last.t, in: zone).dayMonth)
       }
       b.close("g")
       SVGFrame.hoverGroup(
         &b, plot: plot, scale: x,
-        points: line.points.map { ($0.t, "\(line.exercise), \(LocalDate($0.t, in: zone).long): " + SVGNumber.display($0.v) + unit) })
+        points: line.points.map {
+          ($0.t, "\(line.exercise), \(LocalDate($0.t, in: zone).long): " + SVGNumber.display($0.v) + unit)
+        })
     }
     b.close("svg")
     b.newline()

@@ -58,7 +58,8 @@ public struct StreakSVGRenderer: Sendable {
       }
       let value = period.value.map { MeasureDisplay.text($0, output.measure) } ?? "no value"
       b.open("rect", attributes)
-      b.element("title", [], content: "\(LocalDate(period.start, in: zone).long): \(value)\(period.partial ? " so far" : "")")
+      b.element(
+        "title", [], content: "\(LocalDate(period.start, in: zone).long): \(value)\(period.partial ? " so far" : "")")
       b.close("rect")
     }
     let legendY = height - 18

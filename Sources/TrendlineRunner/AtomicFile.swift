@@ -33,7 +33,8 @@ public enum AtomicFile {
     // The name is this process's (pid and host) plus a number it never hands out twice. A
     // name taken anyway (a dead process's leftover whose pid came back) is skipped.
     repeat {
-      temporary = "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
+      temporary =
+        "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
       descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     } while descriptor < 0 && errno == EEXIST
     guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }

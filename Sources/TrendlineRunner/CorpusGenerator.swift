@@ -30,7 +30,9 @@ public struct CorpusGenerator: Sendable {
     }
   }
 
-  public init(users: Int, seed: UInt64, sessionsPerUser: Int = 100, endDate: CivilDate = .init(year: 2026, month: 11, day: 28)) {
+  public init(
+    users: Int, seed: UInt64, sessionsPerUser: Int = 100, endDate: CivilDate = .init(year: 2026, month: 11, day: 28)
+  ) {
     self.users = users
     self.seed = seed
     self.sessionsPerUser = sessionsPerUser
@@ -133,7 +135,13 @@ public struct CorpusGenerator: Sendable {
       for session in sessions {
         var order = 0
         for set in session.sets {
-          let setOrder = set.warmup ? "W" : { order += 1; return String(order) }()
+          let setOrder =
+            set.warmup
+            ? "W"
+            : {
+              order += 1
+              return String(order)
+            }()
           out += "\(stamp(session.local)),\"\(session.name)\",\(session.minutes)m,\"\(set.exercise)\",\(setOrder),"
           out += "\(number(set.weight)).0,\(set.reps),0,0,,,\n"
         }
@@ -145,7 +153,13 @@ public struct CorpusGenerator: Sendable {
       for (ordinal, session) in sessions.enumerated() {
         var order = 0
         for set in session.sets {
-          let setOrder = set.warmup ? "W" : { order += 1; return String(order) }()
+          let setOrder =
+            set.warmup
+            ? "W"
+            : {
+              order += 1
+              return String(order)
+            }()
           out += "\"\(ordinal + 1)\";\"\(stamp(session.local))\";\"\(session.name)\";\"\(session.minutes * 60)\";"
           out += "\"\(set.exercise)\";\"\(setOrder)\";\"\(set.weight)\";\"\(set.reps)\";\"\";\"\";\"\";\"\";\"\"\n"
         }
@@ -199,7 +213,8 @@ public struct CorpusGenerator: Sendable {
           "{\"id\": \"s\(ordinal + 1)\", \"start\": \"\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00\", \"durationSeconds\": \(session.minutes * 60), \"name\": \"\(session.name)\", \"sets\": [\(sets.joined(separator: ", "))]}"
         )
       }
-      out = "{\"weightUnit\": \"\(pounds ? "lb" : "kg")\", \"sessions\": [\n" + parts.joined(separator: ",\n") + "\n]}\n"
+      out =
+        "{\"weightUnit\": \"\(pounds ? "lb" : "kg")\", \"sessions\": [\n" + parts.joined(separator: ",\n") + "\n]}\n"
       return (".json", out)
     case .ndjson:
       for (ordinal, session) in sessions.enumerated() {

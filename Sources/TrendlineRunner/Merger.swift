@@ -43,7 +43,8 @@ public enum Merger {
       case .differentPipelines(let a, let b):
         return "partials come from different pipelines: \(a) and \(b); merge the shards of one run"
       case .differentAsOf(let a, let b):
-        return "partials were run with different as-of values: \(a) and \(b); re-run the odd shards with the same --as-of"
+        return
+          "partials were run with different as-of values: \(a) and \(b); re-run the odd shards with the same --as-of"
       case .differentShardCounts(let a, let b):
         return "partials were split into different shard counts: \(a) and \(b)"
       case .differentCorpus(let a, let b):
@@ -61,11 +62,14 @@ public enum Merger {
         return
           "the output folder '\(output)' \(problem); a merge removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
       case .unsupportedSchema(let path, let found):
-        return "'\(path)' is a \(found) file, this trendline merges \(CohortPartial.schemaID); re-run the shard with this trendline"
+        return
+          "'\(path)' is a \(found) file, this trendline merges \(CohortPartial.schemaID); re-run the shard with this trendline"
       case .editedPartial(let path):
-        return "'\(path)' does not match its checksum: it was edited or damaged after its shard wrote it; re-run the shard"
+        return
+          "'\(path)' does not match its checksum: it was edited or damaged after its shard wrote it; re-run the shard"
       case .editedManifest(let path):
-        return "'\(path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; re-run the shard"
+        return
+          "'\(path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; re-run the shard"
       case .outOfRange(let path, let what): return "'\(path)': \(what); re-run the shard"
       case .output(let message): return message
       }
@@ -146,7 +150,8 @@ public enum Merger {
       if !origin.matches(reference) { _ = try checkTogether([reference, origin]) }
       // Another shard of the same run put in this folder since the first pass would count twice.
       if seen[origin.shardIndex] != origin.path {
-        throw .duplicateShard("\(origin.shardIndex)-of-\(origin.shardCount)", [seen[origin.shardIndex] ?? "", origin.path])
+        throw .duplicateShard(
+          "\(origin.shardIndex)-of-\(origin.shardCount)", [seen[origin.shardIndex] ?? "", origin.path])
       }
       if gatherer == nil { gatherer = CohortGatherer(compare: partial.compare) }
       gatherer!.merge(partial)
@@ -182,7 +187,8 @@ public enum Merger {
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
       var written: [String] = []
       for (name, data) in cohortFiles {
-        try AtomicFile.write(data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
+        try AtomicFile.write(
+          data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
         written.append("cohort/" + name + ".json")
       }
       written += try ReportWriter.writeCohortReport(
@@ -339,7 +345,9 @@ public enum Merger {
   /// (20, 30, 40 users). Paths are compared resolved (links followed) and standardized.
   static func checkOutput(_ output: URL, partials: [URL], protected: [URL]) throws(Failure) {
     let out = OutputSweep.resolved(output)
-    func inside(_ path: String, _ folder: String) -> Bool { path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/") }
+    func inside(_ path: String, _ folder: String) -> Bool {
+      path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+    }
     for folder in protected where inside(out, OutputSweep.resolved(folder)) {
       throw .outputOverlapsPartial(output: output.path, partial: folder.path)
     }

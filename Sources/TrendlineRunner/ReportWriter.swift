@@ -26,7 +26,9 @@ enum ReportWriter {
   /// `<name>.svg` beside `<name>.json` in `folder`, when the pipeline writes SVG; the file's
   /// name if it was written.
   @discardableResult
-  static func writeSVG(_ document: ChartDocument, named name: String, in folder: String, formats: [Pipeline.Output.Format])
+  static func writeSVG(
+    _ document: ChartDocument, named name: String, in folder: String, formats: [Pipeline.Output.Format]
+  )
     throws(AtomicFile.WriteError) -> String?
   {
     guard formats.contains(.svg) else { return nil }
@@ -58,7 +60,8 @@ enum ReportWriter {
   ) throws(AtomicFile.WriteError) {
     guard formats.contains(.html) else { return try AtomicFile.remove(userPageURL(user, output: output).path) }
     let page = HTMLReport.UserPage(
-      user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], notes: [])
+      user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], notes: []
+    )
     try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
   }
 
@@ -101,7 +104,8 @@ enum ReportWriter {
     guard formats.contains(.html) else { return written }
     let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users)
     try AtomicFile.write(
-      Data(HTMLReport.index(index).utf8), to: output.appendingPathComponent("report").appendingPathComponent("index.html").path)
+      Data(HTMLReport.index(index).utf8),
+      to: output.appendingPathComponent("report").appendingPathComponent("index.html").path)
     return written + ["report/index.html"]
   }
 }

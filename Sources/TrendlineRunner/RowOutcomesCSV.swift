@@ -44,7 +44,10 @@ public enum RowOutcomesCSV {
   static func cell(_ value: String) -> [UInt8] {
     var text = Array(value.utf8)
     if let first = text.first, "=+-@\t\r".utf8.contains(first) { text.insert(UInt8(ascii: "'"), at: 0) }
-    guard text.contains(where: { $0 == ASCII.comma || $0 == ASCII.quote || $0 == ASCII.newline || $0 == ASCII.carriageReturn })
+    guard
+      text.contains(where: {
+        $0 == ASCII.comma || $0 == ASCII.quote || $0 == ASCII.newline || $0 == ASCII.carriageReturn
+      })
     else { return text }
     var quoted: [UInt8] = [ASCII.quote]
     for byte in text {

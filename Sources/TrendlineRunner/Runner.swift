@@ -192,7 +192,9 @@ public enum Runner {
       toolVersion: options.toolVersion, pipeline: pipelineRecord, asOf: options.asOfText,
       shard: options.shard.map { .init(index: $0.index, count: $0.count) }, startedAt: timestamp(startedAt),
       finishedAt: timestamp(Date()), totals: totals(userRecords), users: userRecords,
-      skippedEntries: discovered.problems.map { .init(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil) })
+      skippedEntries: discovered.problems.map {
+        .init(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil)
+      })
     let gathered = cohort.withLock { $0 }
     do {
       if let shard = options.shard {
@@ -272,23 +274,28 @@ public enum Runner {
     let outputPath = OutputSweep.resolved(output)
     if isInside(outputPath, inputPath) {
       throw .folders(
-        "the output folder '\(output.path)' is inside the input folder '\(input.path)': the next run would read its outputs as users. Write outside the input")
+        "the output folder '\(output.path)' is inside the input folder '\(input.path)': the next run would read its outputs as users. Write outside the input"
+      )
     }
     if isInside(inputPath, outputPath) {
       throw .folders(
-        "the input folder '\(input.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Write elsewhere")
+        "the input folder '\(input.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Write elsewhere"
+      )
     }
     if let cache, isInside(OutputSweep.resolved(cache), inputPath) {
       throw .folders(
-        "the cache folder '\(cache.path)' is inside the input folder '\(input.path)': the next run would read its entries as users. Keep the cache outside the input")
+        "the cache folder '\(cache.path)' is inside the input folder '\(input.path)': the next run would read its entries as users. Keep the cache outside the input"
+      )
     }
     if let cache, isInside(OutputSweep.resolved(cache), outputPath) {
       throw .folders(
-        "the cache folder '\(cache.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Keep the cache outside the output")
+        "the cache folder '\(cache.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Keep the cache outside the output"
+      )
     }
     if let problem = OutputSweep.ownershipProblem(in: output.path) {
       throw .folders(
-        "the output folder '\(output.path)' \(problem); a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder")
+        "the output folder '\(output.path)' \(problem); a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
+      )
     }
   }
 
@@ -317,7 +324,8 @@ public enum Runner {
     } catch {
       switch error {
       case .tooLarge(let size): throw limits.fileTooLarge(name, size: size)
-      case .outsideInput(let failure): throw ExportError(file: name, message: failure.reason + ". Put the file itself there")
+      case .outsideInput(let failure):
+        throw ExportError(file: name, message: failure.reason + ". Put the file itself there")
       default: throw ExportError(file: name, message: error.reason)
       }
     }

@@ -304,7 +304,9 @@ extension Entry {
     ingest.notes.reserveCapacity(Entry.reservation(noteCount))
     for _ in 0..<noteCount {
       let (file, line, column, field) = (try reader.string(), try reader.int(), try reader.int(), try reader.string())
-      guard let outcome = RowNote.Outcome(rawValue: try reader.string()) else { throw CacheFault.malformed("an unknown row outcome") }
+      guard let outcome = RowNote.Outcome(rawValue: try reader.string()) else {
+        throw CacheFault.malformed("an unknown row outcome")
+      }
       ingest.notes.append(
         RowNote(file: file, line: line, column: column, field: field, outcome: outcome, reason: try reader.string()))
     }
@@ -366,7 +368,6 @@ extension Entry {
     return ingest
   }
 }
-
 
 /// Appends little-endian values to a byte array.
 struct CacheWriter {

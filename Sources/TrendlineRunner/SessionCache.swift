@@ -170,8 +170,7 @@ public final class SessionCache: Sendable {
       guard fileBytes.count == stored.bytes, ContentHash.of(fileBytes) == stored.contentHash else {
         return result(.miss, "\(stored.name) changed")
       }
-      if stats[index] != head.stats[index] || head.racy[index] || isRacy(stats[index], at: statTime)
-      {
+      if stats[index] != head.stats[index] || head.racy[index] || isRacy(stats[index], at: statTime) {
         refreshed = true
       }
     }

@@ -18,7 +18,9 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
   /// Why a shard count or index cannot be used, in the words of where it came from; nil when
   /// it can.
   public static func problem(index: Int, count: Int) -> String? {
-    guard counts.contains(count) else { return "shard count \(count) is outside \(counts.lowerBound)...\(counts.upperBound)" }
+    guard counts.contains(count) else {
+      return "shard count \(count) is outside \(counts.lowerBound)...\(counts.upperBound)"
+    }
     guard (0..<count).contains(index) else { return "shard index \(index) is outside 0..<\(count)" }
     return nil
   }

@@ -37,7 +37,8 @@ enum UserJob {
     try OutputSweep.unlinkIfLink(folder)
     var record = Manifest.UserRecord(
       user: user.id, status: .ok, message: nil, files: [], rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
-      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, afterAsOf: 0, sessions: 0, unmappedExercises: 0,
+      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, afterAsOf: 0, sessions: 0,
+      unmappedExercises: 0,
       elapsedMs: 0)
 
     let settings: UserSettings

@@ -45,7 +45,9 @@ public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
 
   /// Every measure in the UTF-8 byte order of its name, the order objects keyed by measure are
   /// written in.
-  public static let inKeyOrder: [Measure] = allCases.sorted { Array($0.rawValue.utf8).lexicographicallyPrecedes($1.rawValue.utf8) }
+  public static let inKeyOrder: [Measure] = allCases.sorted {
+    Array($0.rawValue.utf8).lexicographicallyPrecedes($1.rawValue.utf8)
+  }
 
   // A raw-value enum inherits `==` and `hash(into:)` from `RawRepresentable`, which compare and
   // hash the raw strings: every `[Measure: Double]` look-up in the stages hashed a string.

@@ -92,7 +92,8 @@ public struct Bucket: Sendable, Equatable {
     // An upper estimate (a month counted as 28 days): the limit is on the order of magnitude.
     let periods = (asOf - start) / seconds + 1
     guard periods > Self.maxBuckets else { return nil }
-    return "range 'all' by \(granularity.rawValue) from the first session, \(RFC3339.format(seconds: start, timeZone: calendar.timeZone).prefix(10)), would hold about \(periods) buckets, over the limit of \(Self.maxBuckets); use a coarser granularity or a shorter range"
+    return
+      "range 'all' by \(granularity.rawValue) from the first session, \(RFC3339.format(seconds: start, timeZone: calendar.timeZone).prefix(10)), would hold about \(periods) buckets, over the limit of \(Self.maxBuckets); use a coarser granularity or a shorter range"
   }
 
   /// Buckets `sessions` (sorted by start) for a user with `calendar` as of `asOf`.

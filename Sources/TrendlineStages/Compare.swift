@@ -135,8 +135,10 @@ public struct Compare: Sendable, Equatable, Codable {
   /// depends on which user was seen first.
   private func top(_ entries: [CohortSeriesOutput.Ranking.Entry]) -> [CohortSeriesOutput.Ranking.Entry] {
     Array(
-      entries.sorted { $0.value != $1.value ? $0.value > $1.value : $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
-        .prefix(rankTop))
+      entries.sorted {
+        $0.value != $1.value ? $0.value > $1.value : $0.user.utf8.lexicographicallyPrecedes($1.user.utf8)
+      }
+      .prefix(rankTop))
   }
 
   // MARK: Reducing

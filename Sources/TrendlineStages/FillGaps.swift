@@ -56,7 +56,8 @@ public struct FillGaps: Sendable, Equatable {
 
 extension FillGaps: SeriesStage {
   public static let key = "fillGaps"
-  public static let summary = "Puts back every period of the window that had no sessions: totals 0, bests unknown (SPEC 5)."
+  public static let summary =
+    "Puts back every period of the window that had no sessions: totals 0, bests unknown (SPEC 5)."
   public static let reads: [StageData] = [.buckets]
   public static let produces = StageData.buckets
 

@@ -169,7 +169,9 @@ extension Filter: SessionStage {
       if let elements = reader.array(value, at: path.appending("setTypes"), nonEmpty: true) {
         types = []
         for (index, element) in elements.enumerated() {
-          if let type: SetType = reader.choice(element, at: path.appending("setTypes").appending(index), what: "set type") {
+          if let type: SetType = reader.choice(
+            element, at: path.appending("setTypes").appending(index), what: "set type")
+          {
             types!.append(type)
           } else {
             valid = false

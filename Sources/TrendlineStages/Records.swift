@@ -20,7 +20,8 @@ public struct Records: Sendable, Equatable {
   ) -> RecordsOutput {
     let book = RecordBook(sessions, through: asOf)
     func best(_ mark: RecordBook.Mark) -> RecordsOutput.Best {
-      RecordsOutput.Best(value: mark.value, weightKg: mark.weightKg, reps: mark.reps, at: Date(epochSeconds: mark.start))
+      RecordsOutput.Best(
+        value: mark.value, weightKg: mark.weightKg, reps: mark.reps, at: Date(epochSeconds: mark.start))
     }
     let exercises = book.exercises.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { name in
       let entry = book.exercises[name]!

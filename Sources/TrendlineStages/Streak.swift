@@ -100,7 +100,8 @@ extension Streak: SeriesChartStage {
       atLeast = reader.number(value, at: path.appending("atLeast"))
       if let given = atLeast, !(given > 0 && atLeastRange.contains(given)) {
         reader.report(
-          path.appending("atLeast"), "atLeast must be greater than 0 and at most 1000000000, found \(reader.text(of: value))",
+          path.appending("atLeast"),
+          "atLeast must be greater than 0 and at most 1000000000, found \(reader.text(of: value))",
           hint: "Give the value a period must reach, e.g. 2 sessions")
         atLeast = nil
       }

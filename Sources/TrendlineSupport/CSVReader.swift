@@ -245,7 +245,9 @@ public final class CSVReader {
     func malformed(line badLine: Int, column: Int, _ message: String) -> Event {
       var cursor = recordLineStart
       while cursor < count && bytes[cursor] != ASCII.newline && bytes[cursor] != ASCII.carriageReturn { cursor += 1 }
-      if cursor + 1 < count && bytes[cursor] == ASCII.carriageReturn && bytes[cursor + 1] == ASCII.newline { cursor += 1 }
+      if cursor + 1 < count && bytes[cursor] == ASCII.carriageReturn && bytes[cursor + 1] == ASCII.newline {
+        cursor += 1
+      }
       position = min(cursor + 1, count)
       line = recordLine + 1
       lineStart = position
@@ -277,7 +279,8 @@ public final class CSVReader {
             if limit == count {
               return malformed(line: quoteLine, column: quoteColumn, "quoted field is never closed")
             }
-            return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
+            return malformed(
+              line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
           }
           let byte = buffer[position]
           if byte == ASCII.quote {
@@ -298,7 +301,8 @@ public final class CSVReader {
         let end = position
         position += 1  // the closing quote
         if end - start > maximumFieldBytes {
-          return malformed(line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
+          return malformed(
+            line: quoteLine, column: quoteColumn, "field is longer than the limit of \(maximumFieldBytes) bytes")
         }
         if fieldCount == maximumFields {
           return malformed(line: quoteLine, column: quoteColumn, "\(Self.tooManyFieldsMessage) \(maximumFields) fields")
@@ -368,7 +372,8 @@ public final class CSVReader {
     precondition(index >= 0 && index < fieldCount, "field \(index) of a record of \(fieldCount)")
     let field = fieldStorage[index]
     if field.hasEscapedQuote {
-      return UnsafeBufferPointer(start: unescaped + field.unescapedStart, count: field.unescapedEnd - field.unescapedStart)
+      return UnsafeBufferPointer(
+        start: unescaped + field.unescapedStart, count: field.unescapedEnd - field.unescapedStart)
     }
     return UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
   }

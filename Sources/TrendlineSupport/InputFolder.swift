@@ -146,7 +146,7 @@ public struct InputFolder: Sendable, Equatable {
     guard top >= 0 else { return .failure(Self.system(errno)) }
     // The folders walked so far, from the input folder down; `..` pops one, never the first.
     var folders: [Int32] = [top]
-    defer { folders.forEach { close($0) } }
+    defer { for folder in folders { close(folder) } }
     var pending = Array(parts.reversed())
     var links = 0
     // The folder's own path as bytes, to place an absolute link target (empty for `/`).
@@ -184,7 +184,8 @@ public struct InputFolder: Sendable, Equatable {
         var rest = target[...]
         if target.first == ASCII.slash {
           // An absolute target counts only when it names a place under the folder's own path.
-          guard target.starts(with: rootBytes), target.count == rootBytes.count || target[rootBytes.count] == ASCII.slash
+          guard target.starts(with: rootBytes),
+            target.count == rootBytes.count || target[rootBytes.count] == ASCII.slash
           else { return .failure(.outside) }
           rest = target[rootBytes.count...]
           while folders.count > 1 { close(folders.removeLast()) }

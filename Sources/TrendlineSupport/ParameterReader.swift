@@ -173,7 +173,6 @@ open class ParameterReader {
     return text
   }
 
-
   /// `a string`, `a number`, … for "expected X, found Y".
   public func kind(of value: JSONValue) -> String {
     switch value {

@@ -1,6 +1,6 @@
 import Foundation
-import TrendlineSupport
 import TrendlineRunner
+import TrendlineSupport
 
 /// `trendline merge --output DIR PARTIAL_DIR...`: combines the shards of a sharded run.
 enum MergeCommand {
@@ -69,7 +69,9 @@ enum MergeCommand {
         printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
       }
       let totals = manifest.totals
-      printOutput("merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, \(totals.usersFailed) failed\n")
+      printOutput(
+        "merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, \(totals.usersFailed) failed\n"
+      )
       return totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
     } catch {
       printError("\(Diagnostic(.error, error.description))\n")

@@ -6,7 +6,7 @@ import TrendlineSupport
 extension ParseCommand {
   /// `parse --format export`: the file read as `run` reads it — the format found, the counts,
   /// and every row in line order with its outcome; an accepted row also shows the set read and
-/// the muscle groups the built-in catalog gives it (null: unmapped, so no radar counts it).
+  /// the muscle groups the built-in catalog gives it (null: unmapped, so no radar counts it).
   ///
   ///     {"file": "strong.csv", "format": "strong-csv", "rowsRead": 3, …, "rows": [
   ///       {"line": 2, "outcome": "accepted", "start": "2020-12-30T16:51:52Z", "session": "Evening Workout",
@@ -52,11 +52,13 @@ extension ParseCommand {
     }
     for (order, note) in ingest.notes.enumerated() {
       rows.append(
-        (note.line, ingest.sets.count + order,
+        (
+          note.line, ingest.sets.count + order,
           .object([
             ("line", int(note.line)), ("outcome", .string(note.outcome.rawValue)), ("column", int(note.column)),
             ("field", .string(note.field)), ("reason", .string(note.reason)),
-          ])))
+          ])
+        ))
     }
     rows.sort { $0.line != $1.line ? $0.line < $1.line : $0.order < $1.order }
 

@@ -90,7 +90,8 @@ enum ParseCommand {
             guard let next = remaining.popFirst() else {
               let exports = ExportFormat.allCases.filter { $0 != .mappedCSV }.map(\.rawValue)
               throw UsageError(
-                "missing value for '--format'. Please provide one of: \((["json", "csv", "export"] + exports).joined(separator: ", "))")
+                "missing value for '--format'. Please provide one of: \((["json", "csv", "export"] + exports).joined(separator: ", "))"
+              )
             }
             value = next
           } else {
@@ -118,7 +119,9 @@ enum ParseCommand {
             }
             settings.timeZone = zone
           case "--weight-unit":
-            guard let unit = WeightUnit(spelling: value) else { throw UsageError("unknown weight unit '\(value)'; use kg or lb") }
+            guard let unit = WeightUnit(spelling: value) else {
+              throw UsageError("unknown weight unit '\(value)'; use kg or lb")
+            }
             settings.weightUnit = unit
           default:
             guard let order = DateOrder(rawValue: value) else {
@@ -214,7 +217,8 @@ enum ParseCommand {
         code = .ioError
       case .notRegularFile: reason = "it is not a regular file (a pipe, socket or device); parse reads files"
       case .tooLarge(let size):
-        reason = "it is \(size) bytes, over the limit of \(maximumBytes >> 20) MB that parse reads (source.limits.maxFileMB's default)"
+        reason =
+          "it is \(size) bytes, over the limit of \(maximumBytes >> 20) MB that parse reads (source.limits.maxFileMB's default)"
       case .outsideInput(let failure): reason = failure.reason
       }
       return .failure(ReadFailure(diagnostic: Diagnostic(.error, "cannot read '\(path)': \(reason)"), code: code))

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import TrendlinePipeline
-import TrendlineSchema
 import TrendlineRunner
+import TrendlineSchema
 import TrendlineStages
 import TrendlineSupport
 
@@ -174,7 +174,8 @@ enum RunCommand {
     }
     guard let (index, source) = environmentIndex else {
       throw UsageError(
-        "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; none is set (or give --shard I/N)")
+        "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; none is set (or give --shard I/N)"
+      )
     }
     guard (0..<count).contains(index) else {
       throw UsageError("\(source) gives shard index \(index), outside 0..<\(count)")
@@ -204,7 +205,8 @@ enum RunCommand {
     if options.asOf == nil && !AsOf.supportedInstants.contains(now) {
       return usageFailure(
         UsageError(
-          "the system clock reads \(now) seconds since 1970, outside the supported dates \(AsOf.supportedDates); set the clock or give --as-of"),
+          "the system clock reads \(now) seconds since 1970, outside the supported dates \(AsOf.supportedDates); set the clock or give --as-of"
+        ),
         help: "trendline run --help")
     }
 
@@ -324,8 +326,10 @@ final class RunReporter: Sendable {
   }
 
   private func progressLine(done: Int, total: Int, rows: Int, since start: ContinuousClock.Instant) -> String {
-    let elapsed = max(0.001, Double((ContinuousClock.now - start).components.attoseconds) / 1e18
-      + Double((ContinuousClock.now - start).components.seconds))
+    let elapsed = max(
+      0.001,
+      Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+        + Double((ContinuousClock.now - start).components.seconds))
     let rate = Int(Double(rows) / elapsed)
     let remaining = done == 0 ? 0 : Int(elapsed / Double(done) * Double(total - done))
     return "users \(done)/\(total) · \(rate) rows/s · ETA \(remaining / 60):\(String(format: "%02d", remaining % 60))"

@@ -40,7 +40,8 @@ import _TrendlineTestSupport
     let outcome = HostileInputTests.outcome("wide.csv", Array(text.utf8))
     #expect(
       outcome
-        == "wide.csv:1:1: error: the header has more than 1000 columns, over the limit; raise source.limits.maxColumns to read the file")
+        == "wide.csv:1:1: error: the header has more than 1000 columns, over the limit; raise source.limits.maxColumns to read the file"
+    )
     let raised = HostileInputTests.outcome("wide.csv", Array(text.utf8), limits: ReadLimits(maxColumns: 200_000))
     #expect(raised == "read 1: accepted 1, rejected 0, duplicate 0, ignored 0")
   }
@@ -64,7 +65,8 @@ import _TrendlineTestSupport
     // The object around `sessions` is the first level, so the 512th `[` is one too deep.
     let column = name.hasSuffix(".ndjson") ? 513 : 525
     let outcome = HostileInputTests.outcome(name, Array(text.utf8))
-    let expected = name.hasSuffix(".ndjson")
+    let expected =
+      name.hasSuffix(".ndjson")
       ? "read 1: accepted 0, rejected 1, duplicate 0, ignored 0\n\(name):1:\(column): error: nesting deeper than 512 levels"
       : "\(name):1:\(column): error: nesting deeper than 512 levels"
     #expect(outcome == expected)

@@ -15,10 +15,12 @@ import _TrendlineTestSupport
   /// A 2 MB exercise name in a native export fails the file at the string's opening quote,
   /// naming the setting; raised, the file is read and the name rejects its row.
   @Test func nativeStringOverTheLimitFailsTheFile() {
-    let text = Self.nativeStart + "\n" + #"{"exercise": ""# + String(repeating: "x", count: 2_000_000) + #"", "reps": 5}]}]}"#
+    let text =
+      Self.nativeStart + "\n" + #"{"exercise": ""# + String(repeating: "x", count: 2_000_000) + #"", "reps": 5}]}]}"#
     #expect(
       HostileInputTests.outcome("long.json", Array(text.utf8))
-        == "long.json:2:14: error: string is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it")
+        == "long.json:2:14: error: string is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it"
+    )
     let raised = HostileInputTests.outcome("long.json", Array(text.utf8), limits: ReadLimits(maxFieldBytes: 4 << 20))
     #expect(
       raised == """
@@ -32,13 +34,16 @@ import _TrendlineTestSupport
     let text = #"{"sessions": [], ""# + String(repeating: "k", count: 2_000_000) + #"": 1}"#
     #expect(
       HostileInputTests.outcome("key.json", Array(text.utf8))
-        == "key.json:1:18: error: string is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it")
+        == "key.json:1:18: error: string is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it"
+    )
   }
 
   /// In NDJSON the line with the string is one rejected row; the next line is read.
   @Test func ndjsonStringOverTheLimitRejectsItsLine() {
     let line = #"{"session": "a", "start": "2025-01-08T13:04:52Z", "exercise": "Squat", "reps": 5}"#
-    let long = #"{"session": "a", "start": "2025-01-08T13:04:52Z", "exercise": ""# + String(repeating: "x", count: 2_000_000) + #""}"#
+    let long =
+      #"{"session": "a", "start": "2025-01-08T13:04:52Z", "exercise": ""# + String(repeating: "x", count: 2_000_000)
+      + #""}"#
     let text = long + "\n" + line + "\n"
     #expect(
       HostileInputTests.outcome("long.ndjson", Array(text.utf8)) == """
@@ -102,7 +107,8 @@ import _TrendlineTestSupport
   /// The file's own units may follow its sessions: each session is decoded as it is parsed,
   /// yet with the units stated after it.
   @Test func nativeUnitsAfterTheSessionsStillApply() throws {
-    let text = #"{"sessions": [{"start": "2025-01-08T13:04:52Z", "sets": [{"exercise": "Squat", "weight": 100, "reps": 5}]}], "weightUnit": "lb"}"#
+    let text =
+      #"{"sessions": [{"start": "2025-01-08T13:04:52Z", "sets": [{"exercise": "Squat", "weight": 100, "reps": 5}]}], "weightUnit": "lb"}"#
     let ingest = try ExportReader.read(
       file: "late.json", bytes: Array(text.utf8), settings: ReadSettings(timeZone: TimeZone(identifier: "UTC")!))
     #expect(ingest.sets.map(\.weightKg) == [45.359237])
@@ -124,7 +130,10 @@ import _TrendlineTestSupport
     let name = "q" + String(repeating: "\u{301}", count: 500)
     let text = Self.nativeStart + "\n" + #"{"exercise": ""# + name + #"", "reps": 5}]}]}"#
     let outcome = HostileInputTests.outcome("marks.json", Array(text.utf8))
-    #expect(outcome.hasPrefix("read 1: accepted 0, rejected 1, duplicate 0, ignored 0\nmarks.json:2:14: error: exercise: the name is 1001 bytes long"), "\(outcome)")
+    #expect(
+      outcome.hasPrefix(
+        "read 1: accepted 0, rejected 1, duplicate 0, ignored 0\nmarks.json:2:14: error: exercise: the name is 1001 bytes long"
+      ), "\(outcome)")
     #expect(outcome.hasSuffix("over the limit of 800 bytes for a name on a chart"), "\(outcome)")
   }
 }

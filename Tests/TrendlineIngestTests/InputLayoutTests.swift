@@ -54,7 +54,8 @@ private struct LayoutScratch: ~Copyable {
   }
 
   func link(_ relative: String, to target: String) throws {
-    try FileManager.default.createSymbolicLink(atPath: input.appendingPathComponent(relative).path, withDestinationPath: target)
+    try FileManager.default.createSymbolicLink(
+      atPath: input.appendingPathComponent(relative).path, withDestinationPath: target)
   }
 }
 
@@ -107,7 +108,8 @@ private struct LayoutScratch: ~Copyable {
   // A `/` that Swift joins into one Character with its neighbour (after U+0600, before an
   // accent) is still a separator: the walk splits bytes, so the link `.e؀` to a folder
   // outside is seen and refused, not followed by the kernel inside one component.
-  try FileManager.default.createDirectory(at: scratch.root.appendingPathComponent("etc"), withIntermediateDirectories: true)
+  try FileManager.default.createDirectory(
+    at: scratch.root.appendingPathComponent("etc"), withIntermediateDirectories: true)
   try Data("secret".utf8).write(to: scratch.root.appendingPathComponent("etc/passwd"))
   try scratch.link(".e\u{600}", to: scratch.root.appendingPathComponent("etc").path)
   try scratch.link("prepend.csv", to: ".e\u{600}/passwd")

@@ -42,7 +42,8 @@ import _TrendlineTestSupport
 
   @Test(arguments: exports)
   func mutatedExportsAreReadOrRefusedCleanly(file: URL) throws {
-    var random = SplitMix64(seed: UInt64(truncatingIfNeeded: file.lastPathComponent.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+    var random = SplitMix64(
+      seed: UInt64(truncatingIfNeeded: file.lastPathComponent.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
     let original = Array(try TestPaths.bytes(file).prefix(4096))
     let formats: [ExportReader.FormatChoice] = [.auto] + ExportFormat.allCases.map { .fixed($0) }
     let layout = MappedCSVLayout(columns: .init(start: "Date", exercise: "Exercise Name", setIndex: "Set Order"))
@@ -55,7 +56,7 @@ import _TrendlineTestSupport
         let ingest = try ExportReader.read(
           file: name, bytes: bytes, format: format, settings: ReadSettings(), layout: layout)
         let accepted = ingest.sets.filter { !$0.sharesRowWithPrevious }.count
-      let accounted = accepted + ingest.rejects.count + ingest.duplicateRows + ingest.ignoredRows
+        let accounted = accepted + ingest.rejects.count + ingest.duplicateRows + ingest.ignoredRows
         #expect(ingest.rowsRead == accounted, "\(name) \(format): accounting")
         #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.seconds.isFinite })
         #expect(ingest.rejects.allSatisfy { $0.line >= 1 && $0.line <= lines && $0.column >= 1 }, "\(name) \(format)")

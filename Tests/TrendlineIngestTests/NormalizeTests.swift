@@ -10,8 +10,10 @@ private func read(_ name: String, _ text: String, settings: ReadSettings = oslo)
 }
 
 private let catalog = Catalog(
-  muscleGroups: [.init(id: 9, name: "Latissimus dorsi"), .init(id: 12, name: "Lower back"),
-    .init(id: 24, name: "Trapezius"), .init(id: 2, name: "Chest")],
+  muscleGroups: [
+    .init(id: 9, name: "Latissimus dorsi"), .init(id: 12, name: "Lower back"),
+    .init(id: 24, name: "Trapezius"), .init(id: 2, name: "Chest"),
+  ],
   exercises: [
     .init(name: "Bent Over Row (Barbell)", aliases: ["Barbell Row"], muscleGroupIds: [9, 13]),
     .init(name: "Shrug (Barbell)", muscleGroupIds: [24]),
@@ -153,9 +155,10 @@ private let catalog = Catalog(
   let file = try read("strong.csv", text)
   #expect(file.sets.map(\.type) == [.warmup, .normal, .dropset, .failure])
   #expect(file.ignored == ["Strong note row": 1, "Strong rest timer row": 1])
-  #expect(file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
-    "8:60 Set Order: 'X' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), Note or Rest Timer (Ruhezeit)"
-  ])
+  #expect(
+    file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
+      "8:60 Set Order: 'X' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), Note or Rest Timer (Ruhezeit)"
+    ])
   let lookup = ExerciseLookup(catalog: catalog)
   // Volume without the warm-up: 60×10 + 50×10 + 50×6 = 1,400; with it, + 40×15 = 2,000.
   #expect(Normalize.merge([file], lookup: lookup).sessions[0].volumeKg == 1400)
@@ -180,15 +183,16 @@ private let catalog = Catalog(
     2024-02-30 10:00:00,"A",1h,"Squat",1,100,5,0,0,,,
     """)
   #expect(file.sets.map(\.weightKg) == [0])
-  #expect(file.rejects.map { "\($0.line) \($0.field): \($0.reason)" } == [
-    "3 Weight: weight '-20' is negative",
-    "4 Reps: reps '5000' is more than 1000",
-    "5 Reps: 'abc' is not a number",
-    "6 Date: '1969-05-01 10:00:00' is before 1970, which no workout log holds",
-    "7 Duration: '-5m' is not a duration (like 1h 5m, 45m, 01:05:00 or seconds)",
-    "8 Weight: weight '1600' is more than 1500 kg",
-    "9 Date: '2024-02-30 10:00:00' is not a date and time",
-  ])
+  #expect(
+    file.rejects.map { "\($0.line) \($0.field): \($0.reason)" } == [
+      "3 Weight: weight '-20' is negative",
+      "4 Reps: reps '5000' is more than 1000",
+      "5 Reps: 'abc' is not a number",
+      "6 Date: '1969-05-01 10:00:00' is before 1970, which no workout log holds",
+      "7 Duration: '-5m' is not a duration (like 1h 5m, 45m, 01:05:00 or seconds)",
+      "8 Weight: weight '1600' is more than 1500 kg",
+      "9 Date: '2024-02-30 10:00:00' is not a date and time",
+    ])
   #expect(file.rowsRead == 8)
 }
 
@@ -227,9 +231,10 @@ private let catalog = Catalog(
   #expect(file.sets[0].start == 1_774_747_800)
   #expect(file.duplicateRows == 1)
   // Line 5 is the third set; `"heavy"` starts at byte 45 after 12 spaces of indentation.
-  #expect(file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
-    "5:45 weight: weight must be a number, found the string 'heavy'"
-  ])
+  #expect(
+    file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
+      "5:45 weight: weight must be a number, found the string 'heavy'"
+    ])
   #expect(file.rowsRead == 3)
 }
 
@@ -257,7 +262,8 @@ private let catalog = Catalog(
     delimiter: ";", dateFormat: "dd.MM.yyyy HH:mm")
   let file = try ExportReader.read(
     file: "log.csv",
-    bytes: Array("day;lift;kg;reps;session\n29.11.2026 18:30;Squat;100;5;Legs\n31.11.2026 18:30;Squat;100;5;Legs\n".utf8),
+    bytes: Array(
+      "day;lift;kg;reps;session\n29.11.2026 18:30;Squat;100;5;Legs\n31.11.2026 18:30;Squat;100;5;Legs\n".utf8),
     format: .fixed(.mappedCSV), settings: oslo, layout: layout)
   #expect(file.sets.map(\.start) == [1_795_973_400])
   #expect(file.rejects.map(\.reason) == ["'31.11.2026 18:30' does not match the date format 'dd.MM.yyyy HH:mm'"])
@@ -283,10 +289,13 @@ private let catalog = Catalog(
 /// NDJSON in a file named `.json` whose first line has no `session` key is still one set per
 /// line: the first line is a whole object and more follows.
 @Test func ndjsonIsSniffedFromItsShape() {
-  let text = "{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n"
+  let text =
+    "{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n"
   #expect(ExportFormat.sniff(Array(text.utf8), fileName: "sets.json") == .ndjson)
   #expect(ExportFormat.sniff(Array("{\"sessions\": []}".utf8), fileName: "a.json") == .nativeJSON)
-  #expect(ExportFormat.sniff(Array("{\n  \"weightUnit\": \"kg\",\n  \"sessions\": []\n}".utf8), fileName: "a.json") == .nativeJSON)
+  #expect(
+    ExportFormat.sniff(Array("{\n  \"weightUnit\": \"kg\",\n  \"sessions\": []\n}".utf8), fileName: "a.json")
+      == .nativeJSON)
 }
 
 /// A comma in an unquoted comment could belong there as well as to the name: not repaired. A

@@ -13,18 +13,20 @@ private func read(_ path: String, settings: ReadSettings = ReadSettings()) throw
 }
 
 /// Every real export is read with zero rejects, and every row is accounted for.
-@Test(TestPaths.needsShared("real-exports"), arguments: [
-  // Strong variant E: 166 rows, no final newline, including 7 placeholder sets (below).
-  ("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv", ExportFormat.strongCSV, 166, 0),
-  // Strong variant A: 1,903 rows, two workouts with their timer left running (below).
-  ("strong/strong_comma-12col_2020-2021_AlexandrosKyriakakis.csv", .strongCSV, 1903, 0),
-  // Hevy: 226 rows, all sets.
-  ("hevy/hevy_kg_2025_DaKheera47_EXCERPT.csv", .hevyCSV, 226, 0),
-  // StrongLifts' spreadsheet: 24 rows, one workout each.
-  ("stronglifts/stronglifts_spreadsheet-wide_2018-2019_chrispickford.csv", .strongLiftsCSV, 24, 0),
-  // Apple Health's converter: one workout row, which has no sets and is ignored with a reason.
-  ("apple-health/applehealthdata_Workout.csv", .appleHealthCSV, 1, 1),
-])
+@Test(
+  TestPaths.needsShared("real-exports"),
+  arguments: [
+    // Strong variant E: 166 rows, no final newline, including 7 placeholder sets (below).
+    ("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv", ExportFormat.strongCSV, 166, 0),
+    // Strong variant A: 1,903 rows, two workouts with their timer left running (below).
+    ("strong/strong_comma-12col_2020-2021_AlexandrosKyriakakis.csv", .strongCSV, 1903, 0),
+    // Hevy: 226 rows, all sets.
+    ("hevy/hevy_kg_2025_DaKheera47_EXCERPT.csv", .hevyCSV, 226, 0),
+    // StrongLifts' spreadsheet: 24 rows, one workout each.
+    ("stronglifts/stronglifts_spreadsheet-wide_2018-2019_chrispickford.csv", .strongLiftsCSV, 24, 0),
+    // Apple Health's converter: one workout row, which has no sets and is ignored with a reason.
+    ("apple-health/applehealthdata_Workout.csv", .appleHealthCSV, 1, 1),
+  ])
 func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: Int, ignored: Int)
   throws
 {
@@ -51,7 +53,8 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
   #expect(Set(dropped.map(\.field)) == ["Duration"])
   #expect(
     dropped.first?.reason
-      == "workout duration '42h 13m' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept")
+      == "workout duration '42h 13m' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
+  )
   #expect(dropped.first?.column == 39)  // `2021-02-22 18:37:40,"Evening Workout",` is 38 bytes
   #expect(file.sets.filter { $0.line >= 369 && $0.line <= 387 }.allSatisfy { $0.durationSeconds == nil })
   #expect(Set(file.sets.map(\.sessionKey)).count == 86)
@@ -113,7 +116,8 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 
 /// Variant E states kilograms in its header and the duration in seconds (`"2134"`).
 @Test(TestPaths.needsShared("real-exports")) func strongVariantEValues() throws {
-  let file = try read("strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv",
+  let file = try read(
+    "strong/strong_semicolon-quoted-13col_2024-2025_DaKheera47.csv",
     settings: ReadSettings(weightUnit: .pounds))
   let first = file.sets[0]
   #expect(first.durationSeconds == 2134)

@@ -160,11 +160,14 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
 @Test(arguments: [
   ["\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10"],
   ["\"Curl\",1,20,10", "\"Dip\",1,0,10", "\"Curl\",1,20,10", "\"Dip\",1,0,10"],
-  ["\"Hammer Curl\",W,10,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10",
-   "\"Hammer Curl\",W,10,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10"],
+  [
+    "\"Hammer Curl\",W,10,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10",
+    "\"Hammer Curl\",W,10,10", "\"Hammer Curl\",1,20,10", "\"Hammer Curl\",2,20,10",
+  ],
 ])
 func repeatedWorkIsNotADuplicate(rows: [String]) throws {
-  let text = "Date,Workout Name,Exercise Name,Set Order,Weight,Reps\n"
+  let text =
+    "Date,Workout Name,Exercise Name,Set Order,Weight,Reps\n"
     + rows.map { "2016-07-25 18:00:00,\"A\"," + $0 + "\n" }.joined()
   let file = try read(text)
   #expect(file.sets.count == rows.count)
@@ -408,13 +411,16 @@ private let gymBookHeader =
 /// 70–99 → 19xx; a pattern with a year of one or three letters is refused by both.
 @Test func mappedCSVTwoDigitYears() throws {
   #expect(DatePattern.problem("dd/MM/yy") == nil)
-  #expect(DatePattern.problem("dd/MM/y") == "dateFormat 'dd/MM/y' has a year of 1 letter; write yyyy (four digits) or yy (two)")
+  #expect(
+    DatePattern.problem("dd/MM/y")
+      == "dateFormat 'dd/MM/y' has a year of 1 letter; write yyyy (four digits) or yy (two)")
   let pattern = DatePattern("dd/MM/yy")
   var text = "19/11/18"
   #expect(text.withUTF8 { pattern.parse($0) }?.civil == CivilDateTime(year: 2018, month: 11, day: 19))
   text = "01/01/75"
   #expect(text.withUTF8 { pattern.parse($0) }?.civil.year == 1975)
-  let layout = MappedCSVLayout(columns: .init(start: "day", exercise: "lift", weight: "kg", reps: "reps"), dateFormat: "dd/MM/yy")
+  let layout = MappedCSVLayout(
+    columns: .init(start: "day", exercise: "lift", weight: "kg", reps: "reps"), dateFormat: "dd/MM/yy")
   let file = try ExportReader.read(
     file: "log.csv", bytes: Array("day,lift,kg,reps\n19/11/18,Squat,40,5\n".utf8), format: .fixed(.mappedCSV),
     settings: ReadSettings(), layout: layout)

@@ -22,7 +22,8 @@ import _TrendlineTestSupport
       Self.text(#"{"maxFileMB": 2, "maxFieldKB": 64, "maxColumns": 50, "maxJSONDepth": 40}"#)
     ).get()
     #expect(
-      pipeline.source.limits == ReadLimits(maxFileBytes: 2 << 20, maxFieldBytes: 64 << 10, maxColumns: 50, maxJSONDepth: 40))
+      pipeline.source.limits
+        == ReadLimits(maxFileBytes: 2 << 20, maxFieldBytes: 64 << 10, maxColumns: 50, maxJSONDepth: 40))
     #expect(pipeline.readOptions.limits == pipeline.source.limits)
   }
 
@@ -31,14 +32,26 @@ import _TrendlineTestSupport
     defer { scratch.remove() }
     let pipeline = try scratch.load(Self.text("{}")).get()
     #expect(
-      pipeline.source.limits == ReadLimits(maxFileBytes: 256 << 20, maxFieldBytes: 1 << 20, maxColumns: 1000, maxJSONDepth: 512))
+      pipeline.source.limits
+        == ReadLimits(maxFileBytes: 256 << 20, maxFieldBytes: 1 << 20, maxColumns: 1000, maxJSONDepth: 512))
   }
 
   @Test(arguments: [
-    (#"{"maxFileMB": 0}"#, "broken.json:1:90: error: maxFileMB must be between 1 and 65536, found 0 at source.limits.maxFileMB"),
-    (#"{"maxFieldKB": 1.5}"#, "broken.json:1:91: error: expected a whole number, found 1.5 at source.limits.maxFieldKB"),
-    (#"{"maxColumns": "all"}"#, "broken.json:1:91: error: expected a whole number, found a string at source.limits.maxColumns"),
-    (#"{"maxJSONDepth": 100000}"#, "broken.json:1:93: error: maxJSONDepth must be between 1 and 10000, found 100000 at source.limits.maxJSONDepth"),
+    (
+      #"{"maxFileMB": 0}"#,
+      "broken.json:1:90: error: maxFileMB must be between 1 and 65536, found 0 at source.limits.maxFileMB"
+    ),
+    (
+      #"{"maxFieldKB": 1.5}"#, "broken.json:1:91: error: expected a whole number, found 1.5 at source.limits.maxFieldKB"
+    ),
+    (
+      #"{"maxColumns": "all"}"#,
+      "broken.json:1:91: error: expected a whole number, found a string at source.limits.maxColumns"
+    ),
+    (
+      #"{"maxJSONDepth": 100000}"#,
+      "broken.json:1:93: error: maxJSONDepth must be between 1 and 10000, found 100000 at source.limits.maxJSONDepth"
+    ),
   ])
   func badLimitIsReported(limits: String, expected: String) throws {
     let scratch = try Scratch()
@@ -48,6 +61,8 @@ import _TrendlineTestSupport
     #expect(descriptions.count == 1)
     #expect(descriptions.first?.hasPrefix(String(expected.prefix(while: { $0 != ":" }))) == true)
     // The column depends on the catalog path's length; the rest of the line is pinned.
-    #expect(descriptions.first.map { $0.split(separator: " ", maxSplits: 1)[1] } == expected.split(separator: " ", maxSplits: 1)[1])
+    #expect(
+      descriptions.first.map { $0.split(separator: " ", maxSplits: 1)[1] }
+        == expected.split(separator: " ", maxSplits: 1)[1])
   }
 }

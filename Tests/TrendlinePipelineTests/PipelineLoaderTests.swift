@@ -239,7 +239,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"volume": [1️⃣{"smooth": {}}, {"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
-      ["1️⃣: error: 'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"]
+      [
+        "1️⃣: error: 'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"
+      ]
     ),
     (
       "fillGaps after smooth",
@@ -285,7 +287,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG", 1️⃣"zone": "UTC"},
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
-      ["1️⃣: error: unknown key 'zone' at source. Valid keys: input, catalog, format, defaults, normalize, users, csv, limits"]
+      [
+        "1️⃣: error: unknown key 'zone' at source. Valid keys: input, catalog, format, defaults, normalize, users, csv, limits"
+      ]
     ),
     (
       "wrong type",
@@ -469,7 +473,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"volume": [1️⃣{"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}]}}
       """,
-      ["1️⃣: error: 'bands' reads buckets or buckets with a trend, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"]
+      [
+        "1️⃣: error: 'bands' reads buckets or buckets with a trend, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"
+      ]
     ),
     (
       "a stage after one that ends the chart",
@@ -477,7 +483,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"lifts": [{"records": {}}, 1️⃣{"filter": {"setTypes": ["normal"]}}]}}
       """,
-      ["1️⃣: error: 'filter' follows 'records', which ends the chart at charts.lifts[1]. 'records' makes a finished chart; put 'filter' in a chart of its own"]
+      [
+        "1️⃣: error: 'filter' follows 'records', which ends the chart at charts.lifts[1]. 'records' makes a finished chart; put 'filter' in a chart of its own"
+      ]
     ),
     (
       "a chain of filters only",
@@ -485,7 +493,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"lifts": 1️⃣[{"filter": {"setTypes": ["normal"]}}, {"filter": {"muscleGroupIds": [2]}}]}}
       """,
-      ["1️⃣: error: chart 'lifts' ends with sessions, not a chart at charts.lifts. End it with one of: 'bucket', 'radar', 'heatmap', 'sparkline', 'records'"]
+      [
+        "1️⃣: error: chart 'lifts' ends with sessions, not a chart at charts.lifts. End it with one of: 'bucket', 'radar', 'heatmap', 'sparkline', 'records'"
+      ]
     ),
     (
       "streak before bucket",
@@ -493,7 +503,9 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"weeks": [1️⃣{"streak": {"measure": "sessions"}}]}}
       """,
-      ["1️⃣: error: 'streak' reads buckets or buckets with a trend, but the chart holds sessions here at charts.weeks[0]. Add a 'bucket' stage before it"]
+      [
+        "1️⃣: error: 'streak' reads buckets or buckets with a trend, but the chart holds sessions here at charts.weeks[0]. Add a 'bucket' stage before it"
+      ]
     ),
     (
       "filter's own checks",

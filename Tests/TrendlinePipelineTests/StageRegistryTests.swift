@@ -36,7 +36,8 @@ import _TrendlineTestSupport
   @Test func theGuideQuotesEveryUnit() throws {
     let guide = try String(
       contentsOf: TestPaths.packageRoot.appendingPathComponent("Guides/PipelineFile.md"), encoding: .utf8)
-    #expect(guide.contains("```\n" + StageRegistry.reference + "```\n"), "run `trendline validate --stages` and paste it")
+    #expect(
+      guide.contains("```\n" + StageRegistry.reference + "```\n"), "run `trendline validate --stages` and paste it")
     for key in StageRegistry.keys where !["bands"].contains(key) {
       let name = key.prefix(1).uppercased() + key.dropFirst()
       let page = TestPaths.packageRoot.appendingPathComponent("Guides/\(name).md")
@@ -45,11 +46,14 @@ import _TrendlineTestSupport
   }
 
   @Test func aChainRunsFilterBucketSeriesStagesAndEmitInOrder() {
-    let squat = TrainedSet(exercise: "Squat", muscleGroupIds: [8], isUnmapped: false, type: .normal, weightKg: 100, reps: 5)
-    let bench = TrainedSet(exercise: "Bench", muscleGroupIds: [2], isUnmapped: false, type: .normal, weightKg: 60, reps: 5)
+    let squat = TrainedSet(
+      exercise: "Squat", muscleGroupIds: [8], isUnmapped: false, type: .normal, weightKg: 100, reps: 5)
+    let bench = TrainedSet(
+      exercise: "Bench", muscleGroupIds: [2], isUnmapped: false, type: .normal, weightKg: 60, reps: 5)
     let sessions = [
-      Session(key: "a", start: 1_772_560_800, durationSeconds: 3600, name: "A", sets: [squat, bench]),  // Tue 3 Mar 2026 18:00Z
-      Session(key: "b", start: 1_773_770_400, durationSeconds: 3600, name: "B", sets: [bench]),  // Tue 17 Mar
+      // Tuesday 3 March 2026 18:00Z, and Tuesday 17 March.
+      Session(key: "a", start: 1_772_560_800, durationSeconds: 3600, name: "A", sets: [squat, bench]),
+      Session(key: "b", start: 1_773_770_400, durationSeconds: 3600, name: "B", sets: [bench]),
     ]
     let chart = Chart(
       name: "squat",

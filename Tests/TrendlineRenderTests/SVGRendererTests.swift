@@ -30,7 +30,8 @@ func seriesFixture(user: String = "ingrid") -> SeriesOutput {
   return SeriesOutput(
     user: user, chart: "training-volume", timeZone: oslo, asOf: asOf, range: .oneMonth, granularity: .week,
     measures: [.sessions, .volumeKg],
-    domain: Extent(start: Date(epochSeconds: firstMonday - 302_400), end: Date(epochSeconds: firstMonday + 2 * week + 302_400)),
+    domain: Extent(
+      start: Date(epochSeconds: firstMonday - 302_400), end: Date(epochSeconds: firstMonday + 2 * week + 302_400)),
     buckets: buckets, average: [.sessions: 1.67, .volumeKg: 3066.67])
 }
 
@@ -70,10 +71,16 @@ func heatmapFixture() -> HeatmapOutput {
     periods: [
       .init(
         start: Date(epochSeconds: 1_794_783_600), end: Date(epochSeconds: 1_795_388_400), partial: false,
-        groups: [.init(id: 1, name: "Chest", sessions: 2, intensity: 1), .init(id: 2, name: "Biceps", sessions: 0, intensity: 0)]),
+        groups: [
+          .init(id: 1, name: "Chest", sessions: 2, intensity: 1),
+          .init(id: 2, name: "Biceps", sessions: 0, intensity: 0),
+        ]),
       .init(
         start: Date(epochSeconds: 1_795_388_400), end: Date(epochSeconds: 1_795_993_200), partial: true,
-        groups: [.init(id: 1, name: "Chest", sessions: 1, intensity: 0.5), .init(id: 2, name: "Biceps", sessions: 1, intensity: 0.5)]),
+        groups: [
+          .init(id: 1, name: "Chest", sessions: 1, intensity: 0.5),
+          .init(id: 2, name: "Biceps", sessions: 1, intensity: 0.5),
+        ]),
     ])
 }
 
@@ -91,17 +98,24 @@ func cohortFixture(rankedUser: String = "ingrid") -> CohortSeriesOutput {
       .init(date: "2026-11-16", n: 3, values: [.sessions: stats(0, 1, 2)]),
       .init(date: "2026-11-23", n: 3, values: [.sessions: stats(1, 1.5, 3)]),
     ], yDomain: [.sessions: AxisDomain(min: 0, max: 5)],
-    ranking: .init(measure: .sessions, top: 2, users: [.init(user: rankedUser, value: 5), .init(user: "tom", value: 3)]))
+    ranking: .init(
+      measure: .sessions, top: 2, users: [.init(user: rankedUser, value: 5), .init(user: "tom", value: 3)]))
 }
 
 func cohortRadarFixture() -> CohortRadarOutput {
   CohortRadarOutput(
     chart: "muscle-balance", asOf: "2026-11-29", period: .month, users: 3,
-    axes: ["Back", "Glutes", "Chest"].map { CohortRadarOutput.Axis(id: $0.lowercased(), label: $0, counts: stats(1, 2, 3)) })
+    axes: ["Back", "Glutes", "Chest"].map {
+      CohortRadarOutput.Axis(id: $0.lowercased(), label: $0, counts: stats(1, 2, 3))
+    })
 }
 
 let allCharts: [ChartDocument] = [
-  .series(seriesFixture(), bands: ValueBands(measure: .sessions, levels: [.init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular")])),
+  .series(
+    seriesFixture(),
+    bands: ValueBands(
+      measure: .sessions,
+      levels: [.init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular")])),
   .radar(radarFixture()), .sparklines(sparklinesFixture()), .heatmap(heatmapFixture()),
   .cohortSeries(cohortFixture(), user: seriesFixture()), .cohortRadar(cohortRadarFixture()),
 ]
@@ -180,7 +194,9 @@ struct XMLError: Error, CustomStringConvertible {
   }
 
   @Test func trendIsADashedOrangeLine() throws {
-    let trend = try parseXML(SVGRenderer.render(.series(seriesFixture()))).filter { $0.attributes["class"] == "tl-trend" }
+    let trend = try parseXML(SVGRenderer.render(.series(seriesFixture()))).filter {
+      $0.attributes["class"] == "tl-trend"
+    }
     #expect(trend.count == 2)
     #expect(trend.allSatisfy { $0.attributes["stroke"] == "#D55E00" && $0.attributes["stroke-dasharray"] == "6 3" })
   }
@@ -195,7 +211,9 @@ struct XMLError: Error, CustomStringConvertible {
   }
 
   @Test func radarLabelsAreAnchoredBySide() throws {
-    let texts = try parseXML(RadarSVGRenderer(radarFixture()).render()).filter { $0.name == "text" && $0.attributes["font-weight"] == "600" }
+    let texts = try parseXML(RadarSVGRenderer(radarFixture()).render()).filter {
+      $0.name == "text" && $0.attributes["font-weight"] == "600"
+    }
     // The first bold text is the chart's name; then one label per spoke, clockwise from the top.
     let anchors = texts.dropFirst().prefix(8).map { $0.attributes["text-anchor"] ?? "" }
     #expect(anchors == ["middle", "start", "start", "start", "middle", "end", "end", "end"])
@@ -230,7 +248,9 @@ struct XMLError: Error, CustomStringConvertible {
     #expect(!page.contains("<script>alert"))
     #expect(page.components(separatedBy: "<script>").count == 2, "only the report's own script")
     let index = HTMLReport.index(
-      .init(pipeline: evil, asOf: "2026-11-29", charts: charts, users: [.init(user: evil, ok: false, message: evil, sessions: 0, rowsRejected: 0)]))
+      .init(
+        pipeline: evil, asOf: "2026-11-29", charts: charts,
+        users: [.init(user: evil, ok: false, message: evil, sessions: 0, rowsRejected: 0)]))
     #expect(!index.contains("<script>alert"))
   }
 
@@ -280,5 +300,7 @@ func assertSnapshot(_ text: String, named name: String, sourceLocation: SourceLo
     return
   }
   let expected = String(decoding: data, as: UTF8.self)
-  #expect(text == expected, "\(name) differs from its snapshot; re-record with RECORD_SNAPSHOTS=1 if intended", sourceLocation: sourceLocation)
+  #expect(
+    text == expected, "\(name) differs from its snapshot; re-record with RECORD_SNAPSHOTS=1 if intended",
+    sourceLocation: sourceLocation)
 }

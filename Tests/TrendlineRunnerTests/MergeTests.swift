@@ -90,7 +90,9 @@ import _TrendlineTestSupport
     let fixture = try Fixture()
     let manifest = try Data(contentsOf: fixture.shard(0).appendingPathComponent("manifest.json"))
     let target = fixture.root.appendingPathComponent(output)
-    let partial = output == "out/shards/0-of-2" || output.hasPrefix("out/shards/0-of-2/") ? fixture.shard(0).path
+    let partial =
+      output == "out/shards/0-of-2" || output.hasPrefix("out/shards/0-of-2/")
+      ? fixture.shard(0).path
       : output == "." ? fixture.shard(0).path : fixture.out.appendingPathComponent("shards").path
     #expect(throws: Merger.Failure.outputOverlapsPartial(output: target.path, partial: partial)) {
       try fixture.merge([fixture.out], into: target)
@@ -123,7 +125,9 @@ import _TrendlineTestSupport
     let odd = other.appendingPathComponent("shards/1-of-2")
     let failure = Merger.Failure.differentCorpus(
       "\(fixture.shard(0).path) (corpus 643859405009)", "\(odd.path) (corpus 072d96e78030)")
-    #expect(throws: failure) { try fixture.merge([fixture.shard(0), odd], into: fixture.root.appendingPathComponent("m")) }
+    #expect(throws: failure) {
+      try fixture.merge([fixture.shard(0), odd], into: fixture.root.appendingPathComponent("m"))
+    }
     #expect(
       failure.description
         == "partials were run over different inputs: \(fixture.shard(0).path) (corpus 643859405009) and \(odd.path) (corpus 072d96e78030) (a user or an export was added, removed or changed between the shards' runs); re-run the odd shard over the same input folder"
@@ -175,7 +179,8 @@ import _TrendlineTestSupport
   @Test func partialOfAnotherSchemaIsRefused() throws {
     let fixture = try Fixture()
     try fixture.editPartial(0, reseal: false) { $0.schema = "trendline/cohort-partial@1" }
-    let failure = Merger.Failure.unsupportedSchema(fixture.shard(0).path + "/cohort-partial.json", found: "trendline/cohort-partial@1")
+    let failure = Merger.Failure.unsupportedSchema(
+      fixture.shard(0).path + "/cohort-partial.json", found: "trendline/cohort-partial@1")
     #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
     #expect(
       failure.description
@@ -271,8 +276,10 @@ func shardOutsideItsRangeDoesNotParse(text: String) {
   (["JOB_COMPLETION_INDEX": "x"], "JOB_COMPLETION_INDEX is 'x', not a shard index"),
   (["JOB_COMPLETION_INDEX": "-1"], "JOB_COMPLETION_INDEX is '-1', not a shard index"),
   (["SLURM_ARRAY_TASK_ID": "99999999999999999999"], "SLURM_ARRAY_TASK_ID is '99999999999999999999', not a shard index"),
-  (["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808"],
-    "SLURM_ARRAY_TASK_MIN is '-9223372036854775808', not a shard index"),
+  (
+    ["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808"],
+    "SLURM_ARRAY_TASK_MIN is '-9223372036854775808', not a shard index"
+  ),
   (["AWS_BATCH_JOB_ARRAY_INDEX": "1e3"], "AWS_BATCH_JOB_ARRAY_INDEX is '1e3', not a shard index"),
 ])
 func schedulerIndexThatIsNoNumberSaysSo(environment: [String: String], message: String) {

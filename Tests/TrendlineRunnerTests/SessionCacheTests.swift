@@ -29,8 +29,7 @@ import _TrendlineTestSupport
 
       """
 
-    init(catalog: String = TestPaths.catalogFile.path) throws
-    {
+    init(catalog: String = TestPaths.catalogFile.path) throws {
       root = FileManager.default.temporaryDirectory.appendingPathComponent(
         "trendline-cache-\(UUID().uuidString)")
       export = root.appendingPathComponent("in/ada/strong.csv")
@@ -381,7 +380,10 @@ import _TrendlineTestSupport
     (Forgery.unsortedSessions, "the cache file is malformed: session '1762192800|Push' is not after '1762327800|Legs'"),
     (.nanWeight, "the cache file is malformed: a set of session '1762192800|Push' weighs nan kg"),
     (.negativeStart, "the cache file is malformed: session '1762192800|Push' starts at -1, outside 0...253402300799"),
-    (.startAfter9999, "the cache file is malformed: session '1762192800|Push' starts at 253402300800, outside 0...253402300799"),
+    (
+      .startAfter9999,
+      "the cache file is malformed: session '1762192800|Push' starts at 253402300800, outside 0...253402300799"
+    ),
     (.hugeSessionCount, "the cache file is malformed: a count of 1099511627776 with 0 bytes left"),
   ])
   func forgedEntryIsRebuilt(forgery: Forgery, reason: String) throws {

@@ -81,7 +81,8 @@ import TrendlineSchema
     let values = Dictionary(uniqueKeysWithValues: Measure.allCases.enumerated().map { ($1, $0) })
     let text = written { w in w.object(values) { $0.number($1) } }
     let names = Measure.allCases.map(\.rawValue).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    let expected = "{\n" + names.map { "  \"\($0)\": \(values[Measure(rawValue: $0)!]!)" }.joined(separator: ",\n") + "\n}"
+    let expected =
+      "{\n" + names.map { "  \"\($0)\": \(values[Measure(rawValue: $0)!]!)" }.joined(separator: ",\n") + "\n}"
     #expect(text == expected)
   }
 

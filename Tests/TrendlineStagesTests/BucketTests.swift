@@ -199,10 +199,15 @@ import TrendlineStages
     // Week of 2 Mar: 100 × 5 and 110 × 1 squats, then a 3 km run; week of 9 Mar: nothing
     // weighted, only pull-ups at body weight.
     let sessions = [
-      session("2026-03-02T18:00:00Z", [trained("Squat", [8], kg: 100, reps: 5), trained("Squat", [8], kg: 110, reps: 1)]),
+      session(
+        "2026-03-02T18:00:00Z", [trained("Squat", [8], kg: 100, reps: 5), trained("Squat", [8], kg: 110, reps: 1)]),
       session(
         "2026-03-04T07:00:00Z",
-        [TrainedSet(exercise: "Run", muscleGroupIds: [], isUnmapped: false, type: .normal, weightKg: 0, reps: 0, distanceMeters: 3000)]),
+        [
+          TrainedSet(
+            exercise: "Run", muscleGroupIds: [], isUnmapped: false, type: .normal, weightKg: 0, reps: 0,
+            distanceMeters: 3000)
+        ]),
       session("2026-03-10T18:00:00Z", [trained("Pull Up", [9], kg: 0, reps: 8)]),
     ]
     let series = Bucket(range: .oneMonth, granularity: .week, measures: measures)

@@ -59,10 +59,14 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   let compare = Compare()
   let part = compare.add(series("solo", zone: "UTC", [("2025-11-24T00:00:00Z", 3, 120)]), to: nil)
   let stats = compare.reduce(part, chart: "volume", asOf: "2025-11-29").buckets[0].values[.volumeKg]!
-  #expect(stats == CohortStats(mean: 120, min: 120, max: 120, quantiles: [
-    .init(name: "p25", value: 120), .init(name: "p50", value: 120), .init(name: "p75", value: 120),
-    .init(name: "p90", value: 120),
-  ]))
+  #expect(
+    stats
+      == CohortStats(
+        mean: 120, min: 120, max: 120,
+        quantiles: [
+          .init(name: "p25", value: 120), .init(name: "p50", value: 120), .init(name: "p75", value: 120),
+          .init(name: "p90", value: 120),
+        ]))
 }
 
 /// An empty cohort (no user succeeded) still decodes: no rows, an axis of 0…1.
@@ -75,9 +79,14 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   #expect(cohort.buckets == [])
   #expect(cohort.yDomain[.volumeKg] == AxisDomain(min: 0, max: 1))
   #expect(cohort.ranking?.users == [])
-  #expect(compare.stats([]) == CohortStats(mean: 0, min: 0, max: 0, quantiles: [
-    .init(name: "p25", value: 0), .init(name: "p50", value: 0), .init(name: "p75", value: 0), .init(name: "p90", value: 0),
-  ]))
+  #expect(
+    compare.stats([])
+      == CohortStats(
+        mean: 0, min: 0, max: 0,
+        quantiles: [
+          .init(name: "p25", value: 0), .init(name: "p50", value: 0), .init(name: "p75", value: 0),
+          .init(name: "p90", value: 0),
+        ]))
 }
 
 /// Split the same users into two parts in either order: merging gives the same cohort.

@@ -12,7 +12,8 @@ import TrendlineStages
       trained("Bicep Curl", [3], kg: 12, reps: 10),
     ])
   let upper = session(
-    "2026-03-04T18:00:00Z", [trained("Bench Press", [2], kg: 62.5, reps: 5), trained("Bicep Curl", [3], kg: 12, reps: 10)])
+    "2026-03-04T18:00:00Z",
+    [trained("Bench Press", [2], kg: 62.5, reps: 5), trained("Bicep Curl", [3], kg: 12, reps: 10)])
 
   @Test func muscleGroupsKeepTheMatchingSetsAndDropEmptiedSessions() {
     let legs = Filter(muscleGroupIds: [8, 10, 14, 22]).apply([mixed, upper])

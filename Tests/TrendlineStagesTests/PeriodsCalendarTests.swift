@@ -90,7 +90,8 @@ import TrendlineSupport
     // Instants anywhere: every granularity and week start, both initializers, several periods.
     // Seeded from the zone's name, so each zone draws its own instants, the same on every run
     // (FNV-1a of the name: `hashValue` is seeded per process).
-    var random = SplitMix64(seed: identifier.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
+    var random = SplitMix64(
+      seed: identifier.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
     let span = UInt64(instants.count)
     for _ in 0..<(thorough ? 200 : 5) {
       let instant = instants.lowerBound + Int64(random.next() % span)

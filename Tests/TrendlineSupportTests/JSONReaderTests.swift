@@ -6,9 +6,11 @@ import TrendlineSupport
 private func marked(_ text: String) -> (bytes: [UInt8], line: Int, column: Int) {
   let marker = Array("1️⃣".utf8)
   var bytes = Array(text.utf8)
-  guard let start = (0...(bytes.count - marker.count)).first(where: {
-    Array(bytes[$0..<($0 + marker.count)]) == marker
-  }) else { preconditionFailure("test input has no 1️⃣ marker: \(text)") }
+  guard
+    let start = (0...(bytes.count - marker.count)).first(where: {
+      Array(bytes[$0..<($0 + marker.count)]) == marker
+    })
+  else { preconditionFailure("test input has no 1️⃣ marker: \(text)") }
   bytes.removeSubrange(start..<(start + marker.count))
   let before = bytes[..<start]
   let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1

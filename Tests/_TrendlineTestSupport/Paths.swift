@@ -83,7 +83,8 @@ public struct MissingFixture: Error, CustomStringConvertible {
 public let sampleUsers: [String] = {
   let folder = TestPaths.sampleData.appendingPathComponent("exports").path
   let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-  return names.filter { $0 != "users.csv" && !$0.hasPrefix(".") }.map { ($0 as NSString).deletingPathExtension }.sorted()
+  return names.filter { $0 != "users.csv" && !$0.hasPrefix(".") }.map { ($0 as NSString).deletingPathExtension }
+    .sorted()
 }()
 
 /// The result of running the `trendline` binary.

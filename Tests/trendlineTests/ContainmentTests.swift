@@ -74,7 +74,8 @@ import _TrendlineTestSupport
       at: input.appendingPathComponent("leakdir"), withDestinationURL: secret.deletingLastPathComponent())
     try fm.createSymbolicLink(at: input.appendingPathComponent("bob/leak.csv"), withDestinationURL: secret)
     // A relative link that climbs out with `..`.
-    try fm.createSymbolicLink(atPath: input.appendingPathComponent("climb.csv").path, withDestinationPath: "../outside/secret.csv")
+    try fm.createSymbolicLink(
+      atPath: input.appendingPathComponent("climb.csv").path, withDestinationPath: "../outside/secret.csv")
     try fm.createSymbolicLink(atPath: input.appendingPathComponent("cat.csv").path, withDestinationPath: "ann.csv")
 
     let pipeline = try scratch.write(Self.pipeline(input: input, formats: #"["json", "svg", "html"]"#), to: "p.json")
@@ -83,9 +84,11 @@ import _TrendlineTestSupport
     #expect(result.status == 1, "\(result.stderr)")
     for name in ["leak.csv", "leakdir", "climb.csv"] {
       #expect(
-        result.stderr.contains("input entry '\(name)' links outside the input folder; it is not read"), "\(result.stderr)")
+        result.stderr.contains("input entry '\(name)' links outside the input folder; it is not read"),
+        "\(result.stderr)")
     }
-    #expect(try fm.contentsOfDirectory(atPath: out.appendingPathComponent("users").path).sorted() == ["ann", "bob", "cat"])
+    #expect(
+      try fm.contentsOfDirectory(atPath: out.appendingPathComponent("users").path).sorted() == ["ann", "bob", "cat"])
     for file in Self.files(out) {
       let text = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
       #expect(!text.contains("SECRET-OUTSIDE"), "\(file) holds data from outside the input folder")
@@ -103,7 +106,10 @@ import _TrendlineTestSupport
   @Test func hostileUserNamesNeverBecomePaths() throws {
     let scratch = try Scratch()
     let input = scratch.url.appendingPathComponent("in")
-    let bad = ["new\nline", "tab\tuser", "bell\u{07}.csv", "esc\u{1B}[31m", "ümlaut", String(repeating: "x", count: 129), "semi;colon.csv"]
+    let bad = [
+      "new\nline", "tab\tuser", "bell\u{07}.csv", "esc\u{1B}[31m", "ümlaut", String(repeating: "x", count: 129),
+      "semi;colon.csv",
+    ]
     for name in bad { try scratch.write(Self.strong(), to: "in/" + name + (name.hasSuffix(".csv") ? "" : "/e.csv")) }
     try scratch.write(Self.strong(), to: "in/..hidden/e.csv")  // hidden: not a user at all
     try scratch.write(Self.strong(), to: "in/dots..in..middle/e.csv")
@@ -112,8 +118,10 @@ import _TrendlineTestSupport
     let out = scratch.url.appendingPathComponent("out")
     let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(result.status == 1, "\(result.stderr)")
-    #expect(result.stderr.contains("input entry 'new\\u{a}line' has control characters in its name"), "\(result.stderr)")
-    #expect(result.stderr.contains("input entry 'esc\\u{1b}[31m' has control characters in its name"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("input entry 'new\\u{a}line' has control characters in its name"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("input entry 'esc\\u{1b}[31m' has control characters in its name"), "\(result.stderr)")
     #expect(!result.stderr.contains("\u{1B}"), "a control character reached the terminal")
     let written = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("users").path).sorted()
     #expect(written == ["dots..in..middle", String(repeating: "y", count: 128)])
@@ -138,7 +146,9 @@ import _TrendlineTestSupport
     try FileManager.default.createDirectory(at: input.appendingPathComponent("bob"), withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
       atPath: input.appendingPathComponent("bob/link.csv").path, withDestinationPath: "../pipe.csv")
-    let big = Self.strong() + String(repeating: "2026-11-20 10:00:00,\"A\",1h,\"Squat (Barbell)\",3,100,5,0,0,,,\n", count: 20_000)
+    let big =
+      Self.strong()
+      + String(repeating: "2026-11-20 10:00:00,\"A\",1h,\"Squat (Barbell)\",3,100,5,0,0,,,\n", count: 20_000)
     try scratch.write(big, to: "in/.store/big.csv")  // hidden: not a user of its own
     try FileManager.default.createDirectory(at: input.appendingPathComponent("cy"), withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
@@ -150,10 +160,13 @@ import _TrendlineTestSupport
     let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
-      result.stderr.contains("user 'pipe' failed: pipe.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read"),
+      result.stderr.contains(
+        "user 'pipe' failed: pipe.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read"),
       "\(result.stderr)")
     #expect(result.stderr.contains("user 'bob' failed: link.csv:1:1: error: is not a regular file"), "\(result.stderr)")
-    #expect(result.stderr.contains("user 'cy' failed: link.csv:1:1: error: the file is 1.1 MB, over the limit of 1 MB"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("user 'cy' failed: link.csv:1:1: error: the file is 1.1 MB, over the limit of 1 MB"),
+      "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/volume.json").path))
   }
 
@@ -171,12 +184,15 @@ import _TrendlineTestSupport
     var result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(result.status == 2)
     #expect(
-      result.stderr == "error: users.csv:1:1: error: links outside the input folder; it is not read. Put the file itself there\n")
+      result.stderr
+        == "error: users.csv:1:1: error: links outside the input folder; it is not read. Put the file itself there\n")
     try FileManager.default.removeItem(at: settings)
     try #require(mkfifo(settings.path, 0o644) == 0)
     result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(result.status == 2)
-    #expect(result.stderr == "error: users.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read\n")
+    #expect(
+      result.stderr == "error: users.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read\n"
+    )
     #expect(!FileManager.default.fileExists(atPath: out.path))
   }
 
@@ -194,7 +210,8 @@ import _TrendlineTestSupport
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
       result.stderr.contains(
-        "users.csv:3:1: error: unknown time zone 'Mars/Olympus_Mons' for user 'bob'; use an IANA name such as Europe/Oslo"),
+        "users.csv:3:1: error: unknown time zone 'Mars/Olympus_Mons' for user 'bob'; use an IANA name such as Europe/Oslo"
+      ),
       "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/volume.json").path))
     #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob").path))

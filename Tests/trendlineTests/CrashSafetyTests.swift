@@ -50,8 +50,10 @@ import _TrendlineTestSupport
     var out: [String: Data] = [:]
     guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
     else { return out }
-    for case let url as URL in enumerator where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
-      out[String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count))] = try Data(contentsOf: url)
+    for case let url as URL in enumerator
+    where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+      out[String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count))] = try Data(
+        contentsOf: url)
     }
     return out
   }
@@ -59,7 +61,10 @@ import _TrendlineTestSupport
   static let pipeline = TestPaths.pipelines.appendingPathComponent("overview.json").path
 
   static func arguments(input: URL, output: URL) -> [String] {
-    ["run", pipeline, "--input", input.path, "--output", output.path, "--as-of", "2026-11-29", "--quiet", "--jobs", "2"]
+    [
+      "run", pipeline, "--input", input.path, "--output", output.path, "--as-of", "2026-11-29", "--quiet", "--jobs",
+      "2",
+    ]
   }
 
   /// Starts `trendline run` without waiting for it.

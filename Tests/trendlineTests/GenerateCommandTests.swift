@@ -9,7 +9,8 @@ import _TrendlineTestSupport
   defer { try? FileManager.default.removeItem(at: work) }
   for name in ["a", "b"] {
     let result = try runTrendline([
-      "generate", "--users", "14", "--seed", "7", "--sessions", "30", "--output", work.appendingPathComponent(name).path,
+      "generate", "--users", "14", "--seed", "7", "--sessions", "30", "--output",
+      work.appendingPathComponent(name).path,
     ])
     #expect(result.status == 0, "\(result.stderr)")
   }
@@ -27,7 +28,9 @@ import _TrendlineTestSupport
     work.appendingPathComponent("a").path, "--output", out.path, "--as-of", "2026-11-29", "--quiet",
   ])
   #expect(run.status == 0, "\(run.stderr)")
-  let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as! [String: Any]
+  let manifest =
+    try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+    as! [String: Any]
   let totals = manifest["totals"] as! [String: Int]
   #expect(totals["usersOK"] == 14)
   #expect(totals["rowsRejected"] == 0)

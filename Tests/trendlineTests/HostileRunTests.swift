@@ -66,7 +66,8 @@ import _TrendlineTestSupport
       for file in user["files"] as? [[String: Any]] ?? [] {
         let count = { (key: String) in file[key] as? Int ?? -1 }
         #expect(
-          count("rowsRead") == count("rowsAccepted") + count("rowsRejected") + count("rowsDuplicate") + count("rowsIgnored"),
+          count("rowsRead") == count("rowsAccepted") + count("rowsRejected") + count("rowsDuplicate")
+            + count("rowsIgnored"),
           "\(id): accounting")
       }
     }
@@ -86,7 +87,9 @@ import _TrendlineTestSupport
       try Data(text.utf8).write(to: input.appendingPathComponent(name))
     }
     try write("wide.csv", header + (0..<100_000).map { ",c\($0)" }.joined() + "\n" + row + "\n")
-    try write("deep.json", "{\"sessions\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}")
+    try write(
+      "deep.json",
+      "{\"sessions\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}")
     try write("big.csv", header + "\n" + String(repeating: row + "\n", count: 25_000))
     try write("ok.csv", header + "\n" + row + "\n")
     // Under the 1 MB file limit only as a file of 0.95 MB: the field is rejected, its row lost.

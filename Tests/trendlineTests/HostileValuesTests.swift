@@ -44,19 +44,25 @@ import _TrendlineTestSupport
     let pipeline = try scratch.write(Self.pipeline(input: input, charts: Self.volume), to: "p.json")
     for log in [[], ["--log", "json"]] {
       let out = scratch.url.appendingPathComponent("out")
-      let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29", "--strict"] + log)
+      let result = try runTrendline(
+        ["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29", "--strict"] + log)
       #expect(result.status == 1, "\(result.stderr)")
       for unsafe in ["\u{1B}", "\u{07}", "\u{9B}"] {
-        #expect(!result.stderr.contains(unsafe), "\(unsafe.unicodeScalars.first!.value) reached stderr: \(result.stderr)")
+        #expect(
+          !result.stderr.contains(unsafe), "\(unsafe.unicodeScalars.first!.value) reached stderr: \(result.stderr)")
       }
       let lines = result.stderr.split(separator: "\n")
       #expect(!lines.contains { $0.hasPrefix("error: user 'zed'") }, "a forged line: \(result.stderr)")
       if log.isEmpty {
-        #expect(result.stderr.contains("input entry 'ann/osc\\u{1b}]52;c;SGVsbG8=\\u{7}.csv' has control characters in its name"))
-        #expect(result.stderr.contains("input entry 'ann/new\\u{a}error: user 'zed' failed.csv' has control characters"))
+        #expect(
+          result.stderr.contains(
+            "input entry 'ann/osc\\u{1b}]52;c;SGVsbG8=\\u{7}.csv' has control characters in its name"))
+        #expect(
+          result.stderr.contains("input entry 'ann/new\\u{a}error: user 'zed' failed.csv' has control characters"))
         #expect(result.stderr.contains("input entry 'c1\\u{9b}31m.csv' has control characters"))
         #expect(result.stderr.contains("unknown time zone 'Mars\\u{1b}[2J\\u{9b}1m' for user 'cy'"), "\(result.stderr)")
-        #expect(result.stderr.contains("'\\u{1b}[31mred\\u{a}error: user 'zed' failed' is not a number"), "\(result.stderr)")
+        #expect(
+          result.stderr.contains("'\\u{1b}[31mred\\u{a}error: user 'zed' failed' is not a number"), "\(result.stderr)")
       } else {
         for line in lines where line.hasPrefix("{") {
           #expect(throws: Never.self, "\(line)") { try JSONSerialization.jsonObject(with: Data(line.utf8)) }
@@ -73,11 +79,12 @@ import _TrendlineTestSupport
     let scratch = try Scratch()
     let input = scratch.url.appendingPathComponent("in")
     try scratch.write(Self.strong(), to: "in/ann.csv")
-    let charts = Self.volume + #"""
-      , "heat": [{"heatmap": {"period": "month", "periods": 120}}],
-      "lifts": [{"sparkline": {"value": "topSetKg", "windowDays": 3660}}],
-      "weekly": [{"bucket": {"range": "1y", "granularity": "week", "measures": ["sessions"]}}, {"fillGaps": {"with": "zero"}}]
-      """#
+    let charts =
+      Self.volume + #"""
+        , "heat": [{"heatmap": {"period": "month", "periods": 120}}],
+        "lifts": [{"sparkline": {"value": "topSetKg", "windowDays": 3660}}],
+        "weekly": [{"bucket": {"range": "1y", "granularity": "week", "measures": ["sessions"]}}, {"fillGaps": {"with": "zero"}}]
+        """#
     let pipeline = try scratch.write(Self.pipeline(input: input, charts: charts), to: "p.json")
     let out = scratch.url.appendingPathComponent("out")
     let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", asOf])
@@ -100,7 +107,10 @@ import _TrendlineTestSupport
       #""volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}, {"smooth": {"window": 1000000}}]"#,
       "window must be between 1 and 366, found 1000000"
     ),
-    (#""CON": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#, "chart name 'CON' is a device name on Windows"),
+    (
+      #""CON": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#,
+      "chart name 'CON' is a device name on Windows"
+    ),
     (#""lpt1.x": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#, "is a device name on Windows (LPT1)"),
     (#""trail.": [{"bucket": {"range": "all", "measures": ["sessions"]}}]"#, "chart name 'trail.' ends with '.'"),
   ])
@@ -139,7 +149,8 @@ import _TrendlineTestSupport
     #expect(twice.status == 1)
     #expect(
       twice.stderr.contains(
-        "error: user 'ann' failed: users.csv:4:1: error: user 'ann' is listed on lines 2, 4; keep one row for each user"),
+        "error: user 'ann' failed: users.csv:4:1: error: user 'ann' is listed on lines 2, 4; keep one row for each user"
+      ),
       "\(twice.stderr)")
 
     try scratch.write("user,timeZone\nann,\"Europe/Oslo\nbob,UTC\n", to: "in/users.csv")
@@ -154,12 +165,15 @@ import _TrendlineTestSupport
     let zero = try runTrendline(["parse", "/dev/zero"])
     #expect(zero.status == 66)
     #expect(
-      zero.stderr == "error: cannot read '/dev/zero': it is not a regular file (a pipe, socket or device); parse reads files\n")
+      zero.stderr
+        == "error: cannot read '/dev/zero': it is not a regular file (a pipe, socket or device); parse reads files\n")
     let scratch = try Scratch()
     let giant = try scratch.write("{" + String(repeating: " ", count: 2 << 20) + "}", to: "giant.json")
     let result = try runTrendline(["validate", giant.path])
     #expect(result.status == 2)
-    #expect(result.stderr.contains("it is 2097154 bytes, over the limit of 1048576 bytes for such a file"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("it is 2097154 bytes, over the limit of 1048576 bytes for such a file"), "\(result.stderr)"
+    )
   }
 
   /// A chart cannot grow without bound: `range: all` by day from a 1970 session to a far
@@ -169,7 +183,9 @@ import _TrendlineTestSupport
     let scratch = try Scratch()
     let input = scratch.url.appendingPathComponent("in")
     try scratch.write(
-      Self.strong().replacingOccurrences(of: "2026-11-20 10:00:00,\"A\",1h,\"Squat (Barbell)\",1", with: "1970-01-01 10:00:00,\"A\",1h,\"Squat (Barbell)\",1"),
+      Self.strong().replacingOccurrences(
+        of: "2026-11-20 10:00:00,\"A\",1h,\"Squat (Barbell)\",1",
+        with: "1970-01-01 10:00:00,\"A\",1h,\"Squat (Barbell)\",1"),
       to: "in/ann.csv")
     let charts = #""daily": [{"bucket": {"range": "all", "granularity": "day", "measures": ["sessions"]}}]"#
     let pipeline = try scratch.write(Self.pipeline(input: input, charts: charts), to: "p.json")

@@ -27,7 +27,8 @@ import _TrendlineTestSupport
     // Bench press: her heaviest set is 50 kg × 8 on 23 October.
     let records = try json(user.appendingPathComponent("big-three-records.json"))
     let exercises = try #require(records["exercises"] as? [[String: Any]])
-    #expect(exercises.map { $0["exercise"] as? String } == ["Bench Press (Barbell)", "Deadlift (Barbell)", "Squat (Barbell)"])
+    #expect(
+      exercises.map { $0["exercise"] as? String } == ["Bench Press (Barbell)", "Deadlift (Barbell)", "Squat (Barbell)"])
     let top = try #require(exercises[0]["topSetKg"] as? [String: Any])
     #expect(top["value"] as? Double == 50)
     #expect(top["at"] as? String == "2026-10-23T17:40:00+02:00")

@@ -36,12 +36,14 @@ import _TrendlineTestSupport
   /// A sample of the JSON suite through the binary: a `y_` file prints its value, an `n_` file
   /// exits 65 with `FILE:LINE:COLUMN: error: …` on stderr. (Every file is run through the
   /// reader in `JSONConformanceTests`; this checks the command's wiring.)
-  @Test(TestPaths.needsShared("conformance/json"), arguments: [
-    ("y_structure_lonely_int.json", Int32(0), "42\n", ""),
-    ("y_object_duplicated_key.json", 0, "{\"a\":\"b\",\"a\":\"c\"}\n", ""),
-    ("n_structure_100000_opening_arrays.json", 65, "", ":1:513: error: nesting deeper than 512 levels\n"),
-    ("n_object_trailing_comma.json", 65, "", ":1:9: error: unexpected character '}', expected a string key\n"),
-  ])
+  @Test(
+    TestPaths.needsShared("conformance/json"),
+    arguments: [
+      ("y_structure_lonely_int.json", Int32(0), "42\n", ""),
+      ("y_object_duplicated_key.json", 0, "{\"a\":\"b\",\"a\":\"c\"}\n", ""),
+      ("n_structure_100000_opening_arrays.json", 65, "", ":1:513: error: nesting deeper than 512 levels\n"),
+      ("n_object_trailing_comma.json", 65, "", ":1:9: error: unexpected character '}', expected a string key\n"),
+    ])
   func jsonThroughTheBinary(name: String, status: Int32, stdout: String, stderrSuffix: String) throws {
     let path = Self.conformance.appendingPathComponent("json/\(name)").path
     let result = try runTrendline(["parse", path])

@@ -15,7 +15,10 @@ import _TrendlineTestSupport
   let corpus = work.appendingPathComponent("corpus")
   let generated = try runProcess(
     "/usr/bin/env",
-    ["python3", peers.appendingPathComponent("gen_corpus.py").path, "--users", "200", "--seed", "1", "--out", corpus.path])
+    [
+      "python3", peers.appendingPathComponent("gen_corpus.py").path, "--users", "200", "--seed", "1", "--out",
+      corpus.path,
+    ])
   try #require(generated.status == 0, "gen_corpus.py failed: \(generated.stderr)")
 
   let golden = work.appendingPathComponent("golden")

@@ -32,7 +32,8 @@ import _TrendlineTestSupport
     let input = try scratch.copyUsers(["uma.json", "sam.csv", "mason.csv"], to: "in")
     let wide = try scratch.write(
       Self.pipeline(input: input, charts: ["volume", "extra"], formats: #"["json", "svg", "html"]"#), to: "wide.json")
-    let narrow = try scratch.write(Self.pipeline(input: input, charts: ["load"], formats: #"["json"]"#), to: "narrow.json")
+    let narrow = try scratch.write(
+      Self.pipeline(input: input, charts: ["load"], formats: #"["json"]"#), to: "narrow.json")
     return (scratch, input, wide, narrow)
   }
 
@@ -68,7 +69,9 @@ import _TrendlineTestSupport
     let fresh = scratch.url.appendingPathComponent("fresh")
     func shardedRun(_ pipeline: URL, into output: URL) throws {
       for shard in ["0/2", "1/2"] {
-        let result = try runTrendline(["run", pipeline.path, "--output", output.path, "--shard", shard, "--as-of", "2026-11-29"])
+        let result = try runTrendline([
+          "run", pipeline.path, "--output", output.path, "--shard", shard, "--as-of", "2026-11-29",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
       }
       let merged = try runTrendline(["merge", "--output", output.path, output.path])
@@ -88,7 +91,8 @@ import _TrendlineTestSupport
   @Test func aFolderTrendlineDoesNotOwnIsRefused() throws {
     let scratch = try Scratch()
     let input = try scratch.copyUsers(["uma.json"], to: "in")
-    let pipeline = try scratch.write(Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
+    let pipeline = try scratch.write(
+      Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
     let home = scratch.url.appendingPathComponent("home")
     _ = try scratch.write("my notes", to: "home/notes.txt")
     _ = try scratch.write("x", to: "home/.profile")
@@ -101,10 +105,14 @@ import _TrendlineTestSupport
     #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".profile", "notes.txt"])
 
     let sharded = scratch.url.appendingPathComponent("sharded")
-    #expect(try runTrendline(["run", pipeline.path, "--output", sharded.path, "--shard", "0/1", "--as-of", "2026-11-29"]).status == 0)
+    #expect(
+      try runTrendline(["run", pipeline.path, "--output", sharded.path, "--shard", "0/1", "--as-of", "2026-11-29"])
+        .status == 0)
     let merge = try runTrendline(["merge", "--output", home.path, sharded.path])
     #expect(merge.status == 2)
-    #expect(merge.stderr.contains("the output folder '\(home.path)' holds 'notes.txt', which no Trendline run writes"), "\(merge.stderr)")
+    #expect(
+      merge.stderr.contains("the output folder '\(home.path)' holds 'notes.txt', which no Trendline run writes"),
+      "\(merge.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".profile", "notes.txt"])
   }
 
@@ -114,12 +122,15 @@ import _TrendlineTestSupport
   @Test func linksAndLookalikesInTheOutputAreNotFollowed() throws {
     let scratch = try Scratch()
     let input = try scratch.copyUsers(["uma.json", "sam.csv"], to: "in")
-    let pipeline = try scratch.write(Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
+    let pipeline = try scratch.write(
+      Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
     let site = scratch.url.appendingPathComponent("site")
     _ = try scratch.write("<h1>mine</h1>", to: "site/report/index.html")
     let refused = try runTrendline(["run", pipeline.path, "--output", site.path, "--as-of", "2026-11-29"])
     #expect(refused.status == 2)
-    #expect(refused.stderr.contains("holds 'report' but no .trendline-output or manifest.json of a Trendline run"), "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains("holds 'report' but no .trendline-output or manifest.json of a Trendline run"),
+      "\(refused.stderr)")
 
     let out = scratch.url.appendingPathComponent("out")
     #expect(try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"]).status == 0)
@@ -135,7 +146,10 @@ import _TrendlineTestSupport
     try FileManager.default.createSymbolicLink(
       at: out.appendingPathComponent("users/sam"), withDestinationURL: scratch.url.appendingPathComponent("elsewhere"))
     #expect(try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"]).status == 0)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("elsewhere").path) == ["notes.txt"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: scratch.url.appendingPathComponent("elsewhere").path) == [
+        "notes.txt"
+      ])
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/sam/volume.json").path))
   }
 
@@ -147,12 +161,16 @@ import _TrendlineTestSupport
     (["--output", "."], "the input folder '$/in' is inside the output folder '$'"),
     (["--output", "out", "--cache", "in/.cache"], "the cache folder '$/in/.cache' is inside the input folder '$/in'"),
     (["--output", "out", "--cache", "out"], "the cache folder '$/out' is inside the output folder '$/out'"),
-    (["--output", "out", "--cache", "out/.cache"], "the cache folder '$/out/.cache' is inside the output folder '$/out'"),
+    (
+      ["--output", "out", "--cache", "out/.cache"],
+      "the cache folder '$/out/.cache' is inside the output folder '$/out'"
+    ),
   ])
   func foldersInsideEachOtherAreRefused(arguments: [String], message: String) throws {
     let scratch = try Scratch()
     let input = try scratch.copyUsers(["uma.json"], to: "in")
-    let pipeline = try scratch.write(Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
+    let pipeline = try scratch.write(
+      Self.pipeline(input: input, charts: ["volume"], formats: #"["json"]"#), to: "p.json")
     let before = try RunCommandTests.tree(input)
     let absolute = arguments.enumerated().map { index, argument in
       index % 2 == 1 ? scratch.url.appendingPathComponent(argument).standardizedFileURL.path : argument

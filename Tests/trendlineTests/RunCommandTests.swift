@@ -26,7 +26,8 @@ import _TrendlineTestSupport
       try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
       let exports = TestPaths.sampleData.appendingPathComponent("exports")
       for name in names + ["users.csv"] {
-        try FileManager.default.copyItem(at: exports.appendingPathComponent(name), to: target.appendingPathComponent(name))
+        try FileManager.default.copyItem(
+          at: exports.appendingPathComponent(name), to: target.appendingPathComponent(name))
       }
       return target
     }
@@ -35,7 +36,9 @@ import _TrendlineTestSupport
   static let catalog = TestPaths.catalogFile.path
 
   /// A pipeline with one series chart and whatever stages are given, reading `input`.
-  static func pipeline(input: String, stages: String = #"{"bucket": {"range": "all", "measures": ["sessions"]}}"#) -> String {
+  static func pipeline(input: String, stages: String = #"{"bucket": {"range": "all", "measures": ["sessions"]}}"#)
+    -> String
+  {
     """
     {
       "version": 1,
@@ -59,7 +62,8 @@ import _TrendlineTestSupport
   }
 
   static func manifest(_ folder: URL) throws -> [String: Any] {
-    try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as! [String: Any]
+    try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+      as! [String: Any]
   }
 
   /// The README's main command on SampleData: exit 0, every chart for every user, and the same
@@ -71,7 +75,9 @@ import _TrendlineTestSupport
     let second = scratch.url.appendingPathComponent("second")
     let result = try runTrendline(["run", pipeline, "--output", first.path, "--as-of", "2026-11-29", "--jobs", "2"])
     #expect(result.status == 0, "\(result.stderr)")
-    let again = try runTrendline(["run", pipeline, "--output", second.path, "--as-of", "2026-11-29", "--jobs", "1", "--quiet"])
+    let again = try runTrendline([
+      "run", pipeline, "--output", second.path, "--as-of", "2026-11-29", "--jobs", "1", "--quiet",
+    ])
     #expect(again.status == 0)
     #expect(again.stdout == "")
 
@@ -89,7 +95,9 @@ import _TrendlineTestSupport
     let manifest = try Self.manifest(first)
     let totals = manifest["totals"] as! [String: Int]
     #expect(totals["usersFailed"] == 0)
-    #expect(totals["rowsRead"] == totals["rowsAccepted"]! + totals["rowsRejected"]! + totals["rowsDuplicate"]! + totals["rowsIgnored"]!)
+    #expect(
+      totals["rowsRead"] == totals["rowsAccepted"]! + totals["rowsRejected"]! + totals["rowsDuplicate"]! + totals[
+        "rowsIgnored"]!)
   }
 
   @Test(arguments: [
@@ -154,7 +162,8 @@ import _TrendlineTestSupport
     let result = try runTrendline(["run", file.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("input entry 'bad name' is not a valid user id"), "\(result.stderr)")
-    #expect(result.stderr.contains("input entry 'bell\\u{7}user' has control characters in its name"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("input entry 'bell\\u{7}user' has control characters in its name"), "\(result.stderr)")
     let written = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("users").path)
     #expect(written == ["uma"])
     let manifest = try Self.manifest(out)
@@ -194,10 +203,12 @@ import _TrendlineTestSupport
       """, to: "in/bob/=SUM(A1).csv")
     let file = try scratch.write(Self.pipeline(input: input.path), to: "p.json")
     let lenient = scratch.url.appendingPathComponent("lenient")
-    #expect(try runTrendline(["run", file.path, "--output", lenient.path, "--as-of", "2026-11-29", "--quiet"]).status == 0)
+    #expect(
+      try runTrendline(["run", file.path, "--output", lenient.path, "--as-of", "2026-11-29", "--quiet"]).status == 0)
     let outcomes = try String(contentsOf: lenient.appendingPathComponent("users/bob/row-outcomes.csv"), encoding: .utf8)
     // The file name would run as a formula in a spreadsheet: its cell gets a leading apostrophe.
-    #expect(outcomes == "file,line,column,field,outcome,reason\n'=SUM(A1).csv,3,52,Reps,rejected,reps '-5' is negative\n")
+    #expect(
+      outcomes == "file,line,column,field,outcome,reason\n'=SUM(A1).csv,3,52,Reps,rejected,reps '-5' is negative\n")
 
     let strict = scratch.url.appendingPathComponent("strict")
     let result = try runTrendline(["run", file.path, "--output", strict.path, "--as-of", "2026-11-29", "--strict"])

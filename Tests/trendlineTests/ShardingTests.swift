@@ -40,7 +40,9 @@ import _TrendlineTestSupport
     defer { try? FileManager.default.removeItem(at: work) }
     let corpus = try Self.corpus(work)
     let single = work.appendingPathComponent("single")
-    let run = try runTrendline(["run", Self.overview, "--input", corpus.path, "--as-of", "2026-11-29", "--output", single.path, "--quiet"])
+    let run = try runTrendline([
+      "run", Self.overview, "--input", corpus.path, "--as-of", "2026-11-29", "--output", single.path, "--quiet",
+    ])
     #expect(run.status == 0, "\(run.stderr)")
     let users = try Self.files(single, under: "users")
     let cohort = try Self.files(single, under: "cohort")
@@ -87,7 +89,9 @@ import _TrendlineTestSupport
     let work = try Self.work()
     defer { try? FileManager.default.removeItem(at: work) }
     let input = TestPaths.sampleData.appendingPathComponent("exports").path
-    func shard(_ index: Int, of count: Int, into folder: String, asOf: String = "2026-11-29", pipeline: String = Self.overview) throws {
+    func shard(
+      _ index: Int, of count: Int, into folder: String, asOf: String = "2026-11-29", pipeline: String = Self.overview
+    ) throws {
       let result = try runTrendline([
         "run", pipeline, "--input", input, "--as-of", asOf, "--output", work.appendingPathComponent(folder).path,
         "--shard", "\(index)/\(count)", "--quiet",
@@ -95,7 +99,9 @@ import _TrendlineTestSupport
       #expect(result.status == 0, "\(result.stderr)")
     }
     func merge(_ folders: [String]) throws -> CommandResult {
-      try runTrendline(["merge", "--output", work.appendingPathComponent("merged").path] + folders.map { work.appendingPathComponent($0).path })
+      try runTrendline(
+        ["merge", "--output", work.appendingPathComponent("merged").path]
+          + folders.map { work.appendingPathComponent($0).path })
     }
 
     try shard(0, of: 2, into: "a")
