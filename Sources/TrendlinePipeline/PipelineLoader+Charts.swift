@@ -82,9 +82,9 @@ extension PipelineChecker {
       report(path, "expected an array of stages, found \(kind(of: value))")
       return nil
     }
-    let starters = StageRegistry.units.filter { $0.reads.contains(.sessions) }.map { "'\($0.key)'" }
     guard !elements.isEmpty else {
-      report(path, "chart '\(name)' has no stages", hint: "Start it with one of: \(starters.joined(separator: ", "))")
+      let starters = StageRegistry.units.filter { $0.reads.contains(.sessions) }.map { $0.key }
+      report(path, .noStages(chart: name, starters: starters))
       return nil
     }
     var stages: [any StageUnit] = []
@@ -102,31 +102,23 @@ extension PipelineChecker {
         continue
       }
       guard members.count == 1, let stage = members.first else {
-        let names = members.map { "'\($0.key)'" }.joined(separator: ", ")
-        report(
-          elementPath,
-          members.isEmpty
-            ? "a stage is an object with one key, the stage's name; found none"
-            : "a stage is an object with one key, the stage's name; found \(members.count): \(names)",
-          hint: "Put each stage in its own {…} in the chart's array")
+        report(elementPath, .notOneStage(keys: members.map(\.key)))
         valid = false
         continue
       }
       guard let unit = StageRegistry.unit(stage.key) else {
-        report(
-          elementPath, "unknown stage '\(stage.key)'",
-          hint: suggestion(stage.key, in: StageRegistry.keys, noun: "stages"))
+        report(elementPath, .unknownStage(stage.key, known: StageRegistry.keys))
         valid = false
         continue
       }
       if !unit.repeatable && chain.contains(where: { $0.key == unit.key }) {
-        report(elementPath, "stage '\(unit.key)' appears twice in chart '\(name)'", hint: "Keep one")
+        report(elementPath, .repeated(stage: unit.key, chart: name))
         valid = false
       } else if unit.reads.contains(holding) {
         chain.append((unit.key, holding))
         holding = unit.produces
       } else {
-        reportMisplaced(unit, holding: holding, chain: chain, at: elementPath)
+        report(elementPath, misplaced(unit, holding: holding, chain: chain))
         valid = false
       }
       // Parameters are checked wherever the stage stands, so one run reports everything.
@@ -141,35 +133,31 @@ extension PipelineChecker {
     guard valid else { return nil }
     guard holding.endsAChart else {
       let enders = StageRegistry.units.filter { $0.reads.contains(.sessions) && $0.produces != .sessions }
-      report(
-        path, "chart '\(name)' ends with sessions, not a chart",
-        hint: "End it with one of: \(enders.map { "'\($0.key)'" }.joined(separator: ", "))")
+      report(path, .endsWithSessions(chart: name, enders: enders.map { $0.key }))
       return nil
     }
     return Chart(name: name, stages: stages)
   }
 
-  /// Reports a stage that does not read what the chain holds where it stands, with the fix:
-  /// the stage that makes what it reads, or the place further up where the chain held it.
-  func reportMisplaced(
-    _ unit: any StageUnit.Type, holding: StageData, chain: [(key: String, holding: StageData)], at path: JSONPath
-  ) {
+  /// Why `unit` cannot stand where the chain holds `holding`, with the fix: the stage that
+  /// makes what it reads, or the place further up where the chain held it.
+  func misplaced(_ unit: any StageUnit.Type, holding: StageData, chain: [(key: String, holding: StageData)])
+    -> ChainProblem
+  {
     if holding == .chart, let last = chain.last {
-      report(
-        path, "'\(unit.key)' follows '\(last.key)', which ends the chart",
-        hint: "'\(last.key)' makes a finished chart; put '\(unit.key)' in a chart of its own")
-      return
+      return .followsChart(stage: unit.key, chartStage: last.key)
     }
-    let reads = unit.reads.map(\.phrase).joined(separator: " or ")
-    let message = "'\(unit.key)' reads \(reads), but the chart holds \(holding.phrase) here"
+    var fix: ChainProblem.Fix?
     if let maker = StageRegistry.units.first(where: { $0.reads.contains(holding) && unit.reads.contains($0.produces) })
     {
-      report(path, message, hint: "Add a '\(maker.key)' stage before it")
+      fix = .add(maker.key)
     } else if let place = chain.lastIndex(where: { unit.reads.contains($0.holding) }) {
-      let own = unit.produces == .chart ? ", or to a chart of its own" : ""
-      report(path, message, hint: "Move it up, before '\(chain[place].key)'\(own)")
-    } else {
-      report(path, message)
+      fix = .moveBefore(chain[place].key, orOwnChart: unit.produces == .chart)
     }
+    return .misplaced(stage: unit.key, reads: unit.reads, holding: holding, fix: fix)
+  }
+
+  func report(_ path: JSONPath, _ problem: ChainProblem) {
+    report(path, problem.message, hint: problem.hint)
   }
 }

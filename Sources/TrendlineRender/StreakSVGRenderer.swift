@@ -24,7 +24,8 @@ public struct StreakSVGRenderer: Sendable {
   /// - Complexity: O(*p*) for *p* periods.
   public func render() -> String {
     let zone = SVGFrame.zone(output.timeZone)
-    let perRow = 26
+    // A year of weeks on one row; a longer window wraps.
+    let perRow = max(1, min(output.periods.count, 53))
     let rows = max(1, (output.periods.count + perRow - 1) / perRow)
     let width = max(Self.left * 2 + Double(perRow) * (Self.cell + Self.gap), 420)
     let height = Self.top + Double(rows) * (Self.cell + Self.gap) + 40
