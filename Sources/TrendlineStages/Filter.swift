@@ -98,6 +98,11 @@ extension Filter: SessionStage {
   public static let produces = StageData.sessions
   public static let repeatable = true
   static let parameterKeys = ["exercises", "muscleGroupIds", "workouts", "setTypes"]
+  /// Entries in one list: far more than any question names, few enough that matching every
+  /// session against every pattern stays cheap.
+  public static let maxEntries = 100
+  /// A workout name or pattern, in characters: the longest name ingest keeps.
+  public static let maxNameLength = 200
 
   /// `{"exercises": ["Bench Press"], "muscleGroupIds": [8, 10], "workouts": ["Leg*"],
   /// "setTypes": ["normal"]}`, at least one of them, no list empty.
@@ -119,9 +124,20 @@ extension Filter: SessionStage {
         valid = false
         return nil
       }
+      guard elements.count <= maxEntries else {
+        reader.report(path.appending(key), "at most \(maxEntries) entries, found \(elements.count)")
+        valid = false
+        return nil
+      }
       var names: [String] = []
       for (index, element) in elements.enumerated() {
-        if let name = reader.string(element, at: path.appending(key).appending(index), nonEmpty: true) {
+        let elementPath = path.appending(key).appending(index)
+        if let name = reader.string(element, at: elementPath, nonEmpty: true) {
+          guard name.count <= maxNameLength else {
+            reader.report(elementPath, "a name is at most \(maxNameLength) characters, found \(name.count)")
+            valid = false
+            continue
+          }
           names.append(name)
         } else {
           valid = false

@@ -57,8 +57,9 @@ public struct RecordBook: Sendable {
         if set.weightKg > 0 {
           let mark = Mark(value: set.weightKg, weightKg: set.weightKg, reps: set.reps, start: session.start)
           if entry.topSet.map({ mark.value > $0.value }) ?? true { entry.topSet = mark }
-          if set.reps >= 1 {
-            let grams = Int64((set.weightKg * 1000).rounded())
+          // Ingest bounds weights (at most 1500 kg), but a stage does not trap on a value it
+          // was not meant to see: a weight with no whole number of grams is no weight to compare.
+          if set.reps >= 1, let grams = Int64(exactly: (set.weightKg * 1000).rounded()) {
             let repsMark = Mark(value: set.reps, weightKg: set.weightKg, reps: set.reps, start: session.start)
             if entry.repsAtWeight[grams].map({ repsMark.value > $0.value }) ?? true {
               entry.repsAtWeight[grams] = repsMark

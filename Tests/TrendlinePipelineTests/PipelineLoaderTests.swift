@@ -525,6 +525,14 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       ]
     ),
     (
+      "a workout pattern longer than any name",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"legs": [{"filter": {"workouts": [1️⃣"\(String(repeating: "L", count: 201))"]}}, {"records": {}}]}}
+      """,
+      ["1️⃣: error: a name is at most 200 characters, found 201 at charts.legs[0].filter.workouts[0]"]
+    ),
+    (
       "streak on a measure the bucket lacks",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
