@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineSchema
 import TrendlineSupport
 
 /// A `source.csv` mapping guessed from a CSV that no format reader knows, for the error that
@@ -73,30 +74,39 @@ enum MappingGuess {
     guard columns.contains(where: { $0.key == "start" }), columns.contains(where: { $0.key == "exercise" }) else {
       return nil
     }
-    var members: [String] = []
+    // Written as an object by the one JSON writer, then given without its braces: the members
+    // go into a pipeline's `source`.
+    var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .inline))
+    writer.beginObject()
+    writer.member("format", "csv")
+    writer.key("csv")
+    writer.beginObject()
     let delimiter = Character(Unicode.Scalar(reader.delimiter))
-    if delimiter != "," { members.append("\"delimiter\": \(quoted(delimiter == "\t" ? "\\t" : String(delimiter)))") }
+    if delimiter != "," { writer.member("delimiter", delimiter == "\t" ? "\\t" : String(delimiter)) }
     func value(_ key: String) -> String? {
       guard let column = columns.first(where: { $0.key == key }), column.index < firstRow.count else { return nil }
       return firstRow[column.index].trimmingCharacters(in: .whitespaces)
     }
     if let weight = value("weight"), weight.contains(","), !weight.contains(".") {
-      members.append("\"decimalSeparator\": \",\"")
+      writer.member("decimalSeparator", ",")
     }
     if let start = value("start"), !start.isEmpty, TimestampParser.parse(start) == nil {
       var text = start
       let format = text.withUTF8 { bytes in
         dateFormats.first { DatePattern($0).parse(bytes) != nil }
       }
-      members.append("\"dateFormat\": \(quoted(format ?? "CHECK: a pattern of yyyy MM dd HH mm ss"))")
+      writer.member("dateFormat", format ?? "CHECK: a pattern of yyyy MM dd HH mm ss")
     }
-    let mapped = columns.map { "\(quoted($0.key)): \(quoted($0.name))" }.joined(separator: ", ")
-    members.append("\"columns\": {\(mapped)}")
+    writer.key("columns")
+    writer.beginObject()
+    for column in columns {
+      writer.key(escaping: column.key)
+      writer.string(column.name)
+    }
+    writer.endObject()
+    writer.endObject()
+    writer.endObject()
     let header = names.joined(separator: String(delimiter))
-    return (header, "\"format\": \"csv\", \"csv\": {\(members.joined(separator: ", "))}")
-  }
-
-  private static func quoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    return (header, String(decoding: writer.bytes.dropFirst().dropLast(), as: UTF8.self))
   }
 }

@@ -127,6 +127,10 @@ public struct CorpusGenerator: Sendable {
       "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute)):00"
     }
     func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+    /// A local start without an offset, as the native format's `start` may be written.
+    func localStart(_ t: CivilDateTime) -> String {
+      "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00"
+    }
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     var out = ""
     switch format {
@@ -203,25 +207,52 @@ public struct CorpusGenerator: Sendable {
       }
       return (".csv", out)
     case .native:
-      var parts: [String] = []
+      // Both JSON formats are written by the one JSON writer, one line as a person writes
+      // JSON inline; NDJSON one set per line.
+      var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .inline))
+      writer.beginObject()
+      writer.member("weightUnit", pounds ? "lb" : "kg")
+      writer.key("sessions")
+      writer.beginArray()
       for (ordinal, session) in sessions.enumerated() {
-        let t = session.local
-        let sets = session.sets.map { set in
-          "{\"exercise\": \"\(set.exercise)\", \"weight\": \(number(set.weight)), \"reps\": \(set.reps)\(set.warmup ? ", \"type\": \"warmup\"" : "")}"
+        writer.beginObject()
+        writer.member("id", "s\(ordinal + 1)")
+        writer.member("start", localStart(session.local))
+        writer.member("durationSeconds", session.minutes * 60)
+        writer.member("name", session.name)
+        writer.key("sets")
+        writer.beginArray()
+        for set in session.sets {
+          writer.beginObject()
+          writer.member("exercise", set.exercise)
+          writer.key("weight")
+          writer.number(text: number(set.weight))
+          writer.member("reps", set.reps)
+          if set.warmup { writer.member("type", "warmup") }
+          writer.endObject()
         }
-        parts.append(
-          "{\"id\": \"s\(ordinal + 1)\", \"start\": \"\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00\", \"durationSeconds\": \(session.minutes * 60), \"name\": \"\(session.name)\", \"sets\": [\(sets.joined(separator: ", "))]}"
-        )
+        writer.endArray()
+        writer.endObject()
       }
-      out =
-        "{\"weightUnit\": \"\(pounds ? "lb" : "kg")\", \"sessions\": [\n" + parts.joined(separator: ",\n") + "\n]}\n"
-      return (".json", out)
+      writer.endArray()
+      writer.endObject()
+      return (".json", String(decoding: writer.bytes, as: UTF8.self) + "\n")
     case .ndjson:
       for (ordinal, session) in sessions.enumerated() {
-        let t = session.local
         for (index, set) in session.sets.enumerated() {
-          out +=
-            "{\"session\": \"s\(ordinal + 1)\", \"start\": \"\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00\", \"durationSeconds\": \(session.minutes * 60), \"exercise\": \"\(set.exercise)\", \"weight\": \(number(set.weight)), \"reps\": \(set.reps), \"index\": \(index)\(set.warmup ? ", \"type\": \"warmup\"" : "")}\n"
+          var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .inline))
+          writer.beginObject()
+          writer.member("session", "s\(ordinal + 1)")
+          writer.member("start", localStart(session.local))
+          writer.member("durationSeconds", session.minutes * 60)
+          writer.member("exercise", set.exercise)
+          writer.key("weight")
+          writer.number(text: number(set.weight))
+          writer.member("reps", set.reps)
+          writer.member("index", index)
+          if set.warmup { writer.member("type", "warmup") }
+          writer.endObject()
+          out += String(decoding: writer.bytes, as: UTF8.self) + "\n"
         }
       }
       return (".ndjson", out)

@@ -336,13 +336,16 @@ public struct OutputWriter {
 
   /// A comma after the previous member, then a new line at the depth.
   private mutating func nextMember() {
-    if !containerIsEmpty { buffer.bytes.append(UInt8(ascii: ",")) }
+    if !containerIsEmpty {
+      buffer.bytes.append(UInt8(ascii: ","))
+      if layout.spacing == .inline { buffer.bytes.append(0x20) }
+    }
     containerIsEmpty = false
     newline()
   }
 
   private mutating func newline() {
-    guard layout.spacing != .compact else { return }
+    guard layout.spacing != .compact && layout.spacing != .inline else { return }
     buffer.bytes.append(UInt8(ascii: "\n"))
     for _ in 0..<depth {
       buffer.bytes.append(0x20)
@@ -437,6 +440,9 @@ extension OutputWriter {
       case foundation
       /// No whitespace at all: one line.
       case compact
+      /// One line as a person writes JSON inline, `{"key": value, "other": [1, 2]}`: the
+      /// generated exports and the mapping a refused CSV is offered.
+      case inline
     }
 
     package let spacing: Spacing
@@ -459,6 +465,7 @@ extension OutputWriter {
       case .indented: afterKey = Array(": ".utf8)
       case .foundation: afterKey = Array(" : ".utf8)
       case .compact: afterKey = Array(":".utf8)
+      case .inline: afterKey = Array(": ".utf8)
       }
     }
 

@@ -233,3 +233,21 @@ import TrendlineSchema
     #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(id)")
   }
 }
+
+@Suite struct InlineLayoutTests {
+  @Test func inlineIsOneLineWithASpaceAfterEachCommaAndColon() {
+    var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .inline))
+    writer.beginObject()
+    writer.member("format", "csv")
+    writer.key("columns")
+    writer.beginArray()
+    writer.number(1)
+    writer.number(2)
+    writer.endArray()
+    writer.key("empty")
+    writer.beginObject()
+    writer.endObject()
+    writer.endObject()
+    #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"format": "csv", "columns": [1, 2], "empty": {}}"#)
+  }
+}
