@@ -73,26 +73,3 @@ public struct CohortGatherer: Sendable {
       + radar.keys.sorted().map { .radar(compare.reduce(radar[$0]!, chart: $0, asOf: asOf)) }
   }
 }
-
-/// One reduced cohort output, written as `cohort/<chart>.json` and drawn in the report.
-public enum CohortChart: Sendable, Equatable {
-  case series(CohortSeriesOutput)
-  case radar(CohortRadarOutput)
-
-  public var name: String {
-    switch self {
-    case .series(let output): return output.chart
-    case .radar(let output): return output.chart
-    }
-  }
-
-  /// The JSON bytes of `cohort/<chart>.json`; instants in UTC.
-  ///
-  /// - Complexity: O(*s*), where *s* is the size of the output.
-  public func encoded() throws -> Data {
-    switch self {
-    case .series(let output): return try OutputWriter.encode(output, timeZone: .gmt)
-    case .radar(let output): return try OutputWriter.encode(output, timeZone: .gmt)
-    }
-  }
-}

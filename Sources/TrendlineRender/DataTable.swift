@@ -7,14 +7,14 @@ import TrendlineSchema
 enum DataTable {
   static func html(_ chart: ChartDocument) -> String {
     switch chart {
-    case .series(let o, _): return series(o)
-    case .radar(let o): return radar(o)
-    case .heatmap(let o): return heatmap(o)
-    case .sparklines(let o): return sparklines(o)
-    case .records(let o): return records(o)
-    case .streak(let o): return streak(o)
-    case .cohortSeries(let o, _): return cohortSeries(o)
-    case .cohortRadar(let o): return cohortRadar(o)
+    case .user(.series(let o), _): return series(o)
+    case .user(.radar(let o), _): return radar(o)
+    case .user(.heatmap(let o), _): return heatmap(o)
+    case .user(.sparklines(let o), _): return sparklines(o)
+    case .user(.records(let o), _): return records(o)
+    case .user(.streak(let o), _): return streak(o)
+    case .cohort(.series(let o), _): return cohortSeries(o)
+    case .cohort(.radar(let o), _): return cohortRadar(o)
     }
   }
 

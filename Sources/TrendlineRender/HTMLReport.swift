@@ -159,7 +159,7 @@ public enum HTMLReport {
     out += SVGRenderer.render(chart)
     let hoverable: Bool
     switch chart {
-    case .series, .sparklines, .cohortSeries: hoverable = true
+    case .user(.series, _), .user(.sparklines, _), .cohort(.series, _): hoverable = true
     default: hoverable = false
     }
     if hoverable {

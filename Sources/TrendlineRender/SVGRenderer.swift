@@ -1,29 +1,22 @@
 import Foundation
 import TrendlineSchema
 
-/// One chart ready to draw: an output value, plus what drawing needs beyond it (a series'
-/// bands, a user's line over a cohort).
+/// One chart ready to draw: an output value as its JSON holds it, plus what drawing needs
+/// beyond it (a series' bands, a user's line over a cohort).
+///
+/// It wraps the schema's own enums rather than repeating their cases, so a new kind of output
+/// is a case of ``ChartOutput`` and a renderer, not a third list to keep in step.
 public enum ChartDocument: Sendable {
-  case series(SeriesOutput, bands: ValueBands? = nil)
-  case radar(RadarOutput)
-  case heatmap(HeatmapOutput)
-  case sparklines(SparklinesOutput)
-  case records(RecordsOutput)
-  case streak(StreakOutput)
-  case cohortSeries(CohortSeriesOutput, user: SeriesOutput? = nil)
-  case cohortRadar(CohortRadarOutput)
+  /// A user's chart; `bands` label a series' values and are ignored for other kinds.
+  case user(ChartOutput, bands: ValueBands? = nil)
+  /// A cohort chart, with `user`'s own series drawn over a cohort series' band.
+  case cohort(CohortChart, user: SeriesOutput? = nil)
 
   /// The chart's name from the pipeline file.
   public var name: String {
     switch self {
-    case .series(let o, _): return o.chart
-    case .radar(let o): return o.chart
-    case .heatmap(let o): return o.chart
-    case .sparklines(let o): return o.chart
-    case .records(let o): return o.chart
-    case .streak(let o): return o.chart
-    case .cohortSeries(let o, _): return o.chart
-    case .cohortRadar(let o): return o.chart
+    case .user(let output, _): return output.name
+    case .cohort(let output, _): return output.name
     }
   }
 }
@@ -40,15 +33,16 @@ public enum SVGRenderer {
   /// - Complexity: linear in the size of the output.
   public static func render(_ chart: ChartDocument, idPrefix: String? = nil) -> String {
     switch chart {
-    case .series(let output, let bands): return SeriesSVGRenderer(output, bands: bands, idPrefix: idPrefix).render()
-    case .radar(let output): return RadarSVGRenderer(output, idPrefix: idPrefix).render()
-    case .heatmap(let output): return HeatmapSVGRenderer(output, idPrefix: idPrefix).render()
-    case .sparklines(let output): return SparklinesSVGRenderer(output, idPrefix: idPrefix).render()
-    case .records(let output): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
-    case .streak(let output): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
-    case .cohortSeries(let output, let user):
+    case .user(.series(let output), let bands):
+      return SeriesSVGRenderer(output, bands: bands, idPrefix: idPrefix).render()
+    case .user(.radar(let output), _): return RadarSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.heatmap(let output), _): return HeatmapSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.sparklines(let output), _): return SparklinesSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.records(let output), _): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.streak(let output), _): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
+    case .cohort(.series(let output), let user):
       return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix).render()
-    case .cohortRadar(let output): return CohortRadarSVGRenderer(output, idPrefix: idPrefix).render()
+    case .cohort(.radar(let output), _): return CohortRadarSVGRenderer(output, idPrefix: idPrefix).render()
     }
   }
 }

@@ -11,18 +11,6 @@ import TrendlineStages
 /// Kept apart from the user job and the run so that drawing is one call at each place a JSON
 /// is written, and the runner's own logic does not change with the report's.
 enum ReportWriter {
-  /// What the renderer draws for a chart's output.
-  static func document(_ output: ChartOutput, bands: ValueBands?) -> ChartDocument {
-    switch output {
-    case .series(let value): return .series(value, bands: bands)
-    case .radar(let value): return .radar(value)
-    case .heatmap(let value): return .heatmap(value)
-    case .sparklines(let value): return .sparklines(value)
-    case .records(let value): return .records(value)
-    case .streak(let value): return .streak(value)
-    }
-  }
-
   /// `<name>.svg` beside `<name>.json` in `folder`, when the pipeline writes SVG; the file's
   /// name if it was written.
   @discardableResult
@@ -88,12 +76,7 @@ enum ReportWriter {
     users: [HTMLReport.UserEntry], output: URL
   ) throws(AtomicFile.WriteError) -> [String] {
     guard formats.contains(.svg) || formats.contains(.html) else { return [] }
-    let documents = reduced.map { chart -> ChartDocument in
-      switch chart {
-      case .series(let output): return .cohortSeries(output)
-      case .radar(let output): return .cohortRadar(output)
-      }
-    }
+    let documents = reduced.map { ChartDocument.cohort($0) }
     let folder = output.appendingPathComponent("cohort").path
     var written: [String] = []
     for document in documents {

@@ -9,6 +9,18 @@ public enum ChartOutput: Sendable, Equatable {
   case records(RecordsOutput)
   case streak(StreakOutput)
 
+  /// The chart's name from the pipeline file.
+  public var name: String {
+    switch self {
+    case .series(let value): return value.chart
+    case .radar(let value): return value.chart
+    case .heatmap(let value): return value.chart
+    case .sparklines(let value): return value.chart
+    case .records(let value): return value.chart
+    case .streak(let value): return value.chart
+    }
+  }
+
   /// The JSON bytes written to `<chart>.json`.
   ///
   /// - Complexity: O(*s*), where *s* is the size of the output.
@@ -20,6 +32,29 @@ public enum ChartOutput: Sendable, Equatable {
     case .sparklines(let value): return try OutputWriter.encode(value, timeZone: timeZone)
     case .records(let value): return try OutputWriter.encode(value, timeZone: timeZone)
     case .streak(let value): return try OutputWriter.encode(value, timeZone: timeZone)
+    }
+  }
+}
+
+/// One reduced cohort output, written as `cohort/<chart>.json` and drawn in the report.
+public enum CohortChart: Sendable, Equatable {
+  case series(CohortSeriesOutput)
+  case radar(CohortRadarOutput)
+
+  public var name: String {
+    switch self {
+    case .series(let output): return output.chart
+    case .radar(let output): return output.chart
+    }
+  }
+
+  /// The JSON bytes of `cohort/<chart>.json`; instants in UTC.
+  ///
+  /// - Complexity: O(*s*), where *s* is the size of the output.
+  public func encoded() throws -> Data {
+    switch self {
+    case .series(let output): return try OutputWriter.encode(output, timeZone: .gmt)
+    case .radar(let output): return try OutputWriter.encode(output, timeZone: .gmt)
     }
   }
 }

@@ -65,6 +65,36 @@ func sparklinesFixture(exercise: String = "Squat (Barbell)") -> SparklinesOutput
     ])
 }
 
+func recordsFixture(exercise: String = "Bench Press (Barbell)") -> RecordsOutput {
+  let at = Date(epochSeconds: 1_795_000_000)
+  return RecordsOutput(
+    user: "ingrid", chart: "records", timeZone: oslo, asOf: asOf,
+    exercises: [
+      .init(
+        exercise: exercise, topSetKg: .init(value: 82.5, weightKg: 82.5, reps: 3, at: at),
+        e1rmKg: .init(value: 90.75, weightKg: 82.5, reps: 3, at: at),
+        repsAtWeight: [.init(value: 3, weightKg: 82.5, reps: 3, at: at)],
+        records: [.init(kind: .topSetKg, at: at, value: 82.5, previous: 80, weightKg: 82.5, reps: 3)]),
+      .init(exercise: "Pull Up", topSetKg: nil, e1rmKg: nil, repsAtWeight: [], records: []),
+    ])
+}
+
+func streakFixture() -> StreakOutput {
+  // Four Monday weeks in Oslo from 3 Nov 2026, the last under way.
+  let weeks = (0..<4).map { Date(epochSeconds: 1_793_660_400 + Int64($0) * 7 * 86_400) }
+  let values: [Double?] = [2, 3, 1, 0]
+  let periods = weeks.indices.map { index in
+    StreakOutput.Period(
+      start: weeks[index], end: weeks[index].addingTimeInterval(7 * 86_400), partial: index == 3,
+      value: values[index], met: (values[index] ?? 0) >= 2)
+  }
+  return StreakOutput(
+    user: "ingrid", chart: "twice-a-week", timeZone: oslo, asOf: asOf, range: .oneMonth, granularity: .week,
+    measure: .sessions, atLeast: 2, current: .init(length: 0, start: nil, end: nil, includesPartial: false),
+    longest: .init(length: 2, start: weeks[0], end: weeks[2], includesPartial: false), complete: 3, met: 2,
+    share: 2.0 / 3, periods: periods)
+}
+
 func heatmapFixture() -> HeatmapOutput {
   HeatmapOutput(
     user: "ingrid", chart: "muscle-heatmap", timeZone: oslo, asOf: asOf,
@@ -111,13 +141,14 @@ func cohortRadarFixture() -> CohortRadarOutput {
 }
 
 let allCharts: [ChartDocument] = [
-  .series(
-    seriesFixture(),
+  .user(
+    .series(seriesFixture()),
     bands: ValueBands(
       measure: .sessions,
       levels: [.init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular")])),
-  .radar(radarFixture()), .sparklines(sparklinesFixture()), .heatmap(heatmapFixture()),
-  .cohortSeries(cohortFixture(), user: seriesFixture()), .cohortRadar(cohortRadarFixture()),
+  .user(.radar(radarFixture())), .user(.sparklines(sparklinesFixture())), .user(.heatmap(heatmapFixture())),
+  .cohort(.series(cohortFixture()), user: seriesFixture()), .cohort(.radar(cohortRadarFixture())),
+  .user(.records(recordsFixture())), .user(.streak(streakFixture())),
 ]
 
 // MARK: XML
@@ -194,7 +225,7 @@ struct XMLError: Error, CustomStringConvertible {
   }
 
   @Test func trendIsADashedOrangeLine() throws {
-    let trend = try parseXML(SVGRenderer.render(.series(seriesFixture()))).filter {
+    let trend = try parseXML(SVGRenderer.render(.user(.series(seriesFixture())))).filter {
       $0.attributes["class"] == "tl-trend"
     }
     #expect(trend.count == 2)
@@ -230,9 +261,12 @@ struct XMLError: Error, CustomStringConvertible {
   @Test func userStringsAreEscaped() throws {
     let evil = "<script>alert(1)</script>"
     let charts: [ChartDocument] = [
-      .series(seriesFixture(user: evil), bands: ValueBands(measure: .sessions, levels: [.init(from: 0, label: evil)])),
-      .radar(radarFixture(label: evil)), .sparklines(sparklinesFixture(exercise: evil)),
-      .cohortSeries(cohortFixture(rankedUser: evil), user: seriesFixture(user: evil)),
+      .user(
+        .series(seriesFixture(user: evil)), bands: ValueBands(measure: .sessions, levels: [.init(from: 0, label: evil)])
+      ),
+      .user(.radar(radarFixture(label: evil))), .user(.sparklines(sparklinesFixture(exercise: evil))),
+      .cohort(.series(cohortFixture(rankedUser: evil)), user: seriesFixture(user: evil)),
+      .user(.records(recordsFixture(exercise: evil))),
     ]
     for chart in charts {
       let svg = SVGRenderer.render(chart)
@@ -278,7 +312,9 @@ struct XMLError: Error, CustomStringConvertible {
 
   // MARK: Snapshots
 
-  @Test(arguments: [("series", 0), ("radar", 1), ("heatmap", 3), ("cohort-series", 4)])
+  @Test(arguments: [
+    ("series", 0), ("radar", 1), ("heatmap", 3), ("cohort-series", 4), ("records", 6), ("streak", 7),
+  ])
   func snapshot(name: String, index: Int) throws {
     try assertSnapshot(SVGRenderer.render(allCharts[index]), named: name + ".svg")
   }
