@@ -149,7 +149,8 @@ public struct CorpusGenerator: Sendable {
       return (".csv", out)
     case .strongQuoted:
       out =
-        "\"Workout #\";\"Date\";\"Workout Name\";\"Duration (sec)\";\"Exercise Name\";\"Set Order\";\"Weight (kg)\";\"Reps\";\"RPE\";\"Distance (meters)\";\"Seconds\";\"Notes\";\"Workout Notes\"\n"
+        "\"Workout #\";\"Date\";\"Workout Name\";\"Duration (sec)\";\"Exercise Name\";\"Set Order\";\"Weight (kg)\";"
+        + "\"Reps\";\"RPE\";\"Distance (meters)\";\"Seconds\";\"Notes\";\"Workout Notes\"\n"
       for (ordinal, session) in sessions.enumerated() {
         var order = 0
         for set in session.sets {
@@ -168,7 +169,8 @@ public struct CorpusGenerator: Sendable {
     case .hevy:
       let unit = pounds ? "weight_lbs" : "weight_kg"
       out =
-        "\"title\",\"start_time\",\"end_time\",\"description\",\"exercise_title\",\"superset_id\",\"exercise_notes\",\"set_index\",\"set_type\",\"\(unit)\",\"reps\",\"distance_km\",\"duration_seconds\",\"rpe\"\n"
+        "\"title\",\"start_time\",\"end_time\",\"description\",\"exercise_title\",\"superset_id\",\"exercise_notes\","
+        + "\"set_index\",\"set_type\",\"\(unit)\",\"reps\",\"distance_km\",\"duration_seconds\",\"rpe\"\n"
       for session in sessions.reversed() {
         let t = session.local
         let endMinutes = t.hour * 60 + t.minute + session.minutes
@@ -207,10 +209,13 @@ public struct CorpusGenerator: Sendable {
       for (ordinal, session) in sessions.enumerated() {
         let t = session.local
         let sets = session.sets.map { set in
-          "{\"exercise\": \"\(set.exercise)\", \"weight\": \(number(set.weight)), \"reps\": \(set.reps)\(set.warmup ? ", \"type\": \"warmup\"" : "")}"
+          "{\"exercise\": \"\(set.exercise)\", \"weight\": \(number(set.weight)), \"reps\": "
+            + "\(set.reps)\(set.warmup ? ", \"type\": \"warmup\"" : "")}"
         }
         parts.append(
-          "{\"id\": \"s\(ordinal + 1)\", \"start\": \"\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00\", \"durationSeconds\": \(session.minutes * 60), \"name\": \"\(session.name)\", \"sets\": [\(sets.joined(separator: ", "))]}"
+          "{\"id\": \"s\(ordinal + 1)\", \"start\": "
+            + "\"\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00\", \"durationSeconds\": "
+            + "\(session.minutes * 60), \"name\": \"\(session.name)\", \"sets\": [\(sets.joined(separator: ", "))]}"
         )
       }
       out =
@@ -221,7 +226,10 @@ public struct CorpusGenerator: Sendable {
         let t = session.local
         for (index, set) in session.sets.enumerated() {
           out +=
-            "{\"session\": \"s\(ordinal + 1)\", \"start\": \"\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00\", \"durationSeconds\": \(session.minutes * 60), \"exercise\": \"\(set.exercise)\", \"weight\": \(number(set.weight)), \"reps\": \(set.reps), \"index\": \(index)\(set.warmup ? ", \"type\": \"warmup\"" : "")}\n"
+            "{\"session\": \"s\(ordinal + 1)\", \"start\": "
+            + "\"\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00\", \"durationSeconds\": "
+            + "\(session.minutes * 60), \"exercise\": \"\(set.exercise)\", \"weight\": \(number(set.weight)), "
+            + "\"reps\": \(set.reps), \"index\": \(index)\(set.warmup ? ", \"type\": \"warmup\"" : "")}\n"
         }
       }
       return (".ndjson", out)
