@@ -101,7 +101,8 @@ final class CSVHeader {
         throw ExportError(
           file: file, line: 1, column: columns[second],
           message:
-            "column '\(names[second])' appears twice in the header (columns \(first + 1) and \(second + 1)); remove or rename one"
+            "column '\(names[second])' appears twice in the header (columns \(first + 1) and \(second + 1)); "
+            + "remove or rename one"
         )
       }
     }
@@ -126,11 +127,13 @@ final class CSVHeader {
     let alternatives = looked.count > 1 ? " (looked for \(looked.map { "'\($0)'" }.joined(separator: ", ")))" : ""
     let hint =
       hint
-      ?? "if this is another app's CSV, or a variant Trendline does not know, read it with source.format \"csv\" and a source.csv column mapping"
+      ?? "if this is another app's CSV, or a variant Trendline does not know, read it with source.format \"csv\" and a "
+      + "source.csv column mapping"
     return ExportError(
       file: file,
       message:
-        "\(format): the header has no '\(column)' column\(alternatives); the header is: \(names.joined(separator: ", ")); \(hint)"
+        "\(format): the header has no '\(column)' column\(alternatives); the header is: "
+        + "\(names.joined(separator: ", ")); \(hint)"
     )
   }
 }
@@ -181,7 +184,8 @@ private func readCSVRecords(
       throw ExportError(
         file: file, line: bad.line, column: 1,
         message:
-          "the header has more than \(limits.maxColumns) columns, over the limit; raise source.limits.maxColumns to read the file"
+          "the header has more than \(limits.maxColumns) columns, over the limit; "
+          + "raise source.limits.maxColumns to read the file"
       )
     }
     throw ExportError(
@@ -696,7 +700,8 @@ enum WorkoutLength {
     if seconds < 0 { return "workout duration '\(text())' is negative; the duration is dropped, the sets kept" }
     if seconds > maximumSeconds {
       return
-        "workout duration '\(text())' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
+        "workout duration '\(text())' is longer than 24 hours (a timer left running); the duration is dropped, "
+        + "the sets kept"
     }
     return nil
   }
@@ -725,13 +730,16 @@ enum NameLimit {
     let count = name.count
     if count > maximumCharacters {
       return
-        "the name is \(count) characters long ('\(name.prefix(40))…'), over the limit of \(maximumCharacters) characters for a name on a chart"
+        "the name is \(count) characters long ('\(name.prefix(40))…'), "
+        + "over the limit of \(maximumCharacters) characters for a name on a chart"
     }
     // A character may carry any number of combining marks: its bytes are bounded too, by four
     // per character (the most UTF-8 spends on one scalar).
     guard name.utf8.count > maximumBytes else { return nil }
     return
-      "the name is \(name.utf8.count) bytes long ('\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(40))))…'), over the limit of \(maximumBytes) bytes for a name on a chart"
+      "the name is \(name.utf8.count) bytes long "
+      + "('\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(40))))…'), "
+      + "over the limit of \(maximumBytes) bytes for a name on a chart"
   }
 }
 

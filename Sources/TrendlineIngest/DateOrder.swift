@@ -113,7 +113,8 @@ struct DateOrderEvidence {
   func resolve(file: String, format: String, stated: DateOrder?) throws(ExportError) -> DateOrder {
     if let stated { return stated }
     let howToSet =
-      "set dateOrder to \"day-first\" or \"month-first\" for this user in users.csv, or in the pipeline's source.defaults"
+      "set dateOrder to \"day-first\" or \"month-first\" for this user in users.csv, "
+      + "or in the pipeline's source.defaults"
     switch (dayFirstExample, monthFirstExample) {
     case (.some, nil): return .dayFirst
     case (nil, .some): return .monthFirst
@@ -121,13 +122,16 @@ struct DateOrderEvidence {
       throw ExportError(
         file: file,
         message:
-          "\(format): no date in the file has a number above 12, so whether its dates are day-first (19/11/18) or month-first (11/19/18) cannot be told; \(howToSet)"
+          "\(format): no date in the file has a number above 12, so whether its dates are day-first (19/11/18) or "
+          + "month-first (11/19/18) cannot be told; \(howToSet)"
       )
     case (.some(let day), .some(let month)):
       throw ExportError(
         file: file, line: month.line,
         message:
-          "\(format): the dates disagree on their order: '\(day.text)' (line \(day.line)) is day-first, '\(month.text)' (line \(month.line)) month-first; \(howToSet), and the rows that do not fit it are rejected"
+          "\(format): the dates disagree on their order: '\(day.text)' (line \(day.line)) is day-first, "
+          + "'\(month.text)' (line \(month.line)) month-first; \(howToSet), "
+          + "and the rows that do not fit it are rejected"
       )
     }
   }

@@ -35,10 +35,12 @@ public enum ExportReader {
       }
       guard let sniffed = ExportFormat.sniff(bytes, fileName: file) else {
         var message =
-          "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to \"csv\" with a source.csv column mapping"
+          "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); "
+          + "for another app's CSV set source.format to \"csv\" with a source.csv column mapping"
         if let guess = MappingGuess.suggestion(for: Array(bytes.prefix(1 << 16))) {
           message +=
-            ". Its header is: \(guess.header). A mapping guessed from it, to check and paste into the pipeline's source: \(guess.mapping)"
+            ". Its header is: \(guess.header). A mapping guessed from it, "
+            + "to check and paste into the pipeline's source: \(guess.mapping)"
         }
         throw ExportError(file: file, message: message)
       }

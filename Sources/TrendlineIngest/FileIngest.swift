@@ -62,7 +62,8 @@ public struct ReadLimits: Sendable, Equatable {
     ExportError(
       file: folder,
       message:
-        "the folder holds \(count) export files, over the limit of \(maxFilesPerUser); raise source.limits.maxFilesPerUser to read them"
+        "the folder holds \(count) export files, over the limit of \(maxFilesPerUser); "
+        + "raise source.limits.maxFilesPerUser to read them"
     )
   }
 

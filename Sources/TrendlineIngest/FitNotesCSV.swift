@@ -85,7 +85,8 @@ enum FitNotesCSV {
       }
       do throws(FieldProblem) {
         let repair =
-          "unquoted comma in the exercise name: \(reader.fieldCount) fields under \(columnCount) columns, the extra \(shift == 1 ? "one fits" : "ones fit") only the name"
+          "unquoted comma in the exercise name: \(reader.fieldCount) fields under \(columnCount) columns, "
+          + "the extra \(shift == 1 ? "one fits" : "ones fit") only the name"
         return (try parse(reader, line: line, shift: shift), repair)
       } catch {
         return nil

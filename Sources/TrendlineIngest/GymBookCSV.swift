@@ -3,10 +3,12 @@ import TrendlineSchema
 import TrendlineSupport
 
 /// GymBook's CSV export (iOS; EXPORT-FORMATS §9.7): one set per row, the header and the
-/// values in the app's language —
+/// values in the app's language (each record is one line in the file, wrapped here) —
 ///
-///     Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),…,Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato
-///     09/01/25,"AltoScheda Giorno 4",19:30,"Alzate di Gambe alla Macchina",Addome,…,Set,"20 ripetizioni","0,00 kg",,No
+///     Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),…,
+///       Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato
+///     09/01/25,"AltoScheda Giorno 4",19:30,"Alzate di Gambe alla Macchina",Addome,…,Set,"20 ripetizioni",
+///       "0,00 kg",,No
 ///
 /// A session is a program on a date, starting at the time of its first set (`Orario` is the
 /// time of each set); the export states no duration, so it is unknown. Units are inside the

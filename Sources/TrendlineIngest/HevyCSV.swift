@@ -116,7 +116,8 @@ enum HevyCSV {
           FieldProblem(
             index: column,
             reason:
-              "end_time '\(reader.string(column))' is more than 24 hours after start_time (a timer left running); the duration is dropped, the sets kept"
+              "end_time '\(reader.string(column))' is more than 24 hours after start_time (a timer left running); "
+              + "the duration is dropped, the sets kept"
           )
         )
       }

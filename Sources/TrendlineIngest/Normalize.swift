@@ -187,7 +187,8 @@ public enum Normalize {
         // The session is taken whole from a newer export: each of its rows here is listed
         // with where the kept copy starts.
         let reason =
-          "the session is taken whole from \(files[kept.file].file)\(kept.line > 0 ? " (line \(kept.line))" : ""), the newer export"
+          "the session is taken whole from \(files[kept.file].file)\(kept.line > 0 ? " (line \(kept.line))" : ""), "
+          + "the newer export"
         for index in run.indices where !run[index].sharesRowWithPrevious {
           duplicates += 1
           if notesAccepted {

@@ -183,7 +183,8 @@ enum StrongCSV {
         throw FieldProblem(
           index: setOrder,
           reason:
-            "'\(reader.string(setOrder))' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), Note or Rest Timer (Ruhezeit)"
+            "'\(reader.string(setOrder))' is not a set number, W, D, F (or WARM_UP, DROP_SET, FAILURE), "
+            + "Note or Rest Timer (Ruhezeit)"
         )
       }
 

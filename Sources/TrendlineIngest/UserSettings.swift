@@ -107,7 +107,8 @@ public struct UsersFile: Sendable {
       throw ExportError(
         file: file, line: lines[1],
         message:
-          "user '\(id)' is listed on lines \(lines.map(String.init).joined(separator: ", ")); keep one row for each user"
+          "user '\(id)' is listed on lines \(lines.map(String.init).joined(separator: ", ")); "
+          + "keep one row for each user"
       )
     }
     func fail(_ message: String) -> ExportError { ExportError(file: file, line: row.line, message: message) }

@@ -97,7 +97,8 @@ public struct CohortSeriesSVGRenderer: Sendable {
     b.element(
       "text", [("x", f(Self.left)), ("y", "36"), ("fill", Palette.muted)],
       content:
-        "cohort of \(output.users) users · \(output.range.rawValue) by \(output.granularity.rawValue) · as of \(output.asOf)"
+        "cohort of \(output.users) users · \(output.range.rawValue) by \(output.granularity.rawValue) · as of "
+        + "\(output.asOf)"
     )
     // Legend.
     b.element("rect", [("x", "420"), ("y", "27"), ("width", "16"), ("height", "10"), ("fill", Palette.barLight)])
@@ -295,7 +296,8 @@ public struct CohortRadarSVGRenderer: Sendable {
     let largest = output.axes.map { max(q($0, "p75") ?? 0, q($0, "p50") ?? $0.counts.mean) }.max() ?? 0
     let outer = LinearScale.niceDomain(max: largest).upperBound
     let desc =
-      "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of (\(output.asOf)): "
+      "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of "
+      + "(\(output.asOf)): "
       + output.axes.map { "\($0.label) median " + SVGNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(
         separator: ", ") + "."
     SVGFrame.open(

@@ -128,7 +128,8 @@ public enum HTMLReport {
     for chart in index.charts { body += figure(chart) }
     body +=
       "<section><h2>Users</h2>\n<table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
-      + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions</th><th scope=\"col\">Rejected rows</th></tr></thead>\n<tbody>\n"
+      + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions</th><th scope=\"col\">Rejected rows</th>"
+      + "</tr></thead>\n<tbody>\n"
     for entry in index.users {
       let link = "users/" + pathComponent(entry.user) + ".html"
       body +=
@@ -234,7 +235,8 @@ public enum HTMLReport {
   }
 
   static let css = """
-    body{margin:0;background:#F6F8FA;color:#1F2328;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif}
+    body{margin:0;background:#F6F8FA;color:#1F2328;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,\
+    'DejaVu Sans',sans-serif}
     main{max-width:780px;margin:0 auto;padding:16px 20px 48px}
     h1{font-size:24px;margin:8px 0 4px}
     h2{font-size:17px;margin:0 0 8px}
@@ -281,7 +283,8 @@ public enum HTMLReport {
       if(!g||!p)return;
       var rect=g.querySelector('.tl-plot'),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
       var x=+rect.getAttribute('x')+(+p.getAttribute('data-t')-t0)/(t1-t0)*(+rect.getAttribute('width'));
-      var c=g.querySelector('.tl-cursor');c.setAttribute('x1',x);c.setAttribute('x2',x);c.setAttribute('visibility','visible');
+      var c=g.querySelector('.tl-cursor');c.setAttribute('x1',x);c.setAttribute('x2',x);\
+    c.setAttribute('visibility','visible');
       fig.querySelector('.readout').textContent=p.getAttribute('data-r');
     }
     function at(fig,clientX,clientY){
@@ -309,7 +312,8 @@ public enum HTMLReport {
           [pts[0],pts[pts.length-1]].forEach(function(p){
             var x=r.left+(+p.getAttribute('data-t')-t0)/(t1-t0)*r.width;
             at(fig,x,r.top+r.height/2);
-            if(fig.querySelector('.readout').textContent!==p.getAttribute('data-r'))failures.push(p.getAttribute('data-r'));
+            if(fig.querySelector('.readout').textContent!==p.getAttribute('data-r'))\
+    failures.push(p.getAttribute('data-r'));
           });
         });
       });

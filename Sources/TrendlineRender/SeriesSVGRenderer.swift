@@ -395,13 +395,15 @@ public struct SeriesSVGRenderer: Sendable {
     let measures = output.measures.map(MeasureDisplay.short).joined(separator: ", ")
     guard let first = output.buckets.first, let last = output.buckets.last else {
       return
-        "No sessions of \(output.user) in the \(output.range.rawValue) range up to \(LocalDate(output.asOf, in: zone).long)."
+        "No sessions of \(output.user) in the \(output.range.rawValue) range up to "
+        + "\(LocalDate(output.asOf, in: zone).long)."
     }
     let averages = output.measures.map { measure in
       (output.average[measure].map { MeasureDisplay.text($0, measure) } ?? "–") + " " + MeasureDisplay.short(measure)
     }
     return
-      "Bars of \(measures) per \(per) for \(output.user), from \(PeriodName.long(LocalDate(first.start, in: zone), output.granularity)) "
+      "Bars of \(measures) per \(per) for \(output.user), "
+      + "from \(PeriodName.long(LocalDate(first.start, in: zone), output.granularity)) "
       + "to \(PeriodName.long(LocalDate(last.start, in: zone), output.granularity))\(last.partial ? " (so far)" : ""), "
       + "as of \(LocalDate(output.asOf, in: zone).long). Average per \(per): \(averages.joined(separator: ", ")). "
       + (first.trend != nil ? "The orange dashed line is the trend." : "")

@@ -56,8 +56,8 @@ public struct SparklinesSVGRenderer: Sendable {
           + SVGNumber.display(line.points.last?.v ?? 0) + unit
       }.joined(separator: "; ")
     SVGFrame.open(
-      &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)", desc: desc,
-      kind: "sparklines")
+      &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
+      desc: desc, kind: "sparklines")
     b.element("text", [("x", "16"), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
     b.element(
       "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],

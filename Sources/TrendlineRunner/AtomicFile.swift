@@ -18,9 +18,10 @@ public enum AtomicFile {
   /// Writes `data` to the file at `path` atomically, creating the folder if needed.
   ///
   /// Paths are strings, not URLs: on Linux, `URL.appendingPathComponent` and `.path` cost about
-  /// 6 µs a file, 5 % of a night that reads its sessions from the cache. The folder, the temporary file and the rename use the POSIX calls directly, so a failure
-  /// keeps the OS's own reason ("No space left on device", "Read-only file system", "Not a
-  /// directory"): Foundation reports some of these as an unnamed error 512.
+  /// 6 µs a file, 5 % of a night that reads its sessions from the cache. The folder, the
+  /// temporary file and the rename use the POSIX calls directly, so a failure keeps the OS's own
+  /// reason ("No space left on device", "Read-only file system", "Not a directory"): Foundation
+  /// reports some of these as an unnamed error 512.
   ///
   /// - Complexity: O(*n*), where *n* is the size of `data`.
   public static func write(_ data: Data, to path: String) throws(WriteError) {

@@ -99,7 +99,8 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
       if let problem = PipelineLoader.chartNameProblem(name) { return TerminalText.escaped(problem) }
       guard seen.insert(name.lowercased()).inserted else {
         return
-          "chart '\(TerminalText.escaped(name))' appears twice (names that differ only in case are one file on macOS and Windows)"
+          "chart '\(TerminalText.escaped(name))' appears twice (names that differ only in case are one file on macOS "
+          + "and Windows)"
       }
     }
     let users = 0...CohortPartial.maximumCount

@@ -153,7 +153,8 @@ public struct CorpusGenerator: Sendable {
       return (".csv", out)
     case .strongQuoted:
       out =
-        "\"Workout #\";\"Date\";\"Workout Name\";\"Duration (sec)\";\"Exercise Name\";\"Set Order\";\"Weight (kg)\";\"Reps\";\"RPE\";\"Distance (meters)\";\"Seconds\";\"Notes\";\"Workout Notes\"\n"
+        "\"Workout #\";\"Date\";\"Workout Name\";\"Duration (sec)\";\"Exercise Name\";\"Set Order\";\"Weight (kg)\";"
+        + "\"Reps\";\"RPE\";\"Distance (meters)\";\"Seconds\";\"Notes\";\"Workout Notes\"\n"
       for (ordinal, session) in sessions.enumerated() {
         var order = 0
         for set in session.sets {
@@ -172,7 +173,8 @@ public struct CorpusGenerator: Sendable {
     case .hevy:
       let unit = pounds ? "weight_lbs" : "weight_kg"
       out =
-        "\"title\",\"start_time\",\"end_time\",\"description\",\"exercise_title\",\"superset_id\",\"exercise_notes\",\"set_index\",\"set_type\",\"\(unit)\",\"reps\",\"distance_km\",\"duration_seconds\",\"rpe\"\n"
+        "\"title\",\"start_time\",\"end_time\",\"description\",\"exercise_title\",\"superset_id\",\"exercise_notes\","
+        + "\"set_index\",\"set_type\",\"\(unit)\",\"reps\",\"distance_km\",\"duration_seconds\",\"rpe\"\n"
       for session in sessions.reversed() {
         let t = session.local
         let endMinutes = t.hour * 60 + t.minute + session.minutes

@@ -49,27 +49,35 @@ public enum Merger {
         return "partials were split into different shard counts: \(a) and \(b)"
       case .differentCorpus(let a, let b):
         return
-          "partials were run over different inputs: \(a) and \(b) (a user or an export was added, removed or changed between the shards' runs); re-run the odd shard over the same input folder"
+          "partials were run over different inputs: \(a) and \(b) (a user or an export was added, "
+          + "removed or changed between the shards' runs); re-run the odd shard over the same input folder"
       case .duplicateShard(let shard, let paths):
         return "shard \(shard) appears more than once: \(paths.joined(separator: ", "))"
       case .missingShards(let missing, let count):
         return
-          "shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) of \(count) \(missing.count == 1 ? "is" : "are") missing; run \(missing.count == 1 ? "it" : "them") (or wait for \(missing.count == 1 ? "it" : "them") to finish) and merge again"
+          "shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) of \(count) "
+          + "\(missing.count == 1 ? "is" : "are") missing; run \(missing.count == 1 ? "it" : "them") (or wait for "
+          + "\(missing.count == 1 ? "it" : "them") to finish) and merge again"
       case .outputOverlapsPartial(let output, let partial):
         return
-          "the output folder '\(output)' overlaps the shard folder '\(partial)': merging there would overwrite the shards' own files; give --output a folder outside every shard folder (the run's output folder, which holds shards/, is fine)"
+          "the output folder '\(output)' overlaps the shard folder '\(partial)': "
+          + "merging there would overwrite the shards' own files; give --output a folder outside every shard folder "
+          + "(the run's output folder, which holds shards/, is fine)"
       case .outputNotOwned(let output, let problem):
         return
-          "the output folder '\(output)' \(problem); a merge removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
+          "the output folder '\(output)' \(problem); a merge removes what it did not write, "
+          + "so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
       case .unsupportedSchema(let path, let found):
         return
-          "'\(path)' is a \(found) file, this trendline merges \(CohortPartial.schemaID); re-run the shard with this trendline"
+          "'\(path)' is a \(found) file, this trendline merges \(CohortPartial.schemaID); "
+          + "re-run the shard with this trendline"
       case .editedPartial(let path):
         return
           "'\(path)' does not match its checksum: it was edited or damaged after its shard wrote it; re-run the shard"
       case .editedManifest(let path):
         return
-          "'\(path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; re-run the shard"
+          "'\(path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; "
+          + "re-run the shard"
       case .outOfRange(let path, let what): return "'\(path)': \(what); re-run the shard"
       case .output(let message): return message
       }

@@ -274,27 +274,32 @@ public enum Runner {
     let outputPath = OutputSweep.resolved(output)
     if isInside(outputPath, inputPath) {
       throw .folders(
-        "the output folder '\(output.path)' is inside the input folder '\(input.path)': the next run would read its outputs as users. Write outside the input"
+        "the output folder '\(output.path)' is inside the input folder '\(input.path)': "
+          + "the next run would read its outputs as users. Write outside the input"
       )
     }
     if isInside(inputPath, outputPath) {
       throw .folders(
-        "the input folder '\(input.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Write elsewhere"
+        "the input folder '\(input.path)' is inside the output folder '\(output.path)': "
+          + "a run removes what it did not write there. Write elsewhere"
       )
     }
     if let cache, isInside(OutputSweep.resolved(cache), inputPath) {
       throw .folders(
-        "the cache folder '\(cache.path)' is inside the input folder '\(input.path)': the next run would read its entries as users. Keep the cache outside the input"
+        "the cache folder '\(cache.path)' is inside the input folder '\(input.path)': "
+          + "the next run would read its entries as users. Keep the cache outside the input"
       )
     }
     if let cache, isInside(OutputSweep.resolved(cache), outputPath) {
       throw .folders(
-        "the cache folder '\(cache.path)' is inside the output folder '\(output.path)': a run removes what it did not write there. Keep the cache outside the output"
+        "the cache folder '\(cache.path)' is inside the output folder '\(output.path)': "
+          + "a run removes what it did not write there. Keep the cache outside the output"
       )
     }
     if let problem = OutputSweep.ownershipProblem(in: output.path) {
       throw .folders(
-        "the output folder '\(output.path)' \(problem); a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
+        "the output folder '\(output.path)' \(problem); a run removes what it did not write, "
+          + "so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
       )
     }
   }

@@ -261,7 +261,8 @@ public final class SessionCache: Sendable {
       source.format \(format)
       source.normalize.warmupSets \(source.warmupSets.rawValue)
       source.csv \(digest(source.csv))
-      source.limits \(source.limits.maxFileBytes) \(source.limits.maxFieldBytes) \(source.limits.maxColumns) \(source.limits.maxJSONDepth)
+      source.limits \(source.limits.maxFileBytes) \(source.limits.maxFieldBytes) \(source.limits.maxColumns) \
+      \(source.limits.maxJSONDepth)
       catalog \(digest(source.catalog))
 
       """

@@ -93,7 +93,10 @@ public struct Bucket: Sendable, Equatable {
     let periods = (asOf - start) / seconds + 1
     guard periods > Self.maxBuckets else { return nil }
     return
-      "range 'all' by \(granularity.rawValue) from the first session, \(RFC3339.format(seconds: start, timeZone: calendar.timeZone).prefix(10)), would hold about \(periods) buckets, over the limit of \(Self.maxBuckets); use a coarser granularity or a shorter range"
+      "range 'all' by \(granularity.rawValue) from the first session, "
+      + "\(RFC3339.format(seconds: start, timeZone: calendar.timeZone).prefix(10)), "
+      + "would hold about \(periods) buckets, over the limit of \(Self.maxBuckets); "
+      + "use a coarser granularity or a shorter range"
   }
 
   /// Buckets `sessions` (sorted by start) for a user with `calendar` as of `asOf`.

@@ -200,7 +200,8 @@ public struct Compare: Sendable, Equatable, Codable {
   }
 
   /// Quantile `q` of ascending `sorted` values by linear interpolation between closest ranks
-  /// (numpy's default): at h = (n − 1) × q, x[⌊h⌋] + (h − ⌊h⌋) × (x[⌊h⌋ + 1] − x[⌊h⌋]). 0 for none.
+  /// (numpy's default): at h = (n − 1) × q, x[⌊h⌋] + (h − ⌊h⌋) × (x[⌊h⌋ + 1] − x[⌊h⌋]).
+  /// 0 for none.
   ///
   /// - Complexity: O(1).
   public static func quantile(_ sorted: [Double], _ q: Double) -> Double {

@@ -2,10 +2,11 @@
 ///
 /// Fields are kept as byte ranges into the file; a caller asks for a field's bytes (to parse a
 /// number or a date in place) or, only when it needs one, its `String`. The reader never
-/// writes to the file's bytes, so it can read them where they are (``init(borrowing:delimiter:maximumFieldBytes:maximumFields:)``)
-/// instead of holding a second copy of a file that may be hundreds of megabytes. The reader handles
-/// quoted fields, doubled quotes, line breaks inside quotes (kept as written, `\r\n`
-/// included), CRLF or LF records, a missing final line break, and a UTF-8 byte order mark.
+/// writes to the file's bytes, so it can read them where they are
+/// (``init(borrowing:delimiter:maximumFieldBytes:maximumFields:)``) instead of holding a second
+/// copy of a file that may be hundreds of megabytes. The reader handles quoted fields, doubled
+/// quotes, line breaks inside quotes (kept as written, `\r\n` included), CRLF or LF records, a
+/// missing final line break, and a UTF-8 byte order mark.
 /// The delimiter is `,`, `;` or tab, sniffed from the first record unless given.
 ///
 /// A malformed record (a bare quote inside an unquoted field, text after a closing quote, a

@@ -70,7 +70,8 @@ enum MergeCommand {
       }
       let totals = manifest.totals
       printOutput(
-        "merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, \(totals.usersFailed) failed\n"
+        "merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, "
+          + "\(totals.usersFailed) failed\n"
       )
       return totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
     } catch {

@@ -10,7 +10,8 @@ extension ParseCommand {
   ///
   ///     {"file": "strong.csv", "format": "strong-csv", "rowsRead": 3, …, "rows": [
   ///       {"line": 2, "outcome": "accepted", "start": "2020-12-30T16:51:52Z", "session": "Evening Workout",
-  ///        "exercise": "Snatch (Barbell)", "type": "normal", "weightKg": 40, "reps": 3, "setIndex": 1, "muscleGroupIds": [27, 14, 8], …},
+  ///        "exercise": "Snatch (Barbell)", "type": "normal", "weightKg": 40, "reps": 3, "setIndex": 1,
+  ///        "muscleGroupIds": [27, 14, 8], …},
   ///       {"line": 3, "outcome": "rejected", "column": 52, "field": "Reps", "reason": "reps '-5' is negative"}]}
   ///
   /// - Throws: `Diagnostic` when the file cannot be read as an export at all.

@@ -16,6 +16,9 @@ enum ParseCommand {
 
   static let name = "parse"
   static let abstract = "Parse one CSV or JSON file and print what was read as JSON."
+  /// The export formats `--format` takes by name, as the help lists them.
+  private static let exportFormatNames = ExportFormat.allCases.filter { $0 != .mappedCSV }.map(\.rawValue)
+    .joined(separator: ", ")
   static let help = """
     OVERVIEW: \(abstract)
 
@@ -38,7 +41,7 @@ enum ParseCommand {
     OPTIONS:
       --format F            How to read FILE: json or csv (the raw readers; default: json
                             for names ending in .json, csv for anything else), export (an
-                            export, its format sniffed), or one of \(ExportFormat.allCases.filter { $0 != .mappedCSV }.map(\.rawValue).joined(separator: ", ")).
+                            export, its format sniffed), or one of \(exportFormatNames).
       --time-zone ZONE      As an export: the zone of local times the file does not place
                             (as users.csv gives it). Default: UTC.
       --weight-unit kg|lb   As an export: the unit of weights the file does not name.
@@ -90,7 +93,8 @@ enum ParseCommand {
             guard let next = remaining.popFirst() else {
               let exports = ExportFormat.allCases.filter { $0 != .mappedCSV }.map(\.rawValue)
               throw UsageError(
-                "missing value for '--format'. Please provide one of: \((["json", "csv", "export"] + exports).joined(separator: ", "))"
+                "missing value for '--format'. Please provide one of: "
+                  + "\((["json", "csv", "export"] + exports).joined(separator: ", "))"
               )
             }
             value = next
@@ -218,7 +222,8 @@ enum ParseCommand {
       case .notRegularFile: reason = "it is not a regular file (a pipe, socket or device); parse reads files"
       case .tooLarge(let size):
         reason =
-          "it is \(size) bytes, over the limit of \(maximumBytes >> 20) MB that parse reads (source.limits.maxFileMB's default)"
+          "it is \(size) bytes, over the limit of \(maximumBytes >> 20) MB that parse reads "
+          + "(source.limits.maxFileMB's default)"
       case .outsideInput(let failure): reason = failure.reason
       }
       return .failure(ReadFailure(diagnostic: Diagnostic(.error, "cannot read '\(path)': \(reason)"), code: code))

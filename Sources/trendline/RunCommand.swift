@@ -174,7 +174,8 @@ enum RunCommand {
     }
     guard let (index, source) = environmentIndex else {
       throw UsageError(
-        "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; none is set (or give --shard I/N)"
+        "--shards \(count) needs the shard index from JOB_COMPLETION_INDEX, "
+          + "SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX; none is set (or give --shard I/N)"
       )
     }
     guard (0..<count).contains(index) else {
@@ -205,7 +206,8 @@ enum RunCommand {
     if options.asOf == nil && !AsOf.supportedInstants.contains(now) {
       return usageFailure(
         UsageError(
-          "the system clock reads \(now) seconds since 1970, outside the supported dates \(AsOf.supportedDates); set the clock or give --as-of"
+          "the system clock reads \(now) seconds since 1970, outside the supported dates \(AsOf.supportedDates); "
+            + "set the clock or give --as-of"
         ),
         help: "trendline run --help")
     }
@@ -337,9 +339,11 @@ final class RunReporter: Sendable {
 
   private func summary(_ manifest: Manifest) -> String {
     let t = manifest.totals
+    let notRead = manifest.faultyEntries.isEmpty ? "" : ", \(manifest.faultyEntries.count) input entries not read"
     return """
-      \(t.users) users: \(t.usersOK) ok, \(t.usersFailed) failed\(manifest.faultyEntries.isEmpty ? "" : ", \(manifest.faultyEntries.count) input entries not read")
-      \(t.rowsRead) rows read: \(t.rowsAccepted) accepted, \(t.rowsRejected) rejected, \(t.rowsDuplicate) duplicate, \(t.rowsIgnored) ignored (\(t.rowsRepaired) repaired, \(t.rowsValueDropped) with a value dropped)
+      \(t.users) users: \(t.usersOK) ok, \(t.usersFailed) failed\(notRead)
+      \(t.rowsRead) rows read: \(t.rowsAccepted) accepted, \(t.rowsRejected) rejected, \(t.rowsDuplicate) duplicate, \
+      \(t.rowsIgnored) ignored (\(t.rowsRepaired) repaired, \(t.rowsValueDropped) with a value dropped)
       \(t.sessions) sessions; as-of \(manifest.asOf)
 
       """

@@ -18,7 +18,8 @@ import _TrendlineTestSupport
       "hevy.csv", ExportFormat.hevyCSV,
       Array(
         """
-        "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps","distance_km","duration_seconds","rpe"
+        "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index",\
+        "set_type","weight_kg","reps","distance_km","duration_seconds","rpe"
         "Legs","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Squat (Barbell)",,"",99999999999999999999,"normal",60,5,,0,
 
         """.utf8),

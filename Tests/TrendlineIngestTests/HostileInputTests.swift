@@ -29,7 +29,8 @@ import _TrendlineTestSupport
       #expect(ingest.rowsRead == accounted, "accounting identity for \(name)")
       #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.distanceMeters.isFinite })
       var text =
-        "read \(ingest.rowsRead): accepted \(accepted), rejected \(ingest.rejects.count), duplicate \(ingest.duplicateRows), ignored \(ingest.ignoredRows)"
+        "read \(ingest.rowsRead): accepted \(accepted), rejected \(ingest.rejects.count), "
+        + "duplicate \(ingest.duplicateRows), ignored \(ingest.ignoredRows)"
       for note in ingest.notes { text += "\n" + note.description }
       return text
     } catch {
@@ -94,27 +95,32 @@ import _TrendlineTestSupport
       binary-junk-after-header-strong.csv:2:1: error: Date: invalid UTF-8 (byte 0xDE); save the file as UTF-8
       binary-junk-after-header-strong.csv:3:1: error: Date: invalid UTF-8 (byte 0xCA); save the file as UTF-8
       binary-junk-after-header-strong.csv:4:1: error: Date: invalid UTF-8 (byte 0x86); save the file as UTF-8
-      binary-junk-after-header-strong.csv:5:215: error: quote inside an unquoted field; quote the whole field and double the quote
+      binary-junk-after-header-strong.csv:5:215: error: quote inside an unquoted field; \#
+      quote the whole field and double the quote
       """#
     ),
     (
       "binary-junk.csv",
-      #"binary-junk.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"binary-junk.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
+        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
     ),
     (
       "bom-only.csv",
-      #"bom-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"bom-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
+        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
     ),
     ("cr-only-strong.csv", "read 2: accepted 2, rejected 0, duplicate 0, ignored 0"),
     (
       "duplicate-header-strong.csv",
-      "duplicate-header-strong.csv:1:64: error: column 'Weight' appears twice in the header (columns 6 and 8); remove or rename one"
+      "duplicate-header-strong.csv:1:64: error: column 'Weight' appears twice in the header (columns 6 and 8); "
+        + "remove or rename one"
     ),
     (
       "duration-over-24h-strong.csv",
       #"""
       read 2: accepted 2, rejected 0, duplicate 0, ignored 0
-      duration-over-24h-strong.csv:3:31: note: value-dropped: Duration: workout duration '25h' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept
+      duration-over-24h-strong.csv:3:31: note: value-dropped: Duration: workout duration '25h' is longer than 24 \#
+      hours (a timer left running); the duration is dropped, the sets kept
       """#
     ),
     ("empty.csv", "empty.csv:1:1: error: the file is empty; export it again from the app"),
@@ -175,11 +181,16 @@ import _TrendlineTestSupport
     ),
     (
       "missing-column-strong.csv",
-      #"missing-column-strong.csv:1:1: error: Strong (English header): the header has no 'Workout Name' column; the header is: Date, Duration, Exercise Name, Set Order, Weight, Reps, Distance, Seconds, Notes, Workout Notes, RPE; if this is another app's CSV, or a variant Trendline does not know, read it with source.format "csv" and a source.csv column mapping"#
+      #"missing-column-strong.csv:1:1: error: Strong (English header): the header has no 'Workout Name' column; "#
+        + #"the header is: Date, Duration, Exercise Name, Set Order, Weight, Reps, Distance, Seconds, Notes, "#
+        + #"Workout Notes, RPE; if this is another app's CSV, or a variant Trendline does not know, "#
+        + #"read it with source.format "csv" and a source.csv column mapping"#
     ),
     (
       "missing-header-strong.csv",
-      #"missing-header-strong.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"missing-header-strong.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, "#
+        + #"GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv "#
+        + #"column mapping"#
     ),
     ("nan-native.json", "nan-native.json:1:199: error: unexpected character 'N', expected a value"),
     (
@@ -193,21 +204,24 @@ import _TrendlineTestSupport
       "negative-duration-hevy.csv",
       #"""
       read 2: accepted 2, rejected 0, duplicate 0, ignored 0
-      negative-duration-hevy.csv:3:29: note: value-dropped: end_time: end_time '16 Sep 2025, 07:48' is before start_time; the duration is dropped, the sets kept
+      negative-duration-hevy.csv:3:29: note: value-dropped: end_time: \#
+      end_time '16 Sep 2025, 07:48' is before start_time; the duration is dropped, the sets kept
       """#
     ),
     (
       "negative-duration-native.json",
       #"""
       read 1: accepted 1, rejected 0, duplicate 0, ignored 0
-      negative-duration-native.json:1:119: note: value-dropped: durationSeconds: workout duration '-60' is negative; the duration is dropped, the sets kept
+      negative-duration-native.json:1:119: note: value-dropped: durationSeconds: workout duration '-60' is negative; \#
+      the duration is dropped, the sets kept
       """#
     ),
     (
       "negative-duration-strong.csv",
       #"""
       read 2: accepted 1, rejected 1, duplicate 0, ignored 0
-      negative-duration-strong.csv:3:31: error: Duration: '-1h 5m' is not a duration (like 1h 5m, 45m, 01:05:00 or seconds)
+      negative-duration-strong.csv:3:31: error: Duration: '-1h 5m' is not a duration (like 1h 5m, 45m, \#
+      01:05:00 or seconds)
       """#
     ),
     (
@@ -249,7 +263,8 @@ import _TrendlineTestSupport
     ),
     (
       "top-level-scalar.json",
-      #"top-level-scalar.json:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"top-level-scalar.json:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
+        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
     ),
     (
       "trailing-garbage-native.json",
@@ -298,7 +313,8 @@ import _TrendlineTestSupport
     ),
     (
       "whitespace-only.csv",
-      #"whitespace-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"whitespace-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
+        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
     ),
     (
       "year-0-native.json",

@@ -21,7 +21,8 @@ import _TrendlineTestSupport
     #expect(
       outcome == """
         read 3: accepted 2, rejected 1, duplicate 0, ignored 0
-        field.csv:3:37: error: field is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it
+        field.csv:3:37: error: field is longer than the limit of 1048576 bytes; \
+        raise source.limits.maxFieldKB to read it
         """)
     // Raised to 16 MiB, the field is read, and as an exercise name it is far over the limit
     // of a name on a chart: the row is still rejected, now for its name.
@@ -29,7 +30,9 @@ import _TrendlineTestSupport
     #expect(
       raised == """
         read 3: accepted 2, rejected 1, duplicate 0, ignored 0
-        field.csv:3:37: error: Exercise Name: the name is 10000000 characters long ('\(String(repeating: "x", count: 40))…'), over the limit of 200 characters for a name on a chart
+        field.csv:3:37: error: Exercise Name: \
+        the name is 10000000 characters long ('\(String(repeating: "x", count: 40))…'), \
+        over the limit of 200 characters for a name on a chart
         """)
   }
 
@@ -40,7 +43,8 @@ import _TrendlineTestSupport
     let outcome = HostileInputTests.outcome("wide.csv", Array(text.utf8))
     #expect(
       outcome
-        == "wide.csv:1:1: error: the header has more than 1000 columns, over the limit; raise source.limits.maxColumns to read the file"
+        == "wide.csv:1:1: error: the header has more than 1000 columns, over the limit; "
+        + "raise source.limits.maxColumns to read the file"
     )
     let raised = HostileInputTests.outcome("wide.csv", Array(text.utf8), limits: ReadLimits(maxColumns: 200_000))
     #expect(raised == "read 1: accepted 1, rejected 0, duplicate 0, ignored 0")
@@ -67,7 +71,8 @@ import _TrendlineTestSupport
     let outcome = HostileInputTests.outcome(name, Array(text.utf8))
     let expected =
       name.hasSuffix(".ndjson")
-      ? "read 1: accepted 0, rejected 1, duplicate 0, ignored 0\n\(name):1:\(column): error: nesting deeper than 512 levels"
+      ? "read 1: accepted 0, rejected 1, duplicate 0, ignored 0\n\(name):1:\(column): error: "
+        + "nesting deeper than 512 levels"
       : "\(name):1:\(column): error: nesting deeper than 512 levels"
     #expect(outcome == expected)
   }

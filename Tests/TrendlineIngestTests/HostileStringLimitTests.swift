@@ -19,13 +19,15 @@ import _TrendlineTestSupport
       Self.nativeStart + "\n" + #"{"exercise": ""# + String(repeating: "x", count: 2_000_000) + #"", "reps": 5}]}]}"#
     #expect(
       HostileInputTests.outcome("long.json", Array(text.utf8))
-        == "long.json:2:14: error: string is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it"
+        == "long.json:2:14: error: string is longer than the limit of 1048576 bytes; "
+        + "raise source.limits.maxFieldKB to read it"
     )
     let raised = HostileInputTests.outcome("long.json", Array(text.utf8), limits: ReadLimits(maxFieldBytes: 4 << 20))
     #expect(
       raised == """
         read 1: accepted 0, rejected 1, duplicate 0, ignored 0
-        long.json:2:14: error: exercise: the name is 2000000 characters long ('\(Self.x40)…'), over the limit of 200 characters for a name on a chart
+        long.json:2:14: error: exercise: the name is 2000000 characters long ('\(Self.x40)…'), \
+        over the limit of 200 characters for a name on a chart
         """)
   }
 
@@ -34,7 +36,8 @@ import _TrendlineTestSupport
     let text = #"{"sessions": [], ""# + String(repeating: "k", count: 2_000_000) + #"": 1}"#
     #expect(
       HostileInputTests.outcome("key.json", Array(text.utf8))
-        == "key.json:1:18: error: string is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it"
+        == "key.json:1:18: error: string is longer than the limit of 1048576 bytes; "
+        + "raise source.limits.maxFieldKB to read it"
     )
   }
 
@@ -48,7 +51,8 @@ import _TrendlineTestSupport
     #expect(
       HostileInputTests.outcome("long.ndjson", Array(text.utf8)) == """
         read 2: accepted 1, rejected 1, duplicate 0, ignored 0
-        long.ndjson:1:63: error: string is longer than the limit of 1048576 bytes; raise source.limits.maxFieldKB to read it
+        long.ndjson:1:63: error: string is longer than the limit of 1048576 bytes; \
+        raise source.limits.maxFieldKB to read it
         """)
   }
 
@@ -57,28 +61,34 @@ import _TrendlineTestSupport
   @Test(arguments: [
     (
       "name-200-strong.csv",
-      "\(strongHeader)\n2025-01-08 13:04:52,\"Evening\",1h 1m,\"\(String(repeating: "x", count: 200))\",1,60.0,5,0,0,,,\n",
+      "\(strongHeader)\n"
+        + "2025-01-08 13:04:52,\"Evening\",1h 1m,\"\(String(repeating: "x", count: 200))\",1,60.0,5,0,0,,,\n",
       "read 1: accepted 1, rejected 0, duplicate 0, ignored 0"
     ),
     (
       "name-200-accents-strong.csv",
-      "\(strongHeader)\n2025-01-08 13:04:52,\"Evening\",1h 1m,\"\(String(repeating: "é", count: 200))\",1,60.0,5,0,0,,,\n",
+      "\(strongHeader)\n"
+        + "2025-01-08 13:04:52,\"Evening\",1h 1m,\"\(String(repeating: "é", count: 200))\",1,60.0,5,0,0,,,\n",
       "read 1: accepted 1, rejected 0, duplicate 0, ignored 0"
     ),
     (
       "exercise-201-strong.csv",
-      "\(strongHeader)\n2025-01-08 13:04:52,\"Evening\",1h 1m,\"\(String(repeating: "x", count: 201))\",1,60.0,5,0,0,,,\n",
+      "\(strongHeader)\n"
+        + "2025-01-08 13:04:52,\"Evening\",1h 1m,\"\(String(repeating: "x", count: 201))\",1,60.0,5,0,0,,,\n",
       """
       read 1: accepted 0, rejected 1, duplicate 0, ignored 0
-      exercise-201-strong.csv:2:37: error: Exercise Name: the name is 201 characters long ('\(x40)…'), over the limit of 200 characters for a name on a chart
+      exercise-201-strong.csv:2:37: error: Exercise Name: the name is 201 characters long ('\(x40)…'), \
+      over the limit of 200 characters for a name on a chart
       """
     ),
     (
       "workout-201-strong.csv",
-      "\(strongHeader)\n2025-01-08 13:04:52,\"\(String(repeating: "x", count: 201))\",1h 1m,\"Squat\",1,60.0,5,0,0,,,\n",
+      "\(strongHeader)\n"
+        + "2025-01-08 13:04:52,\"\(String(repeating: "x", count: 201))\",1h 1m,\"Squat\",1,60.0,5,0,0,,,\n",
       """
       read 1: accepted 0, rejected 1, duplicate 0, ignored 0
-      workout-201-strong.csv:2:21: error: Workout Name: the name is 201 characters long ('\(x40)…'), over the limit of 200 characters for a name on a chart
+      workout-201-strong.csv:2:21: error: Workout Name: the name is 201 characters long ('\(x40)…'), \
+      over the limit of 200 characters for a name on a chart
       """
     ),
     (
@@ -86,7 +96,8 @@ import _TrendlineTestSupport
       nativeStart + "\n" + #"{"exercise": "Squat"}, {"exercise": ""# + String(repeating: "x", count: 201) + #""}]}]}"#,
       """
       read 2: accepted 1, rejected 1, duplicate 0, ignored 0
-      exercise-201-native.json:2:37: error: exercise: the name is 201 characters long ('\(x40)…'), over the limit of 200 characters for a name on a chart
+      exercise-201-native.json:2:37: error: exercise: the name is 201 characters long ('\(x40)…'), \
+      over the limit of 200 characters for a name on a chart
       """
     ),
     (
@@ -95,8 +106,10 @@ import _TrendlineTestSupport
         + #"", "sets": [{"exercise": "Squat"}, {"exercise": "Squat"}]}]}"#,
       """
       read 2: accepted 0, rejected 2, duplicate 0, ignored 0
-      workout-201-native.json:1:57: error: name: the name is 201 characters long ('\(x40)…'), over the limit of 200 characters for a name on a chart
-      workout-201-native.json:1:57: error: name: the name is 201 characters long ('\(x40)…'), over the limit of 200 characters for a name on a chart
+      workout-201-native.json:1:57: error: name: the name is 201 characters long ('\(x40)…'), \
+      over the limit of 200 characters for a name on a chart
+      workout-201-native.json:1:57: error: name: the name is 201 characters long ('\(x40)…'), \
+      over the limit of 200 characters for a name on a chart
       """
     ),
   ])
@@ -108,7 +121,8 @@ import _TrendlineTestSupport
   /// yet with the units stated after it.
   @Test func nativeUnitsAfterTheSessionsStillApply() throws {
     let text =
-      #"{"sessions": [{"start": "2025-01-08T13:04:52Z", "sets": [{"exercise": "Squat", "weight": 100, "reps": 5}]}], "weightUnit": "lb"}"#
+      #"{"sessions": [{"start": "2025-01-08T13:04:52Z", "sets": [{"exercise": "Squat", "weight": 100, "reps": 5}]}], "#
+      + #""weightUnit": "lb"}"#
     let ingest = try ExportReader.read(
       file: "late.json", bytes: Array(text.utf8), settings: ReadSettings(timeZone: TimeZone(identifier: "UTC")!))
     #expect(ingest.sets.map(\.weightKg) == [45.359237])
@@ -117,7 +131,8 @@ import _TrendlineTestSupport
   /// Two `sessions` members: the last is the one read, as a lookup reads a repeated key.
   @Test func nativeRepeatedSessionsKeyReadsTheLast() throws {
     let text =
-      #"{"sessions": [{"start": "2025-01-08T13:04:52Z", "sets": [{"exercise": "Squat"}]}], "sessions": [{"start": "2025-01-09T13:04:52Z", "sets": [{"exercise": "Row"}, {"exercise": "Row", "reps": 1}]}]}"#
+      #"{"sessions": [{"start": "2025-01-08T13:04:52Z", "sets": [{"exercise": "Squat"}]}], "sessions": [{"start": "#
+      + #""2025-01-09T13:04:52Z", "sets": [{"exercise": "Row"}, {"exercise": "Row", "reps": 1}]}]}"#
     let ingest = try ExportReader.read(
       file: "twice.json", bytes: Array(text.utf8), settings: ReadSettings(timeZone: TimeZone(identifier: "UTC")!))
     #expect(ingest.rowsRead == 2)
@@ -132,7 +147,8 @@ import _TrendlineTestSupport
     let outcome = HostileInputTests.outcome("marks.json", Array(text.utf8))
     #expect(
       outcome.hasPrefix(
-        "read 1: accepted 0, rejected 1, duplicate 0, ignored 0\nmarks.json:2:14: error: exercise: the name is 1001 bytes long"
+        "read 1: accepted 0, rejected 1, duplicate 0, ignored 0\nmarks.json:2:14: error: exercise: "
+          + "the name is 1001 bytes long"
       ), "\(outcome)")
     #expect(outcome.hasSuffix("over the limit of 800 bytes for a name on a chart"), "\(outcome)")
   }

@@ -30,7 +30,8 @@ private let catalog = Catalog(
   let september = try read(
     "strong-2025-09.csv",
     """
-    "Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";"Reps";"RPE";"Distance (meters)";"Seconds";"Notes";"Workout Notes"
+    "Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";"Reps";"RPE";\
+    "Distance (meters)";"Seconds";"Notes";"Workout Notes"
     "1";"2024-11-28 17:36:08";"B";"2134";"Bent Over Row (Barbell)";"1";"10.0";"16";"";"";"";"";""
     "1";"2024-11-28 17:36:08";"B";"2134";"Bent Over Row (Barbell)";"2";"10.0";"17";"";"";"";"";""
     "1";"2024-11-28 17:36:08";"B";"2134";"Bent Over Row (Barbell)";"3";"10.0";"13";"";"";"";"";""
@@ -129,7 +130,8 @@ private let catalog = Catalog(
   let file = try read(
     "hevy.csv",
     """
-    "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_lbs","reps","distance_miles","duration_seconds","rpe"
+    "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index",\
+    "set_type","weight_lbs","reps","distance_miles","duration_seconds","rpe"
     "Pull","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Shrug (Barbell)",,"",0,"normal",100,10,,,
     "Pull","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Shrug (Barbell)",,"",0,"normal",100,10,,,
     "Pull","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Shrug (Barbell)",,"",0,"normal",120,8,,,
@@ -143,7 +145,8 @@ private let catalog = Catalog(
 /// sets. Warm-ups are read but not counted unless `warmupSets: include`.
 @Test func strongSetOrderAndPseudoRows() throws {
   let text = """
-    "Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";"Reps";"RPE";"Distance (meters)";"Seconds";"Notes";"Workout Notes"
+    "Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";"Reps";"RPE";\
+    "Distance (meters)";"Seconds";"Notes";"Workout Notes"
     "1";"2020-05-28 12:58:47";"Day 3";"4195";"Shrug (Barbell)";"W";"40.0";"15";"";"";"";"";""
     "1";"2020-05-28 12:58:47";"Day 3";"4195";"Shrug (Barbell)";"1";"60.0";"10";"";"";"";"";""
     "1";"2020-05-28 12:58:47";"Day 3";"4195";"Shrug (Barbell)";"D";"50.0";"10";"";"";"";"";""
@@ -243,7 +246,8 @@ private let catalog = Catalog(
   let file = try read(
     "sets.ndjson",
     """
-    {"session": "a", "start": "2026-01-05T10:00:00Z", "durationSeconds": 600, "exercise": "Squat", "weight": 100, "reps": 5}
+    {"session": "a", "start": "2026-01-05T10:00:00Z", "durationSeconds": 600, "exercise": "Squat", "weight": 100, \
+    "reps": 5}
     {"session": "a", "start": "2026-01-05T10:00:00Z", "exercise": "Squat", "weight": 100, "reps": 5, oops}
 
     {"session": "a", "start": "2026-01-05T10:00:00Z", "exercise": "Squat", "weight": 110, "reps": 3}
@@ -280,7 +284,8 @@ private let catalog = Catalog(
   let file = try read(
     "hevy.csv",
     """
-    "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps","distance_km","duration_seconds","rpe"
+    "title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index",\
+    "set_type","weight_kg","reps","distance_km","duration_seconds","rpe"
     "Pull","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Shrug (Barbell)",,"",99999999999999999999,"normal",100,10,,,
     """)
   #expect(file.rejects.map(\.reason) == ["'99999999999999999999' is not a set index"])
@@ -290,7 +295,8 @@ private let catalog = Catalog(
 /// line: the first line is a whole object and more follows.
 @Test func ndjsonIsSniffedFromItsShape() {
   let text =
-    "{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n"
+    "{\"start\": \"2026-01-05T10:00:00Z\", \"exercise\": \"Squat\"}\n{\"start\": \"2026-01-05T10:00:00Z\", "
+    + "\"exercise\": \"Squat\"}\n"
   #expect(ExportFormat.sniff(Array(text.utf8), fileName: "sets.json") == .ndjson)
   #expect(ExportFormat.sniff(Array("{\"sessions\": []}".utf8), fileName: "a.json") == .nativeJSON)
   #expect(

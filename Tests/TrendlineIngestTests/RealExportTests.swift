@@ -53,7 +53,8 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
   #expect(Set(dropped.map(\.field)) == ["Duration"])
   #expect(
     dropped.first?.reason
-      == "workout duration '42h 13m' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
+      == "workout duration '42h 13m' is longer than 24 hours (a timer left running); the duration is dropped, "
+      + "the sets kept"
   )
   #expect(dropped.first?.column == 39)  // `2021-02-22 18:37:40,"Evening Workout",` is 38 bytes
   #expect(file.sets.filter { $0.line >= 369 && $0.line <= 387 }.allSatisfy { $0.durationSeconds == nil })

@@ -61,7 +61,10 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
       """)
   } throws: { error in
     (error as? ExportError)?.message
-      == "Strong (English header): the header has no 'Weight' column (looked for 'Weight', 'Weight (kg)', 'Weight (lbs)', 'Weight (lb)', 'kg', 'lbs', 'lb'); the header is: Date, Workout Name, Exercise Name, Set Order, Pounds, Reps, Distance, Seconds; if this is another app's CSV, or a variant Trendline does not know, read it with source.format \"csv\" and a source.csv column mapping"
+      == "Strong (English header): the header has no 'Weight' column (looked for 'Weight', 'Weight (kg)', "
+      + "'Weight (lbs)', 'Weight (lb)', 'kg', 'lbs', 'lb'); the header is: Date, Workout Name, Exercise Name, "
+      + "Set Order, Pounds, Reps, Distance, Seconds; if this is another app's CSV, "
+      + "or a variant Trendline does not know, read it with source.format \"csv\" and a source.csv column mapping"
   }
 }
 
@@ -69,7 +72,8 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
 @Test func strongInFrench() throws {
   let file = try read(
     """
-    Date,Nom de l'entraînement,Durée,Nom de l'exercice,Ordre de la série,Poids,Réps,Distance,Secondes,Notes,Notes d'entraînement,RPE
+    Date,Nom de l'entraînement,Durée,Nom de l'exercice,Ordre de la série,Poids,Réps,Distance,Secondes,Notes,\
+    Notes d'entraînement,RPE
     2023-08-16 13:10:30,"Pecs Et Dos",35min,"Aerobics",1,0,0,0,600,"","",
     2023-08-16 13:10:30,"Pecs Et Dos",35min,"Bench Press (Dumbbell)",1,20.0,8,0,0,"",,
 
@@ -85,7 +89,8 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
 @Test func strongInGermanWithARestRow() throws {
   let file = try read(
     """
-    Datum,Workout-Name,Dauer,Name der Übung,Reihenfolge festlegen,Gewicht,Wiederh.,Entfernung,Sekunden,Notizen,Workout-Notizen,RPE
+    Datum,Workout-Name,Dauer,Name der Übung,Reihenfolge festlegen,Gewicht,Wiederh.,Entfernung,Sekunden,Notizen,\
+    Workout-Notizen,RPE
     2025-08-23 17:51:23,"Ganzkörper",2h 23min,"Chest Press (Machine)",1,50.0,12.0,0,0.0,"","Erstes Training",
     2025-08-23 17:51:23,"Ganzkörper",2h 23min,"Chest Press (Machine)",Ruhezeit,0,0.0,0,120.0,,,
 
@@ -113,8 +118,10 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
   #expect(file.rowsValueDropped == 2)
   #expect(
     notes(file, .valueDropped).map(\.description) == [
-      "export.csv:2:33: note: value-dropped: Duration: workout duration '24h 13m' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept",
-      "export.csv:3:33: note: value-dropped: Duration: workout duration '24h 13m' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept",
+      "export.csv:2:33: note: value-dropped: Duration: workout duration '24h 13m' is longer than 24 hours (a timer "
+        + "left running); the duration is dropped, the sets kept",
+      "export.csv:3:33: note: value-dropped: Duration: workout duration '24h 13m' is longer than 24 hours (a timer "
+        + "left running); the duration is dropped, the sets kept",
     ])
 }
 
@@ -122,7 +129,8 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
 @Test func strongSetKindsAsWords() throws {
   let file = try read(
     """
-    "Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";"Reps";"RPE";"Distance (meters)";"Seconds";"Notes";"Workout Notes"
+    "Workout #";"Date";"Workout Name";"Duration (sec)";"Exercise Name";"Set Order";"Weight (kg)";"Reps";"RPE";\
+    "Distance (meters)";"Seconds";"Notes";"Workout Notes"
     "71";"2022-10-23 17:41:11";"Pull";"3608";"Knelt Pulldown";"WARM_UP";"2.5";"5";"";"";"";"";""
     "71";"2022-10-23 17:41:11";"Pull";"3608";"Knelt Pulldown";"1";"40";"8";"";"";"";"";""
     "71";"2022-10-23 17:41:11";"Pull";"3608";"Knelt Pulldown";"FAILURE";"40";"6";"";"";"";"";""
@@ -186,7 +194,8 @@ func repeatedWorkIsNotADuplicate(rows: [String]) throws {
 // MARK: Hevy
 
 private let hevyHeader =
-  #""title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","set_type","weight_kg","reps","distance_miles","duration_seconds","rpe""#
+  #""title","start_time","end_time","description","exercise_title","superset_id","exercise_notes","set_index","#
+  + #""set_type","weight_kg","reps","distance_miles","duration_seconds","rpe""#
 
 /// §9.4 and SPEC 10.5: Front Squat done in two blocks; `set_index` restarts in each, so rows
 /// 2 and 5 (equal index, equal values) are two sets. Five rows, five sets, no duplicate.
@@ -257,7 +266,8 @@ private let hevyHeader =
 // MARK: StrongLifts
 
 private let strongLiftsHeader =
-  "Date,Note,Body Weight (KG),Body Weight (LB),Exercise 1,Weight (KG),Weight (LB),Set 1,Set 2,Set 3,Set 4,Set 5,Exercise 2,Weight (KG),Weight (LB),Set 1,Set 2,Set 3,Set 4,Set 5,"
+  "Date,Note,Body Weight (KG),Body Weight (LB),Exercise 1,Weight (KG),Weight (LB),Set 1,Set 2,Set 3,Set 4,Set 5,"
+  + "Exercise 2,Weight (KG),Weight (LB),Set 1,Set 2,Set 3,Set 4,Set 5,"
 
 /// §9.6: a day-first file (19 > 12), rows shorter than the header, an empty set cell not
 /// done, a failed set as fewer reps.
@@ -284,7 +294,8 @@ private let strongLiftsHeader =
 @Test func strongLiftsMonthFirstInPounds() throws {
   let file = try read(
     """
-    "Date","Note","Workout","Body Weight","Exercise 1","Weight (KG)","Weight (LB)","Set 1","Set 2","Set 3","Set 4","Set 5"
+    "Date","Note","Workout","Body Weight","Exercise 1","Weight (KG)","Weight (LB)","Set 1","Set 2","Set 3","Set 4",\
+    "Set 5"
     07/25/16,"",A,183lb,Squat,60,135,5,5,5,5,5
     08/01/16,"",B,183lb,Squat,62.5,140,5,,,,
 
@@ -307,7 +318,9 @@ private let strongLiftsHeader =
     try read(text)
   } throws: { error in
     (error as? ExportError)?.message
-      == "StrongLifts: no date in the file has a number above 12, so whether its dates are day-first (19/11/18) or month-first (11/19/18) cannot be told; set dateOrder to \"day-first\" or \"month-first\" for this user in users.csv, or in the pipeline's source.defaults"
+      == "StrongLifts: no date in the file has a number above 12, so whether its dates are day-first (19/11/18) or "
+      + "month-first (11/19/18) cannot be told; set dateOrder to \"day-first\" or \"month-first\" for this user in "
+      + "users.csv, or in the pipeline's source.defaults"
   }
   let file = try read(text, settings: ReadSettings(dateOrder: .monthFirst))
   #expect(file.sets[0].start == 1_525_564_800)  // 6 May 2018
@@ -331,7 +344,8 @@ private let strongLiftsHeader =
 // MARK: GymBook
 
 private let gymBookHeader =
-  "Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),Gruppi muscolari (Secondari),Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato"
+  "Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),Gruppi muscolari (Secondari),"
+  + "Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato"
 
 /// §9.7: Italian headers and values, units inside the values, a decimal comma, the session
 /// starting at its first set's time, a warm-up, a skipped set, a timed set and a distance.
@@ -340,8 +354,10 @@ private let gymBookHeader =
   let file = try read(
     """
     \(gymBookHeader)
-    09/01/25,"AltoScheda Giorno 4",19:30,"Alzate di Gambe alla Macchina",Addome,"Addominali","Obliqui, Quadricipite",Set,"20 ripetizioni","0,00 kg",,No
-    09/01/25,"AltoScheda Giorno 4",19:34,"Panca piana",Petto,"Pettorali","Tricipiti",Set di riscaldamento,"12 ripetizioni","40,00 kg",,No
+    09/01/25,"AltoScheda Giorno 4",19:30,"Alzate di Gambe alla Macchina",Addome,"Addominali","Obliqui, Quadricipite",\
+    Set,"20 ripetizioni","0,00 kg",,No
+    09/01/25,"AltoScheda Giorno 4",19:34,"Panca piana",Petto,"Pettorali","Tricipiti",Set di riscaldamento,\
+    "12 ripetizioni","40,00 kg",,No
     09/01/25,"AltoScheda Giorno 4",19:38,"Panca piana",Petto,"Pettorali","Tricipiti",Set,"8 ripetizioni","62,50 kg",,No
     09/01/25,"AltoScheda Giorno 4",19:42,"Panca piana",Petto,"Pettorali","Tricipiti",Set,"8 ripetizioni","62,50 kg",,Si
     09/01/25,"AltoScheda Giorno 4",19:50,"Tapis roulant",Cardio,"","",Set,"12 minuti","2,50 km",,No
@@ -403,7 +419,13 @@ private let gymBookHeader =
       """)
   } throws: { error in
     (error as? ExportError)?.message
-      == "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); for another app's CSV set source.format to \"csv\" with a source.csv column mapping. Its header is: day;lift;kg;reps;session. A mapping guessed from it, to check and paste into the pipeline's source: \"format\": \"csv\", \"csv\": {\"delimiter\": \";\", \"decimalSeparator\": \",\", \"dateFormat\": \"dd.MM.yyyy HH:mm\", \"columns\": {\"start\": \"day\", \"exercise\": \"lift\", \"session\": \"session\", \"weight\": \"kg\", \"reps\": \"reps\"}}"
+      == "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); "
+      + "for another app's CSV set source.format to \"csv\" with a source.csv column mapping. "
+      + "Its header is: day;lift;kg;reps;session. A mapping guessed from it, "
+      + "to check and paste into the pipeline's source: "
+      + "\"format\": \"csv\", \"csv\": {\"delimiter\": \";\", \"decimalSeparator\": \",\", \"dateFormat\": "
+      + "\"dd.MM.yyyy HH:mm\", \"columns\": {\"start\": \"day\", \"exercise\": \"lift\", \"session\": "
+      + "\"session\", \"weight\": \"kg\", \"reps\": \"reps\"}}"
   }
 }
 
@@ -437,7 +459,8 @@ private let gymBookHeader =
   #expect(file.sets.map(\.durationSeconds) == [nil])
   #expect(
     file.notes.map(\.description) == [
-      "log.csv:2:21: note: value-dropped: end: workout duration '172800 s from start to end' is longer than 24 hours (a timer left running); the duration is dropped, the sets kept"
+      "log.csv:2:21: note: value-dropped: end: workout duration '172800 s from start to end' is longer than 24 hours "
+        + "(a timer left running); the duration is dropped, the sets kept"
     ])
 }
 
@@ -448,7 +471,8 @@ private let gymBookHeader =
   let older = try read(
     "\(header)\n2026-11-20 18:00:00,\"A\",30h,\"Squat (Barbell)\",1,100,5,0,0\n", name: "old.csv")
   let newer = try read(
-    "\(header)\n2026-11-20 18:00:00,\"A\",1h,\"Squat (Barbell)\",1,100,5,0,0\n2026-11-27 18:00:00,\"B\",1h,\"Squat (Barbell)\",1,100,5,0,0\n",
+    "\(header)\n2026-11-20 18:00:00,\"A\",1h,\"Squat (Barbell)\",1,100,5,0,0\n"
+      + "2026-11-27 18:00:00,\"B\",1h,\"Squat (Barbell)\",1,100,5,0,0\n",
     name: "new.csv")
   #expect(older.rowsValueDropped == 1)
   let user = Normalize.merge([older, newer], lookup: ExerciseLookup(catalog: .builtIn))
@@ -466,7 +490,8 @@ private let gymBookHeader =
 /// session turns out a duplicate of a newer export, each of its notes is withdrawn all the same.
 @Test func aNativeDuplicateWithdrawsItsDroppedDurations() throws {
   func native(_ duration: Int) -> String {
-    #"{"sessions": [{"id": "s1", "start": "2026-11-20T18:00:00Z", "durationSeconds": \#(duration), "sets": [{"exercise": "Squat", "weight": 100, "reps": 5}, {"exercise": "Squat", "weight": 100, "reps": 5}]}]}"#
+    #"{"sessions": [{"id": "s1", "start": "2026-11-20T18:00:00Z", "durationSeconds": \#(duration), "sets": "#
+      + #"[{"exercise": "Squat", "weight": 100, "reps": 5}, {"exercise": "Squat", "weight": 100, "reps": 5}]}]}"#
   }
   let older = try read(native(200_000), name: "a.json")
   let newer = try read(native(3600), name: "b.json")

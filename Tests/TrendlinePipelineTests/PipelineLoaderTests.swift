@@ -240,27 +240,32 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [1️⃣{"smooth": {}}, {"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
       [
-        "1️⃣: error: 'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"
+        "1️⃣: error: 'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' "
+          + "stage before it"
       ]
     ),
     (
       "fillGaps after smooth",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
-       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {}}, 1️⃣{"fillGaps": {}}]}}
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {}}, \
+      1️⃣{"fillGaps": {}}]}}
       """,
       [
-        "1️⃣: error: 'fillGaps' reads buckets, but the chart holds buckets with a trend here at charts.volume[2]. Move it up, before 'smooth'"
+        "1️⃣: error: 'fillGaps' reads buckets, but the chart holds buckets with a trend here at charts.volume[2]. "
+          + "Move it up, before 'smooth'"
       ]
     ),
     (
       "radar with another stage",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
-       "charts": {"balance": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, 1️⃣{"heatmap": {"period": "week", "periods": 4}}]}}
+       "charts": {"balance": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, 1️⃣{"heatmap": {"period": \
+      "week", "periods": 4}}]}}
       """,
       [
-        "1️⃣: error: 'heatmap' reads sessions, but the chart holds buckets here at charts.balance[1]. Move it up, before 'bucket', or to a chart of its own"
+        "1️⃣: error: 'heatmap' reads sessions, but the chart holds buckets here at charts.balance[1]. Move it up, "
+          + "before 'bucket', or to a chart of its own"
       ]
     ),
     (
@@ -270,7 +275,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [1️⃣{"bucket": {"range": "3m", "measures": ["sessions"]}, "fillGaps": {}}]}}
       """,
       [
-        "1️⃣: error: a stage is an object with one key, the stage's name; found 2: 'bucket', 'fillGaps' at charts.volume[0]. Put each stage in its own {…} in the chart's array"
+        "1️⃣: error: a stage is an object with one key, the stage's name; found 2: 'bucket', "
+          + "'fillGaps' at charts.volume[0]. Put each stage in its own {…} in the chart's array"
       ]
     ),
     (
@@ -288,14 +294,16 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
       [
-        "1️⃣: error: unknown key 'zone' at source. Valid keys: input, catalog, format, defaults, normalize, users, csv, limits"
+        "1️⃣: error: unknown key 'zone' at source. Valid keys: input, catalog, format, defaults, normalize, users, "
+          + "csv, limits"
       ]
     ),
     (
       "wrong type",
       """
       {"version": 1, "source": {"input": 1️⃣3, "catalog": "CATALOG"},
-       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {"window": 2️⃣"5"}}]}}
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {"window": \
+      2️⃣"5"}}]}}
       """,
       [
         "1️⃣: error: expected a string, found a number at source.input",
@@ -308,7 +316,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       {"version": 1️⃣2, "source": {"input": "in", "catalog": "CATALOG"}, "charts": {}, "future": true}
       """,
       [
-        "1️⃣: error: pipeline version 2 is not supported; this trendline reads version 1 at version. Use a newer trendline, or rewrite the file for version 1"
+        "1️⃣: error: pipeline version 2 is not supported; this trendline reads version 1 at version. Use a newer "
+          + "trendline, or rewrite the file for version 1"
       ]
     ),
     (
@@ -336,7 +345,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
          "excluded": [5, 6, 7, 11, 15, 16, 17, 18, 19, 20, 21, 27]}}]}}
       """,
       [
-        "1️⃣: error: radar: muscle group 10 (Hamstrings) is on no axis and not excluded at charts.balance[0].radar. Add 10 to one axis's muscleGroupIds or to excluded"
+        "1️⃣: error: radar: muscle group 10 (Hamstrings) is on no axis and not excluded at "
+          + "charts.balance[0].radar. Add 10 to one axis's muscleGroupIds or to excluded"
       ]
     ),
     (
@@ -351,7 +361,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       "periods and alpha out of range",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
-       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {"method": "ewma", "alpha": 1️⃣1.5}}],
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}, {"smooth": {"method": "ewma", \
+      "alpha": 1️⃣1.5}}],
                   "heat": [{"heatmap": {"period": "week", "periods": 2️⃣0}}]}}
       """,
       [
@@ -375,7 +386,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "compare": {"charts": [1️⃣"volum"]}}
       """,
       [
-        "1️⃣: error: compare names chart 'volum', which this pipeline does not define at compare.charts[0]. Did you mean 'volume'?"
+        "1️⃣: error: compare names chart 'volum', which this pipeline does not define at compare.charts[0]. Did "
+          + "you mean 'volume'?"
       ]
     ),
     (
@@ -394,7 +406,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
       [
-        "1️⃣: error: format 'csv' needs a column mapping in source.csv at source.format. Add \"csv\": {\"columns\": {\"start\": …, \"exercise\": …}} to source"
+        "1️⃣: error: format 'csv' needs a column mapping in source.csv at source.format. Add \"csv\": "
+          + "{\"columns\": {\"start\": …, \"exercise\": …}} to source"
       ]
     ),
     (
@@ -404,7 +417,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
       [
-        "1️⃣: error: cannot read catalog 'nowhere/catalog.json': no such file at source.catalog. Paths are relative to the pipeline file's folder"
+        "1️⃣: error: cannot read catalog 'nowhere/catalog.json': no such file at source.catalog. Paths are "
+          + "relative to the pipeline file's folder"
       ]
     ),
     (
@@ -414,7 +428,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {1️⃣"my volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
       """,
       [
-        "1️⃣: error: chart name 'my volume' is not a plain file name at charts.my volume. Use letters, digits, '.', '_' and '-'"
+        "1️⃣: error: chart name 'my volume' is not a plain file name at charts.my volume. Use letters, digits, "
+          + "'.', '_' and '-'"
       ]
     ),
     (
@@ -441,7 +456,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
          {"bands": {"measure": 1️⃣"sets", "levels": [[0, "Rest"]]}}]}}
       """,
       [
-        "1️⃣: error: bands name measure 'sets', which this chart's bucket does not have at charts.volume[1].bands.measure. Use one of: sessions"
+        "1️⃣: error: bands name measure 'sets', which this chart's bucket does not have at "
+          + "charts.volume[1].bands.measure. Use one of: sessions"
       ]
     ),
     (
@@ -449,11 +465,14 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}},
-         {"bands": {"measure": "sessions", "levels": [[0, "Rest"], [3, "Regular"], [1️⃣1, "Light"], 2️⃣"Heavy"]}}]}}
+         {"bands": {"measure": "sessions", "levels": [[0, "Rest"], [3, "Regular"], [1️⃣1, "Light"], \
+      2️⃣"Heavy"]}}]}}
       """,
       [
-        "1️⃣: error: levels must rise: 1 does not come after 3 at charts.volume[1].bands.levels[2][0]. List levels from the lowest value up",
-        "2️⃣: error: a level is [from, \"label\"], found a string at charts.volume[1].bands.levels[3]. Write it as e.g. [3, \"Regular\"]",
+        "1️⃣: error: levels must rise: 1 does not come after 3 at charts.volume[1].bands.levels[2][0]. List levels "
+          + "from the lowest value up",
+        "2️⃣: error: a level is [from, \"label\"], found a string at charts.volume[1].bands.levels[3]. Write it as "
+          + "e.g. [3, \"Regular\"]",
       ]
     ),
     (
@@ -464,7 +483,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
          {"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}, 1️⃣{"smooth": {}}]}}
       """,
       [
-        "1️⃣: error: 'smooth' reads buckets, but the chart holds a series with bands here at charts.volume[2]. Move it up, before 'bands'"
+        "1️⃣: error: 'smooth' reads buckets, but the chart holds a series with bands here at charts.volume[2]. "
+          + "Move it up, before 'bands'"
       ]
     ),
     (
@@ -474,7 +494,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"volume": [1️⃣{"bands": {"measure": "sessions", "levels": [[0, "Rest"]]}}]}}
       """,
       [
-        "1️⃣: error: 'bands' reads buckets or buckets with a trend, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"
+        "1️⃣: error: 'bands' reads buckets or buckets with a trend, "
+          + "but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it"
       ]
     ),
     (
@@ -484,7 +505,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"lifts": [{"records": {}}, 1️⃣{"filter": {"setTypes": ["normal"]}}]}}
       """,
       [
-        "1️⃣: error: 'filter' follows 'records', which ends the chart at charts.lifts[1]. 'records' makes a finished chart; put 'filter' in a chart of its own"
+        "1️⃣: error: 'filter' follows 'records', which ends the chart at charts.lifts[1]. 'records' makes a "
+          + "finished chart; put 'filter' in a chart of its own"
       ]
     ),
     (
@@ -494,7 +516,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"lifts": 1️⃣[{"filter": {"setTypes": ["normal"]}}, {"filter": {"muscleGroupIds": [2]}}]}}
       """,
       [
-        "1️⃣: error: chart 'lifts' ends with sessions, not a chart at charts.lifts. End it with one of: 'bucket', 'radar', 'heatmap', 'sparkline', 'records'"
+        "1️⃣: error: chart 'lifts' ends with sessions, not a chart at charts.lifts. End it with one of: 'bucket', "
+          + "'radar', 'heatmap', 'sparkline', 'records'"
       ]
     ),
     (
@@ -504,7 +527,8 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"weeks": [1️⃣{"streak": {"measure": "sessions"}}]}}
       """,
       [
-        "1️⃣: error: 'streak' reads buckets or buckets with a trend, but the chart holds sessions here at charts.weeks[0]. Add a 'bucket' stage before it"
+        "1️⃣: error: 'streak' reads buckets or buckets with a trend, "
+          + "but the chart holds sessions here at charts.weeks[0]. Add a 'bucket' stage before it"
       ]
     ),
     (
@@ -512,16 +536,20 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
        "charts": {"lifts": [
-         {"filter": {"exercises": [1️⃣"Bench Pres (Barbell)"], "muscleGroupIds": [2️⃣99], "setTypes": [3️⃣"warm-up"]}},
+         {"filter": {"exercises": [1️⃣"Bench Pres (Barbell)"], "muscleGroupIds": [2️⃣99], "setTypes": \
+      [3️⃣"warm-up"]}},
          {"filter": 4️⃣{}},
          {"bucket": {"range": "3m", "measures": ["e1rmKg"]}}
        ]}}
       """,
       [
-        "1️⃣: error: exercise 'Bench Pres (Barbell)' is not in the catalog at charts.lifts[0].filter.exercises[0]. Did you mean 'Bench Press (Barbell)'?",
-        "2️⃣: error: muscle group 99 is not in the catalog at charts.lifts[0].filter.muscleGroupIds[0]. Use an id of source.catalog's muscleGroups",
+        "1️⃣: error: exercise 'Bench Pres (Barbell)' is not in the catalog at charts.lifts[0].filter.exercises[0]. "
+          + "Did you mean 'Bench Press (Barbell)'?",
+        "2️⃣: error: muscle group 99 is not in the catalog at charts.lifts[0].filter.muscleGroupIds[0]. Use an id "
+          + "of source.catalog's muscleGroups",
         "3️⃣: error: unknown set type 'warm-up' at charts.lifts[0].filter.setTypes[0]. Did you mean 'warmup'?",
-        "4️⃣: error: a filter needs at least one of: exercises, muscleGroupIds, workouts, setTypes at charts.lifts[1].filter. Add e.g. \"exercises\": [\"Bench Press\"]",
+        "4️⃣: error: a filter needs at least one of: exercises, muscleGroupIds, workouts, "
+          + "setTypes at charts.lifts[1].filter. Add e.g. \"exercises\": [\"Bench Press\"]",
       ]
     ),
     (
@@ -536,24 +564,31 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       "streak on a measure the bucket lacks",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
-       "charts": {"weeks": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}, {"streak": {"measure": 1️⃣"sessions", "atLeast": 2️⃣0}}]}}
+       "charts": {"weeks": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}, {"streak": {"measure": \
+      1️⃣"sessions", "atLeast": 2️⃣0}}]}}
       """,
       [
-        "1️⃣: error: streak names measure 'sessions', which this chart's bucket does not have at charts.weeks[1].streak.measure. Use one of: sets, topSetKg",
-        "2️⃣: error: atLeast must be greater than 0 and at most 1000000000, found 0 at charts.weeks[1].streak.atLeast. Give the value a period must reach, e.g. 2 sessions",
+        "1️⃣: error: streak names measure 'sessions', which this chart's bucket does not have at "
+          + "charts.weeks[1].streak.measure. Use one of: sets, topSetKg",
+        "2️⃣: error: atLeast must be greater than 0 and at most 1000000000, "
+          + "found 0 at charts.weeks[1].streak.atLeast. Give the value a period must reach, e.g. 2 sessions",
       ]
     ),
     (
       "comparing a streak, ranking by a best",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
-       "charts": {"weeks": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}, {"streak": {"measure": "sets"}}],
+       "charts": {"weeks": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}, {"streak": {"measure": \
+      "sets"}}],
                   "lifts": [{"bucket": {"range": "3m", "measures": ["sets", "topSetKg"]}}]},
        "compare": {"charts": [1️⃣"weeks", "lifts"], "rank": {"measure": 2️⃣"topSetKg"}}}
       """,
       [
-        "1️⃣: error: chart 'weeks' is a streak; only series and radar charts can be compared at compare.charts[0]. Remove it from compare.charts",
-        "2️⃣: error: rank measure 'topSetKg' is a best, which does not add up over a window at compare.rank.measure. Rank by a total such as volumeKg, sessions or reps",
+        "1️⃣: error: chart 'weeks' is a streak; only series and radar charts can be compared at compare.charts[0]. "
+          + "Remove it from compare.charts",
+        "2️⃣: error: rank measure 'topSetKg' is a best, "
+          + "which does not add up over a window at compare.rank.measure. Rank by a total such as volumeKg, "
+          + "sessions or reps",
       ]
     ),
   ]

@@ -101,7 +101,9 @@ import _TrendlineTestSupport
     #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("cohort").path))
     #expect(
       Merger.Failure.outputOverlapsPartial(output: "/o", partial: "/o/shards/0-of-2").description
-        == "the output folder '/o' overlaps the shard folder '/o/shards/0-of-2': merging there would overwrite the shards' own files; give --output a folder outside every shard folder (the run's output folder, which holds shards/, is fine)"
+        == "the output folder '/o' overlaps the shard folder '/o/shards/0-of-2': "
+        + "merging there would overwrite the shards' own files; give --output a folder outside every shard folder "
+        + "(the run's output folder, which holds shards/, is fine)"
     )
   }
 
@@ -130,7 +132,9 @@ import _TrendlineTestSupport
     }
     #expect(
       failure.description
-        == "partials were run over different inputs: \(fixture.shard(0).path) (corpus 643859405009) and \(odd.path) (corpus 072d96e78030) (a user or an export was added, removed or changed between the shards' runs); re-run the odd shard over the same input folder"
+        == "partials were run over different inputs: \(fixture.shard(0).path) (corpus 643859405009) and \(odd.path) "
+        + "(corpus 072d96e78030) (a user or an export was added, removed or changed between the shards' runs); "
+        + "re-run the odd shard over the same input folder"
     )
   }
 
@@ -171,7 +175,8 @@ import _TrendlineTestSupport
     #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
     #expect(
       failure.description
-        == "'\(url.path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; re-run the shard"
+        == "'\(url.path)' is not the manifest its shard wrote beside cohort-partial.json: it was edited or replaced; "
+        + "re-run the shard"
     )
   }
 
@@ -184,7 +189,8 @@ import _TrendlineTestSupport
     #expect(throws: failure) { try fixture.merge([fixture.out], into: fixture.out) }
     #expect(
       failure.description
-        == "'\(fixture.shard(0).path)/cohort-partial.json' is a trendline/cohort-partial@1 file, this trendline merges trendline/cohort-partial@2; re-run the shard with this trendline"
+        == "'\(fixture.shard(0).path)/cohort-partial.json' is a trendline/cohort-partial@1 file, "
+        + "this trendline merges trendline/cohort-partial@2; re-run the shard with this trendline"
     )
   }
 

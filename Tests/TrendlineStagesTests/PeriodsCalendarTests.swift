@@ -9,11 +9,12 @@ import TrendlineSupport
 /// instants drawn with a fixed seed.
 ///
 /// Calendar calls are what this test spends its time on (about 10 µs each), so the default run
-/// (135 000 comparisons, 371 000 calendar calls) picks the cases where a difference would show: both sides of every transition for days and
-/// months, and for the weeks that start on the transition's day; at the random instants, every
-/// granularity and week start. `TRENDLINE_PERIODS_THOROUGH=1` checks every week start and both
-/// initializers at five instants around every transition, and 200 random instants per zone (about
-/// a minute on two cores, against 3 s).
+/// (135 000 comparisons, 371 000 calendar calls) picks the cases where a difference would
+/// show: both sides of every transition for days and months, and for the weeks that start on
+/// the transition's day; at the random instants, every granularity and week start.
+/// `TRENDLINE_PERIODS_THOROUGH=1` checks every week start and both initializers at five instants
+/// around every transition, and 200 random instants per zone (about a minute on two cores,
+/// against 3 s).
 @Suite struct PeriodsCalendarTests {
   /// 1970-01-01T00:00:00Z ..< 2040-01-01T00:00:00Z.
   static let instants: Range<Int64> = 0..<2_208_988_800

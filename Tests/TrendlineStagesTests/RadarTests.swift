@@ -137,7 +137,8 @@ let backAndChest = [
     (
       "5 on no axis", backAndChest, [Int](),
       [
-        "error: radar: muscle group 5 (Forearms) is on no axis and not excluded at charts.balance[0].radar. Add 5 to one axis's muscleGroupIds or to excluded"
+        "error: radar: muscle group 5 (Forearms) is on no axis and not excluded at charts.balance[0].radar. Add 5 to "
+          + "one axis's muscleGroupIds or to excluded"
       ]
     ),
     (
@@ -148,13 +149,16 @@ let backAndChest = [
       ],
       [5],
       [
-        "error: radar: muscle group 2 (Traps) is counted more than once, on axis 'back' and axis 'chest' at charts.balance[0].radar. Keep 2 on exactly one axis, or only in excluded"
+        "error: radar: muscle group 2 (Traps) is counted more than once, "
+          + "on axis 'back' and axis 'chest' at charts.balance[0].radar. Keep 2 on exactly one axis, "
+          + "or only in excluded"
       ]
     ),
     (
       "3 on an axis and excluded", backAndChest, [3, 5],
       [
-        "error: radar: muscle group 3 (Lower Back) is counted more than once, on axis 'back' and excluded at charts.balance[0].radar. Keep 3 on exactly one axis, or only in excluded"
+        "error: radar: muscle group 3 (Lower Back) is counted more than once, "
+          + "on axis 'back' and excluded at charts.balance[0].radar. Keep 3 on exactly one axis, or only in excluded"
       ]
     ),
     (
@@ -165,7 +169,8 @@ let backAndChest = [
       ],
       [5],
       [
-        "error: radar: muscle group 99 on axis 'back' is not in the catalog at charts.balance[0].radar. Remove 99, or add it to the catalog's muscleGroups"
+        "error: radar: muscle group 99 on axis 'back' is not in the catalog at charts.balance[0].radar. Remove 99, "
+          + "or add it to the catalog's muscleGroups"
       ]
     ),
     (
@@ -174,7 +179,8 @@ let backAndChest = [
       [5],
       [
         "error: radar: axis id 'chest' is used twice at charts.balance[0].radar. Give each axis its own id",
-        "error: radar: axis 'chest' lists no muscle groups at charts.balance[0].radar. Give it at least one muscle-group id, or remove it",
+        "error: radar: axis 'chest' lists no muscle groups at charts.balance[0].radar. Give it at least one "
+          + "muscle-group id, or remove it",
       ]
     ),
   ])

@@ -69,7 +69,10 @@ import _TrendlineTestSupport
   @Test func suiteIsPresent() throws {
     try #require(
       FileManager.default.fileExists(atPath: Self.folder.path),
-      "JSONTestSuite not found at \(Self.folder.path): check out the shared folder beside the package (../shared/conformance/json)"
+      """
+      JSONTestSuite not found at \(Self.folder.path): check out the shared folder beside the package \
+      (../shared/conformance/json)
+      """
     )
     #expect(Self.files("y_").count == 95)
     #expect(Self.files("n_").count == 188)

@@ -210,7 +210,8 @@ import _TrendlineTestSupport
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
       result.stderr.contains(
-        "users.csv:3:1: error: unknown time zone 'Mars/Olympus_Mons' for user 'bob'; use an IANA name such as Europe/Oslo"
+        "users.csv:3:1: error: unknown time zone 'Mars/Olympus_Mons' for user 'bob'; "
+          + "use an IANA name such as Europe/Oslo"
       ),
       "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/volume.json").path))

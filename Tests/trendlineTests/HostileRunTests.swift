@@ -102,9 +102,11 @@ import _TrendlineTestSupport
     let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29", "--quiet"])
     #expect(result.status == 1, "\(result.stderr)")
     let expected = [
-      "user 'big' failed: big.csv:1:1: error: the file is 1.8 MB, over the limit of 1 MB; raise source.limits.maxFileMB to read it",
+      "user 'big' failed: big.csv:1:1: error: the file is 1.8 MB, over the limit of 1 MB; "
+        + "raise source.limits.maxFileMB to read it",
       "user 'deep' failed: deep.json:1:525: error: nesting deeper than 512 levels",
-      "user 'wide' failed: wide.csv:1:1: error: the header has more than 1000 columns, over the limit; raise source.limits.maxColumns to read the file",
+      "user 'wide' failed: wide.csv:1:1: error: the header has more than 1000 columns, over the limit; "
+        + "raise source.limits.maxColumns to read the file",
     ]
     for line in expected { #expect(result.stderr.contains(line), "\(result.stderr)") }
     let users = try Self.manifestUsers(out)

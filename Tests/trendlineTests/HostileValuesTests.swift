@@ -83,7 +83,8 @@ import _TrendlineTestSupport
       Self.volume + #"""
         , "heat": [{"heatmap": {"period": "month", "periods": 120}}],
         "lifts": [{"sparkline": {"value": "topSetKg", "windowDays": 3660}}],
-        "weekly": [{"bucket": {"range": "1y", "granularity": "week", "measures": ["sessions"]}}, {"fillGaps": {"with": "zero"}}]
+        "weekly": [{"bucket": {"range": "1y", "granularity": "week", "measures": ["sessions"]}}, {"fillGaps": \#
+        {"with": "zero"}}]
         """#
     let pipeline = try scratch.write(Self.pipeline(input: input, charts: charts), to: "p.json")
     let out = scratch.url.appendingPathComponent("out")
@@ -100,7 +101,8 @@ import _TrendlineTestSupport
   /// with the same message, before any input is read.
   @Test(arguments: [
     (
-      #""volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}, {"bands": {"measure": "sessions", "levels": [[0, "Rest"], [1e30, "Huge"]]}}]"#,
+      #""volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}, {"bands": {"measure": "sessions", "#
+        + #""levels": [[0, "Rest"], [1e30, "Huge"]]}}]"#,
       "a level starts between -1000000000 and 1000000000, found 1e30"
     ),
     (
@@ -194,7 +196,8 @@ import _TrendlineTestSupport
     #expect(result.status == 1)
     #expect(
       result.stderr.contains(
-        "error: user 'ann' failed: chart 'daily': range 'all' by day from the first session, 1970-01-01, would hold about 84006 buckets, over the limit of 20000; use a coarser granularity or a shorter range"
+        "error: user 'ann' failed: chart 'daily': range 'all' by day from the first session, 1970-01-01, "
+          + "would hold about 84006 buckets, over the limit of 20000; use a coarser granularity or a shorter range"
       ), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/daily.json").path))
   }
@@ -214,7 +217,8 @@ import _TrendlineTestSupport
     #expect(result.status == 1)
     #expect(
       result.stderr.contains(
-        "error: user 'ann' failed: ann:1:1: error: the folder holds 3 export files, over the limit of 2; raise source.limits.maxFilesPerUser to read them"
+        "error: user 'ann' failed: ann:1:1: error: the folder holds 3 export files, over the limit of 2; "
+          + "raise source.limits.maxFilesPerUser to read them"
       ), "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/volume.json").path))
   }
@@ -259,11 +263,13 @@ import _TrendlineTestSupport
     let scratch = try Scratch()
     let nines = String(repeating: "9", count: 308)
     let fitNotes = try scratch.write(
-      "Date,Exercise,Category,Weight (kgs),Reps,Distance,Distance Unit,Time\n2024-06-04,Running,Cardio,0,0,\(nines),mi,\n",
+      "Date,Exercise,Category,Weight (kgs),Reps,Distance,Distance Unit,Time\n"
+        + "2024-06-04,Running,Cardio,0,0,\(nines),mi,\n",
       to: "fitnotes.csv")
     let gymBook = try scratch.write(
       """
-      Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),Gruppi muscolari (Secondari),Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato
+      Data,Programma,Orario,Esercizio,Zona,Gruppi muscolari (Primari),Gruppi muscolari (Secondari),\
+      Set / Set di riscaldamento / Set di defaticamento,Ripetizioni / Tempo,Peso / Distanza,Appunti,Saltato
       19/11/26,"A",19:46,"Walking su Tapis Roulant",Cardio,"Polpacci","Adduttori",Set,"10 minuti","\(nines) mi",,No
 
       """, to: "gymbook.csv")

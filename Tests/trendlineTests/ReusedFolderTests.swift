@@ -100,7 +100,9 @@ import _TrendlineTestSupport
     #expect(result.status == 2)
     #expect(
       result.stderr
-        == "error: the output folder '\(home.path)' holds 'notes.txt', which no Trendline run writes; a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a Trendline output folder\n"
+        == "error: the output folder '\(home.path)' holds 'notes.txt', which no Trendline run writes; "
+        + "a run removes what it did not write, so it refuses a folder it does not own. Give an empty folder or a "
+        + "Trendline output folder\n"
     )
     #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).sorted() == [".profile", "notes.txt"])
 

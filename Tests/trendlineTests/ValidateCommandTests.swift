@@ -76,7 +76,8 @@ import _TrendlineTestSupport
     #expect(result.stdout == "")
     #expect(
       result.stderr == """
-        \(file.path):2:24: error: 'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a 'bucket' stage before it
+        \(file.path):2:24: error: 'smooth' reads buckets, but the chart holds sessions here at charts.volume[0]. Add a \
+        'bucket' stage before it
         \(file.path):2:46: error: window must be between 1 and 366, found 0 at charts.volume[0].smooth.window
 
         """)
