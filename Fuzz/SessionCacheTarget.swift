@@ -35,7 +35,7 @@ public func fuzzSessionCache(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
       }
     }
     for file in ingest.files {
-      precondition(file.balances && file.rowsRead >= 0 && file.rowsRead <= limits.maxFileBytes, "rows do not add up")
+      precondition(file.rows.balances && file.rows.isWithin(0...limits.maxFileBytes), "rows do not add up")
     }
   } catch {
     precondition(!error.description.isEmpty, "a fault without a message")

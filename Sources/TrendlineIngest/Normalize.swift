@@ -72,41 +72,47 @@ public struct ExerciseLookup: Sendable {
   }
 }
 
-/// Row counts for one input file: the accounting identity
-/// `rowsRead = rowsAccepted + rowsRejected + rowsDuplicate + rowsIgnored` holds for each.
+/// Row counts for one input file, for the manifest's file record and the session cache: the
+/// accounting identity ``RowCounts/balances`` holds for each.
+///
+/// Its `Codable` form is flat (`"rowsRead"` beside `"file"`), as it was before the counters
+/// became one ``RowCounts``.
 public struct FileAccounting: Sendable, Equatable, Codable {
   public var file: String
   public var format: String
-  public var rowsRead: Int
-  public var rowsAccepted: Int
-  public var rowsRejected: Int
-  public var rowsDuplicate: Int
-  public var rowsIgnored: Int
-  public var rowsRepaired: Int
-  /// Rows accepted with an impossible value dropped (also in `rowsAccepted`; SPEC 10.2).
-  public var rowsValueDropped: Int
+  public var rows: RowCounts
   /// Ignored rows by reason, so "ignored" is never a silent bucket.
   public var ignoredByReason: [String: Int]
 
-  public var balances: Bool {
-    rowsRead == rowsAccepted + rowsRejected + rowsDuplicate + rowsIgnored
-  }
-
-  public init(
-    file: String, format: String, rowsRead: Int = 0, rowsAccepted: Int = 0, rowsRejected: Int = 0,
-    rowsDuplicate: Int = 0, rowsIgnored: Int = 0, rowsRepaired: Int = 0, rowsValueDropped: Int = 0,
-    ignoredByReason: [String: Int] = [:]
-  ) {
+  public init(file: String, format: String, rows: RowCounts = RowCounts(), ignoredByReason: [String: Int] = [:]) {
     self.file = file
     self.format = format
-    self.rowsRead = rowsRead
-    self.rowsAccepted = rowsAccepted
-    self.rowsRejected = rowsRejected
-    self.rowsDuplicate = rowsDuplicate
-    self.rowsIgnored = rowsIgnored
-    self.rowsRepaired = rowsRepaired
-    self.rowsValueDropped = rowsValueDropped
+    self.rows = rows
     self.ignoredByReason = ignoredByReason
+  }
+
+  private enum CodingKeys: String, CodingKey { case file, format, ignoredByReason }
+
+  /// Decodes the flat form, the counters beside `file` and `format`.
+  ///
+  /// - Complexity: O(*r*), where *r* is the number of ignored reasons.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    file = try container.decode(String.self, forKey: .file)
+    format = try container.decode(String.self, forKey: .format)
+    rows = try RowCounts(from: decoder)
+    ignoredByReason = try container.decode([String: Int].self, forKey: .ignoredByReason)
+  }
+
+  /// Encodes the flat form, the counters beside `file` and `format`.
+  ///
+  /// - Complexity: O(*r*), where *r* is the number of ignored reasons.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(file, forKey: .file)
+    try container.encode(format, forKey: .format)
+    try rows.encode(to: encoder)
+    try container.encode(ignoredByReason, forKey: .ignoredByReason)
   }
 }
 
@@ -167,7 +173,10 @@ public enum Normalize {
     var bySession: [String: [(file: Int, range: Range<Int>)]] = [:]
     var sessionOrder: [String] = []
     for (fileIndex, file) in files.enumerated() {
-      var duplicates = file.duplicateRows
+      // The file's own counts, which the merge can only move from accepted to duplicate.
+      var rows = RowCounts(
+        read: file.rowsRead, rejected: file.rowsRejected, duplicate: file.duplicateRows, ignored: file.ignoredRows,
+        repaired: file.rowsRepaired, valueDropped: file.rowsValueDropped)
       // A row that turns out a duplicate is that and nothing else: a repair or a dropped value
       // noted when it was read is withdrawn. Only files with such notes pay for looking.
       let notesAccepted = file.notes.contains { $0.outcome == .repaired || $0.outcome == .valueDropped }
@@ -190,7 +199,7 @@ public enum Normalize {
           "the session is taken whole from \(files[kept.file].file)\(kept.line > 0 ? " (line \(kept.line))" : ""), "
           + "the newer export"
         for index in run.indices where !run[index].sharesRowWithPrevious {
-          duplicates += 1
+          rows.duplicate += 1
           if notesAccepted {
             repairedLines.insert(run[index].line)
             if run[index].droppedValueLine > 0 { droppedLines[Int(run[index].droppedValueLine), default: 0] += 1 }
@@ -199,28 +208,23 @@ public enum Normalize {
             RowNote(file: file.file, line: run[index].line, column: 1, field: "", outcome: .duplicate, reason: reason))
         }
       }
-      var repaired = file.rowsRepaired
-      var valueDropped = file.rowsValueDropped
       if !repairedLines.isEmpty {
         var kept = Array(notes[..<firstNote])
         for note in notes[firstNote...] {
           if note.outcome == .repaired && repairedLines.contains(note.line) {
-            repaired -= 1
+            rows.repaired -= 1
           } else if note.outcome == .valueDropped, let left = droppedLines[note.line], left > 0 {
             droppedLines[note.line] = left - 1
-            valueDropped -= 1
+            rows.valueDropped -= 1
           } else {
             kept.append(note)
           }
         }
         notes = kept
       }
+      rows.accepted = rows.read - rows.rejected - rows.duplicate - rows.ignored
       accounting.append(
-        FileAccounting(
-          file: file.file, format: file.format.rawValue, rowsRead: file.rowsRead,
-          rowsAccepted: file.rowsRead - file.rowsRejected - duplicates - file.ignoredRows,
-          rowsRejected: file.rowsRejected, rowsDuplicate: duplicates, rowsIgnored: file.ignoredRows,
-          rowsRepaired: repaired, rowsValueDropped: valueDropped, ignoredByReason: file.ignored))
+        FileAccounting(file: file.file, format: file.format.rawValue, rows: rows, ignoredByReason: file.ignored))
     }
 
     var names: [String: (display: String, ids: [Int]?)] = [:]

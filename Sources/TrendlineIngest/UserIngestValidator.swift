@@ -25,15 +25,11 @@ public enum UserIngestValidator {
     func bounded(_ value: Int) -> Bool { value >= 0 && value <= rowBound }
 
     for file in ingest.files {
-      let counts = [
-        file.rowsRead, file.rowsAccepted, file.rowsRejected, file.rowsDuplicate, file.rowsIgnored,
-        file.rowsRepaired, file.rowsValueDropped,
-      ]
-      guard counts.allSatisfy(bounded), file.ignoredByReason.values.allSatisfy(bounded) else {
+      guard file.rows.isWithin(0...rowBound), file.ignoredByReason.values.allSatisfy(bounded) else {
         return "a row count of \(file.file) is negative or over \(rowBound)"
       }
-      // Normalize computes rowsAccepted from the others, so the identity always holds.
-      guard file.balances else { return "the rows of \(file.file) do not add up" }
+      // Normalize computes the accepted rows from the others, so the identity always holds.
+      guard file.rows.balances else { return "the rows of \(file.file) do not add up" }
     }
     // Line 0 is a native JSON set's (it has no line of its own); a column may be one past the
     // last byte, an empty last field.

@@ -50,43 +50,31 @@ public struct Manifest: Decodable, Sendable, Equatable {
     public var count: Int
   }
 
-  public struct Totals: Decodable, Sendable, Equatable, RowCounting {
+  public struct Totals: Sendable, Equatable {
     public var users: Int
     public var usersOK: Int
     public var usersFailed: Int
-    public var rowsRead: Int
-    public var rowsAccepted: Int
-    public var rowsRejected: Int
-    public var rowsDuplicate: Int
-    public var rowsIgnored: Int
-    public var rowsRepaired: Int
-    public var rowsValueDropped: Int
+    /// Every user's rows, written as the flat `rowsRead`, `rowsAccepted`, … members.
+    public var rows: RowCounts
     public var sessions: Int
 
     mutating func add(_ other: Totals) {
       users += other.users
       usersOK += other.usersOK
       usersFailed += other.usersFailed
-      addRowCounts(other)
+      rows += other.rows
       sessions += other.sessions
     }
   }
 
-  public struct UserRecord: Decodable, Sendable, Equatable, RowCounting {
+  public struct UserRecord: Sendable, Equatable {
     public enum Status: String, Decodable, Sendable { case ok, failed }
     public var user: String
     public var status: Status
     public var message: String?
     public var files: [FileRecord]
-    public var rowsRead: Int
-    public var rowsAccepted: Int
-    public var rowsRejected: Int
-    public var rowsDuplicate: Int
-    public var rowsIgnored: Int
-    public var rowsRepaired: Int
-    /// Rows accepted with an impossible value dropped, such as a workout timer left running
-    /// (also in `rowsAccepted`; SPEC 10.2).
-    public var rowsValueDropped: Int
+    /// The sum of the files' rows, written as the flat `rowsRead`, `rowsAccepted`, … members.
+    public var rows: RowCounts
     /// Sessions starting after the as-of instant: read, accepted, and left out of charts.
     public var afterAsOf: Int
     public var sessions: Int
@@ -98,19 +86,14 @@ public struct Manifest: Decodable, Sendable, Equatable {
   }
 
   /// One input file: size and content hash identify it, and its own row accounting.
-  public struct FileRecord: Decodable, Sendable, Equatable, RowCounting {
+  public struct FileRecord: Sendable, Equatable {
     public var name: String
     public var bytes: Int
     /// `murmur3-128:` and the file's ``ContentHash``.
     public var contentHash: String
     public var format: String?
-    public var rowsRead: Int
-    public var rowsAccepted: Int
-    public var rowsRejected: Int
-    public var rowsDuplicate: Int
-    public var rowsIgnored: Int
-    public var rowsRepaired: Int
-    public var rowsValueDropped: Int
+    /// Written as the flat `rowsRead`, `rowsAccepted`, … members.
+    public var rows: RowCounts
     public var ignoredByReason: [String: Int]
   }
 
@@ -148,52 +131,56 @@ public struct Manifest: Decodable, Sendable, Equatable {
   static let layout = OutputWriter.Layout(spacing: .foundation)
 }
 
-/// The row counters a file's record, a user's record and the totals each keep, under the
-/// same names in the manifest: summed, listed and written here, so a counter added to the set
-/// cannot be left out of one sum.
-///
-/// A protocol over the records' own members rather than a nested struct: the manifest's
-/// members stay flat (`"rowsRead" : 12` beside `"user"`), as its readers decode them.
-public protocol RowCounting {
-  var rowsRead: Int { get set }
-  var rowsAccepted: Int { get set }
-  var rowsRejected: Int { get set }
-  var rowsDuplicate: Int { get set }
-  var rowsIgnored: Int { get set }
-  var rowsRepaired: Int { get set }
-  var rowsValueDropped: Int { get set }
+// MARK: - Reading
+
+// Written by hand only to read each record's counters from the record's own members (see
+// ``RowCounts``); the members are decoded in declaration order, as a derived `init(from:)`
+// would, so a manifest missing several is reported by the same first one.
+
+extension Manifest.Totals: Decodable {
+  private enum CodingKeys: String, CodingKey { case users, usersOK, usersFailed, sessions }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    users = try container.decode(Int.self, forKey: .users)
+    usersOK = try container.decode(Int.self, forKey: .usersOK)
+    usersFailed = try container.decode(Int.self, forKey: .usersFailed)
+    rows = try RowCounts(from: decoder)
+    sessions = try container.decode(Int.self, forKey: .sessions)
+  }
 }
 
-extension RowCounting {
-  /// Adds `other`'s counters to these.
-  ///
-  /// - Complexity: O(1).
-  public mutating func addRowCounts(_ other: some RowCounting) {
-    rowsRead += other.rowsRead
-    rowsAccepted += other.rowsAccepted
-    rowsRejected += other.rowsRejected
-    rowsDuplicate += other.rowsDuplicate
-    rowsIgnored += other.rowsIgnored
-    rowsRepaired += other.rowsRepaired
-    rowsValueDropped += other.rowsValueDropped
+extension Manifest.UserRecord: Decodable {
+  private enum CodingKeys: String, CodingKey {
+    case user, status, message, files, afterAsOf, sessions, unmappedExercises, elapsedMs, cache
   }
 
-  /// The counters in manifest order, for range checks.
-  ///
-  /// - Complexity: O(1).
-  public var rowCounts: [Int] {
-    [rowsRead, rowsAccepted, rowsRejected, rowsDuplicate, rowsIgnored, rowsRepaired, rowsValueDropped]
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    user = try container.decode(String.self, forKey: .user)
+    status = try container.decode(Status.self, forKey: .status)
+    message = try container.decodeIfPresent(String.self, forKey: .message)
+    files = try container.decode([Manifest.FileRecord].self, forKey: .files)
+    rows = try RowCounts(from: decoder)
+    afterAsOf = try container.decode(Int.self, forKey: .afterAsOf)
+    sessions = try container.decode(Int.self, forKey: .sessions)
+    unmappedExercises = try container.decode(Int.self, forKey: .unmappedExercises)
+    elapsedMs = try container.decode(Int.self, forKey: .elapsedMs)
+    cache = try container.decodeIfPresent(String.self, forKey: .cache)
   }
+}
 
-  /// The counters as members, in UTF-8 key order (they sort together in every record).
-  func writeRowCounts(to writer: inout OutputWriter) {
-    writer.member("rowsAccepted", rowsAccepted)
-    writer.member("rowsDuplicate", rowsDuplicate)
-    writer.member("rowsIgnored", rowsIgnored)
-    writer.member("rowsRead", rowsRead)
-    writer.member("rowsRejected", rowsRejected)
-    writer.member("rowsRepaired", rowsRepaired)
-    writer.member("rowsValueDropped", rowsValueDropped)
+extension Manifest.FileRecord: Decodable {
+  private enum CodingKeys: String, CodingKey { case name, bytes, contentHash, format, ignoredByReason }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    name = try container.decode(String.self, forKey: .name)
+    bytes = try container.decode(Int.self, forKey: .bytes)
+    contentHash = try container.decode(String.self, forKey: .contentHash)
+    format = try container.decodeIfPresent(String.self, forKey: .format)
+    rows = try RowCounts(from: decoder)
+    ignoredByReason = try container.decode([String: Int].self, forKey: .ignoredByReason)
   }
 }
 
@@ -264,7 +251,7 @@ extension Manifest.ShardRecord: OutputWritable {
 extension Manifest.Totals: OutputWritable {
   public func write(to writer: inout OutputWriter) {
     writer.beginObject()
-    writeRowCounts(to: &writer)
+    rows.writeMembers(to: &writer)
     writer.member("sessions", sessions)
     writer.member("users", users)
     writer.member("usersFailed", usersFailed)
@@ -282,7 +269,7 @@ extension Manifest.UserRecord: OutputWritable {
     writer.key("files")
     writer.array(files) { $1.write(to: &$0) }
     if let message { writer.member("message", message) }
-    writeRowCounts(to: &writer)
+    rows.writeMembers(to: &writer)
     writer.member("sessions", sessions)
     writer.member("status", status.rawValue)
     writer.member("unmappedExercises", unmappedExercises)
@@ -300,7 +287,7 @@ extension Manifest.FileRecord: OutputWritable {
     writer.key("ignoredByReason")
     writer.object(sortingKeys: ignoredByReason) { $0.number($1) }
     writer.member("name", name)
-    writeRowCounts(to: &writer)
+    rows.writeMembers(to: &writer)
     writer.endObject()
   }
 }

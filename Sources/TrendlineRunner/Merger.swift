@@ -321,8 +321,9 @@ public enum Merger {
     }
     guard manifest.pipeline == partial.pipeline else { return "the manifest and its partial name different pipelines" }
     let totals = manifest.totals
-    let counts = [totals.users, totals.usersOK, totals.usersFailed, totals.sessions] + totals.rowCounts
-    guard counts.allSatisfy({ (0...CohortPartial.maximumCount).contains($0) }) else {
+    let range = 0...CohortPartial.maximumCount
+    let counts = [totals.users, totals.usersOK, totals.usersFailed, totals.sessions]
+    guard counts.allSatisfy(range.contains), totals.rows.isWithin(range) else {
       return "a total is negative or over \(CohortPartial.maximumCount)"
     }
     return nil

@@ -63,7 +63,7 @@ enum ReportWriter {
   static func indexEntry(_ record: Manifest.UserRecord) -> HTMLReport.UserEntry {
     HTMLReport.UserEntry(
       user: record.user, ok: record.status == .ok, message: record.message, sessions: record.sessions,
-      rowsRejected: record.rowsRejected)
+      rowsRejected: record.rows.rejected)
   }
 
   /// `cohort/<chart>.svg` (with `svg`) and `report/index.html` (with `html`) of a run or a

@@ -339,11 +339,10 @@ public enum Runner {
 
   static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {
     var totals = Manifest.Totals(
-      users: users.count, usersOK: 0, usersFailed: 0, rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
-      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, sessions: 0)
+      users: users.count, usersOK: 0, usersFailed: 0, rows: RowCounts(), sessions: 0)
     for user in users {
       if user.status == .ok { totals.usersOK += 1 } else { totals.usersFailed += 1 }
-      totals.addRowCounts(user)
+      totals.rows += user.rows
       totals.sessions += user.sessions
     }
     return totals

@@ -130,12 +130,7 @@ struct Entry {
     for file in ingest.files {
       out.string(file.file)
       out.string(file.format)
-      for value in [
-        file.rowsRead, file.rowsAccepted, file.rowsRejected, file.rowsDuplicate, file.rowsIgnored,
-        file.rowsRepaired, file.rowsValueDropped,
-      ] {
-        out.int(value)
-      }
+      for value in file.rows.values { out.int(value) }
       // Sorted, so the same ingest always gives the same bytes.
       out.count(file.ignoredByReason.count)
       for (reason, count) in file.ignoredByReason.sorted(by: { $0.key < $1.key }) {
@@ -286,13 +281,7 @@ extension Entry {
     let fileCount = try reader.count(each: 10)
     for _ in 0..<fileCount {
       var file = FileAccounting(file: try reader.string(), format: try reader.string())
-      file.rowsRead = try reader.int()
-      file.rowsAccepted = try reader.int()
-      file.rowsRejected = try reader.int()
-      file.rowsDuplicate = try reader.int()
-      file.rowsIgnored = try reader.int()
-      file.rowsRepaired = try reader.int()
-      file.rowsValueDropped = try reader.int()
+      file.rows = try RowCounts { () throws(CacheFault) in try reader.int() }
       let reasons = try reader.count(each: 2)
       for _ in 0..<reasons {
         let reason = try reader.string()

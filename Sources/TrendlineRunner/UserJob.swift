@@ -36,10 +36,8 @@ enum UserJob {
     // A link here would carry this user's writes and sweep to its target.
     try OutputSweep.unlinkIfLink(folder)
     var record = Manifest.UserRecord(
-      user: user.id, status: .ok, message: nil, files: [], rowsRead: 0, rowsAccepted: 0, rowsRejected: 0,
-      rowsDuplicate: 0, rowsIgnored: 0, rowsRepaired: 0, rowsValueDropped: 0, afterAsOf: 0, sessions: 0,
-      unmappedExercises: 0,
-      elapsedMs: 0)
+      user: user.id, status: .ok, message: nil, files: [], rows: RowCounts(), afterAsOf: 0, sessions: 0,
+      unmappedExercises: 0, elapsedMs: 0)
 
     let settings: UserSettings
     let ingest: UserIngest
@@ -59,10 +57,7 @@ enum UserJob {
       record.files = zip(read.inputs, ingest.files).map { input, accounting in
         Manifest.FileRecord(
           name: input.name, bytes: input.bytes, contentHash: input.contentHash, format: accounting.format,
-          rowsRead: accounting.rowsRead, rowsAccepted: accounting.rowsAccepted,
-          rowsRejected: accounting.rowsRejected, rowsDuplicate: accounting.rowsDuplicate,
-          rowsIgnored: accounting.rowsIgnored, rowsRepaired: accounting.rowsRepaired,
-          rowsValueDropped: accounting.rowsValueDropped, ignoredByReason: accounting.ignoredByReason)
+          rows: accounting.rows, ignoredByReason: accounting.ignoredByReason)
       }
     } catch {
       // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so
@@ -77,7 +72,7 @@ enum UserJob {
       try cache.store(cached, read: read)
       record.cache = cached.status.rawValue
     }
-    for file in record.files { record.addRowCounts(file) }
+    for file in record.files { record.rows += file.rows }
     let calendar = settings.calendar
     let asOf = context.options.asOf.resolve(for: calendar, now: context.options.now)
     record.sessions = ingest.sessions.count

@@ -276,15 +276,15 @@ final class RunReporter: Sendable {
             })
         }
       case .userFinished(let record, let done, let total):
-        state.rows += record.rowsRead
+        state.rows += record.rows.read
         if json {
           printError(
             jsonLine {
               $0.member("elapsedMs", record.elapsedMs)
               $0.member("event", "user")
               if let message = record.message { $0.member("message", message) }
-              $0.member("rowsRead", record.rowsRead)
-              $0.member("rowsRejected", record.rowsRejected)
+              $0.member("rowsRead", record.rows.read)
+              $0.member("rowsRejected", record.rows.rejected)
               $0.member("sessions", record.sessions)
               $0.member("status", record.status.rawValue)
               $0.member("user", record.user)
@@ -304,7 +304,7 @@ final class RunReporter: Sendable {
           printError(
             jsonLine {
               $0.member("event", "finish")
-              $0.member("rowsRead", manifest.totals.rowsRead)
+              $0.member("rowsRead", manifest.totals.rows.read)
               $0.member("skippedEntries", manifest.faultyEntries.count)
               $0.member("users", manifest.totals.users)
               $0.member("usersFailed", manifest.totals.usersFailed)
@@ -339,11 +339,12 @@ final class RunReporter: Sendable {
 
   private func summary(_ manifest: Manifest) -> String {
     let t = manifest.totals
+    let rows = t.rows
     let notRead = manifest.faultyEntries.isEmpty ? "" : ", \(manifest.faultyEntries.count) input entries not read"
     return """
       \(t.users) users: \(t.usersOK) ok, \(t.usersFailed) failed\(notRead)
-      \(t.rowsRead) rows read: \(t.rowsAccepted) accepted, \(t.rowsRejected) rejected, \(t.rowsDuplicate) duplicate, \
-      \(t.rowsIgnored) ignored (\(t.rowsRepaired) repaired, \(t.rowsValueDropped) with a value dropped)
+      \(rows.read) rows read: \(rows.accepted) accepted, \(rows.rejected) rejected, \(rows.duplicate) duplicate, \
+      \(rows.ignored) ignored (\(rows.repaired) repaired, \(rows.valueDropped) with a value dropped)
       \(t.sessions) sessions; as-of \(manifest.asOf)
 
       """

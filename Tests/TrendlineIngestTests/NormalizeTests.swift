@@ -49,9 +49,9 @@ private let catalog = Catalog(
   #expect(user.sessions.count == 2)
   #expect(user.sessions[0].sets.map(\.reps) == [13, 16, 17])  // from October, in its order
   #expect(user.sessions[0].durationSeconds == 2100)  // October's `35m`, not September's 2134 s
-  #expect(user.files.map(\.rowsAccepted) == [0, 4])
-  #expect(user.files.map(\.rowsDuplicate) == [3, 0])
-  #expect(user.files.allSatisfy { $0.balances })
+  #expect(user.files.map(\.rows.accepted) == [0, 4])
+  #expect(user.files.map(\.rows.duplicate) == [3, 0])
+  #expect(user.files.allSatisfy { $0.rows.balances })
 }
 
 /// With equal latest sessions the file whose name sorts last wins (SPEC 9.3).
@@ -64,7 +64,7 @@ private let catalog = Catalog(
   let b = try read("b.csv", text.replacingOccurrences(of: "13.0", with: "14.0"))
   let user = Normalize.merge([b, a], lookup: ExerciseLookup(catalog: catalog))
   #expect(user.sessions.map { $0.sets.map(\.reps) } == [[14]])
-  #expect(user.files.map(\.rowsDuplicate) == [0, 1])
+  #expect(user.files.map(\.rows.duplicate) == [0, 1])
 }
 
 /// `Rücken Strecken` typed as NFC (ü = U+00FC) and as NFD (u + U+0308) is one exercise, and

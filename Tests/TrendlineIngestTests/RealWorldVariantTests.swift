@@ -477,8 +477,8 @@ private let gymBookHeader =
   #expect(older.rowsValueDropped == 1)
   let user = Normalize.merge([older, newer], lookup: ExerciseLookup(catalog: .builtIn))
   let old = try #require(user.files.first { $0.file == "old.csv" })
-  #expect(old.rowsDuplicate == 1 && old.rowsAccepted == 0 && old.rowsValueDropped == 0)
-  #expect(old.balances)
+  #expect(old.rows == RowCounts(read: 1, duplicate: 1))
+  #expect(old.rows.balances)
   #expect(
     user.notes.map(\.description) == [
       "old.csv:2:1: note: duplicate: the session is taken whole from new.csv (line 2), the newer export"
@@ -498,6 +498,6 @@ private let gymBookHeader =
   #expect(older.rowsValueDropped == 2)
   let user = Normalize.merge([older, newer], lookup: ExerciseLookup(catalog: .builtIn))
   let old = try #require(user.files.first { $0.file == "a.json" })
-  #expect(old.rowsDuplicate == 2 && old.rowsValueDropped == 0 && old.balances)
+  #expect(old.rows.duplicate == 2 && old.rows.valueDropped == 0 && old.rows.balances)
   #expect(user.notes.map(\.outcome) == [.duplicate, .duplicate])
 }

@@ -165,6 +165,20 @@ import _TrendlineTestSupport
         == "'\(path)' does not match its checksum: it was edited or damaged after its shard wrote it; re-run the shard")
   }
 
+  /// Every member of a manifest, the flat row counters of its totals, users and files among
+  /// them, is read back: decoding and writing again gives the very bytes that were read, the
+  /// merged manifest's shard totals included.
+  @Test func aManifestReadsBackToItsOwnBytes() throws {
+    let fixture = try Fixture()
+    _ = try fixture.merge([fixture.out], into: fixture.out)
+    for url in [fixture.shard(0), fixture.out].map({ $0.appendingPathComponent("manifest.json") }) {
+      let bytes = try Data(contentsOf: url)
+      let manifest = try JSONDecoder().decode(Manifest.self, from: bytes)
+      #expect(manifest.totals.rows.read > 0)
+      #expect(try manifest.encoded() == bytes, "\(url.path)")
+    }
+  }
+
   @Test func editedManifestIsRefused() throws {
     let fixture = try Fixture()
     let url = fixture.shard(0).appendingPathComponent("manifest.json")

@@ -115,7 +115,7 @@ import _TrendlineTestSupport
     #expect(cached.ingest.sessions[0].sets.map(\.weightKg) == [62.5, 149.99999999999997, 60])
     #expect(cached.ingest.notes.map(\.line) == [6])
     #expect(cached.ingest.unmappedExercises == ["Zercher Hold": 1])
-    #expect(cached.ingest.files.map(\.rowsRead) == [6])
+    #expect(cached.ingest.files.map(\.rows.read) == [6])
     #expect(cached.inputs.map(\.bytes) == [Fixture.strong.utf8.count])
   }
 

@@ -21,11 +21,7 @@ struct IngestBenchmark {
     var failedUsers = 0
     var files = 0
     var bytes = 0
-    var rowsRead = 0
-    var rowsAccepted = 0
-    var rowsRejected = 0
-    var rowsDuplicate = 0
-    var rowsIgnored = 0
+    var rows = RowCounts()
     var sessions = 0
     var unbalancedFiles = 0
 
@@ -34,11 +30,7 @@ struct IngestBenchmark {
       failedUsers += other.failedUsers
       files += other.files
       bytes += other.bytes
-      rowsRead += other.rowsRead
-      rowsAccepted += other.rowsAccepted
-      rowsRejected += other.rowsRejected
-      rowsDuplicate += other.rowsDuplicate
-      rowsIgnored += other.rowsIgnored
+      rows += other.rows
       sessions += other.sessions
       unbalancedFiles += other.unbalancedFiles
     }
@@ -88,12 +80,8 @@ struct IngestBenchmark {
           local.bytes += inputs.reduce(0) { $0 + $1.bytes }
           local.sessions += ingest.sessions.count
           for file in ingest.files {
-            local.rowsRead += file.rowsRead
-            local.rowsAccepted += file.rowsAccepted
-            local.rowsRejected += file.rowsRejected
-            local.rowsDuplicate += file.rowsDuplicate
-            local.rowsIgnored += file.rowsIgnored
-            if !file.balances { local.unbalancedFiles += 1 }
+            local.rows += file.rows
+            if !file.rows.balances { local.unbalancedFiles += 1 }
           }
         } catch {
           local.failedUsers += 1
@@ -110,8 +98,8 @@ struct IngestBenchmark {
 
     print(
       "ingest+normalize rev=\(revision) jobs=\(jobs) users=\(t.users) files=\(t.files) "
-        + "MB=\(fixed(megabytes, 1)) rows=\(t.rowsRead) sessions=\(t.sessions) wall_s=\(fixed(wall, 2)) "
-        + "MB/s=\(fixed(megabytes / wall, 1)) rows/s=\(fixed(Double(t.rowsRead) / wall, 0)) peakRSS=\(rss)")
+        + "MB=\(fixed(megabytes, 1)) rows=\(t.rows.read) sessions=\(t.sessions) wall_s=\(fixed(wall, 2)) "
+        + "MB/s=\(fixed(megabytes / wall, 1)) rows/s=\(fixed(Double(t.rows.read) / wall, 0)) peakRSS=\(rss)")
     printTable(
       ["ingest + normalize, \(t.users) users", "value"],
       [
@@ -120,16 +108,16 @@ struct IngestBenchmark {
         ["users (failed)", "\(t.users) (\(t.failedUsers))"],
         ["files", "\(t.files)"],
         ["bytes", "\(fixed(megabytes, 1)) MB"],
-        ["rows read", "\(t.rowsRead)"],
-        ["  accepted", "\(t.rowsAccepted)"],
-        ["  rejected", "\(t.rowsRejected)"],
-        ["  duplicate", "\(t.rowsDuplicate)"],
-        ["  ignored", "\(t.rowsIgnored)"],
+        ["rows read", "\(t.rows.read)"],
+        ["  accepted", "\(t.rows.accepted)"],
+        ["  rejected", "\(t.rows.rejected)"],
+        ["  duplicate", "\(t.rows.duplicate)"],
+        ["  ignored", "\(t.rows.ignored)"],
         ["files not balancing", "\(t.unbalancedFiles)"],
         ["sessions", "\(t.sessions)"],
         ["wall", "\(fixed(wall, 2)) s"],
         ["throughput", "\(fixed(megabytes / wall, 1)) MB/s"],
-        ["rows/s", fixed(Double(t.rowsRead) / wall, 0)],
+        ["rows/s", fixed(Double(t.rows.read) / wall, 0)],
         ["peak RSS", rss],
       ])
   }
