@@ -132,3 +132,26 @@ func decodeSchema<Key: CodingKey>(
   }
   return found
 }
+
+/// The coding keys every user output starts with, so their decoding is written once.
+protocol UserOutputCodingKey: CodingKey {
+  static var schema: Self { get }
+  static var user: Self { get }
+  static var chart: Self { get }
+  static var timeZone: Self { get }
+  static var asOf: Self { get }
+}
+
+/// `schema, user, chart, timeZone, asOf`: the head of every user output (SPEC 7).
+enum UserOutputHeader {
+  /// Decodes the head, checking the schema first (``decodeSchema(_:key:expected:)``).
+  static func decode<Key: UserOutputCodingKey>(_ c: KeyedDecodingContainer<Key>, schema expected: String) throws
+    -> (schema: String, user: String, chart: String, timeZone: String, asOf: Date)
+  {
+    (
+      try decodeSchema(c, key: .schema, expected: expected), try c.decode(String.self, forKey: .user),
+      try c.decode(String.self, forKey: .chart), try c.decode(String.self, forKey: .timeZone),
+      try c.decode(Date.self, forKey: .asOf)
+    )
+  }
+}

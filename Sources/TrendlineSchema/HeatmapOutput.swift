@@ -54,15 +54,11 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
     self.periods = periods
   }
 
-  enum CodingKeys: String, CodingKey { case schema, user, chart, timeZone, asOf, periods }
+  enum CodingKeys: String, UserOutputCodingKey { case schema, user, chart, timeZone, asOf, periods }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
-    user = try c.decode(String.self, forKey: .user)
-    chart = try c.decode(String.self, forKey: .chart)
-    timeZone = try c.decode(String.self, forKey: .timeZone)
-    asOf = try c.decode(Date.self, forKey: .asOf)
+    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     periods = try c.decode([Period].self, forKey: .periods)
   }
 }

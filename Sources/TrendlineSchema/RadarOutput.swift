@@ -78,17 +78,13 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     self.unmappedExercises = unmappedExercises
   }
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, UserOutputCodingKey {
     case schema, user, chart, timeZone, asOf, axes, periods, unmappedExercises
   }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
-    user = try c.decode(String.self, forKey: .user)
-    chart = try c.decode(String.self, forKey: .chart)
-    timeZone = try c.decode(String.self, forKey: .timeZone)
-    asOf = try c.decode(Date.self, forKey: .asOf)
+    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     axes = try c.decode([Axis].self, forKey: .axes)
     periods = try c.decode([Period].self, forKey: .periods)
     unmappedExercises = try c.decode([UnmappedExercise].self, forKey: .unmappedExercises)

@@ -68,17 +68,13 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     self.average = average
   }
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, UserOutputCodingKey {
     case schema, user, chart, timeZone, asOf, range, granularity, measures, domain, buckets, average
   }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
-    user = try c.decode(String.self, forKey: .user)
-    chart = try c.decode(String.self, forKey: .chart)
-    timeZone = try c.decode(String.self, forKey: .timeZone)
-    asOf = try c.decode(Date.self, forKey: .asOf)
+    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     range = try c.decode(BucketRange.self, forKey: .range)
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measures = try c.decode([Measure].self, forKey: .measures)

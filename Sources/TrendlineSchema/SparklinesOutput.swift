@@ -68,17 +68,13 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
     self.lines = lines
   }
 
-  enum CodingKeys: String, CodingKey {
+  enum CodingKeys: String, UserOutputCodingKey {
     case schema, user, chart, timeZone, asOf, value, windowDays, domain, lines
   }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
-    user = try c.decode(String.self, forKey: .user)
-    chart = try c.decode(String.self, forKey: .chart)
-    timeZone = try c.decode(String.self, forKey: .timeZone)
-    asOf = try c.decode(Date.self, forKey: .asOf)
+    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     value = try c.decode(Value.self, forKey: .value)
     windowDays = try c.decode(Int.self, forKey: .windowDays)
     domain = try c.decode(Extent.self, forKey: .domain)
