@@ -57,7 +57,7 @@ for module in "${modules[@]}"; do
   if [ ! -f "$object" ] || [ -n "$(find "Sources/$module" -newer "$object" -name '*.swift' | head -1)" ]; then
     echo "== compiling $module" >&2
     rm -f "$object"
-    "$swiftc" -sanitize="$sanitize" -parse-as-library -O -wmo -module-name "$module" \
+    "$swiftc" -sanitize="$sanitize" -parse-as-library -O -wmo -module-name "$module" -package-name trendline \
       -swift-version 6 -I "$build/modules" -emit-module -emit-module-path "$build/modules/$module.swiftmodule" \
       -c "${sources[@]}" -o "$object" 2>&1 | grep -v "ld.gold: warning" >&2 || true
     [ -f "$object" ] || { echo "compiling $module failed" >&2; exit 1; }
@@ -68,7 +68,7 @@ done
 binary=$build/bin/$target
 define=$(echo "$target" | tr 'a-z-' 'A-Z_')
 echo "== linking $target" >&2
-"$swiftc" -sanitize="$sanitize" -parse-as-library -O -module-name FuzzTarget -swift-version 6 \
+"$swiftc" -sanitize="$sanitize" -parse-as-library -O -module-name FuzzTarget -package-name trendline -swift-version 6 \
   -D "TARGET_$define" -I "$build/modules" "$entry" "${objects[@]}" -o "$binary" 2>&1 |
   { grep -v "ld.gold: warning" >&2 || true; }
 [ -x "$binary" ] || { echo "link failed" >&2; exit 1; }

@@ -276,7 +276,7 @@ public struct OutputWriter {
     // One pass over the dictionary into a slot per measure, then the slots in key order: a
     // hashed look-up per measure cost more than writing the object.
     try withUnsafeTemporaryAllocation(of: Value?.self, capacity: Measure.allCases.count) { slots in
-      _ = slots.initialize(repeating: nil)
+      slots.initialize(repeating: nil)
       for (measure, value) in values { slots[measure.ordinal] = value }
       for measure in Measure.inKeyOrder {
         guard let value = slots[measure.ordinal] else { continue }
