@@ -33,9 +33,7 @@ extension ValueBands: SeriesStage {
       reader.choice($0, at: path.appending("measure"), what: "measure")
     }
     if let given = measure, let measures = context.measures, !measures.contains(given) {
-      reader.report(
-        path.appending("measure"), "bands name measure '\(given.rawValue)', which this chart's bucket does not have",
-        hint: "Use one of: \(measures.map(\.rawValue).joined(separator: ", "))")
+      context.report(path.appending("measure"), .measureNotInBucket(stage: key, measure: given, bucket: measures))
       measure = nil
     }
     var levels: [Level] = []
@@ -44,15 +42,13 @@ extension ValueBands: SeriesStage {
     if let value = members["levels"], let elements = reader.array(value, at: levelsPath, nonEmpty: true) {
       levelsValid = true
       if elements.count > maxLevels {
-        reader.report(levelsPath, "at most \(maxLevels) levels, found \(elements.count)")
+        context.report(levelsPath, .tooMany(what: "levels", limit: maxLevels, found: elements.count))
         levelsValid = false
       }
       for (index, element) in elements.enumerated() {
         let levelPath = levelsPath.appending(index)
         guard let pair = element.arrayValue, pair.count == 2 else {
-          reader.report(
-            levelPath, "a level is [from, \"label\"], found \(reader.kind(of: element))",
-            hint: "Write it as e.g. [3, \"Regular\"]")
+          context.report(levelPath, .levelShape(found: reader.kind(of: element)))
           levelsValid = false
           continue
         }
@@ -63,19 +59,15 @@ extension ValueBands: SeriesStage {
           continue
         }
         guard levelRange.contains(from) else {
-          reader.report(
-            levelPath.appending(0),
-            "a level starts between -1000000000 and 1000000000, found \(reader.text(of: pair[0]))",
-            hint: "Give the measure's value where the band begins")
+          context.report(levelPath.appending(0), .levelOutOfRange(found: reader.text(of: pair[0])))
           levelsValid = false
           continue
         }
         if let previous = levels.last, from <= previous.from {
           let earlier = elements[index - 1].arrayValue?.first ?? pair[0]
-          reader.report(
-            levelPath.appending(0),
-            "levels must rise: \(reader.text(of: pair[0])) does not come after \(reader.text(of: earlier))",
-            hint: "List levels from the lowest value up")
+          context.report(
+            levelPath.appending(0), .levelsMustRise(found: reader.text(of: pair[0]), previous: reader.text(of: earlier))
+          )
           levelsValid = false
         }
         levels.append(Level(from: from, label: label))

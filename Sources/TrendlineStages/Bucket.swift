@@ -207,7 +207,7 @@ extension Bucket: BucketingStage {
           continue
         }
         if measures.contains(measure) {
-          reader.report(elementPath, "measure '\(measure.rawValue)' is listed twice", hint: "List each measure once")
+          context.report(elementPath, .measureListedTwice(measure))
           measuresValid = false
         } else {
           measures.append(measure)

@@ -112,9 +112,7 @@ extension Filter: SessionStage {
     let reader = context.reader
     guard let members = reader.object(value, at: path, keys: parameterKeys) else { return nil }
     guard !members.isEmpty else {
-      reader.report(
-        path, "a filter needs at least one of: \(parameterKeys.joined(separator: ", "))",
-        hint: "Add e.g. \"exercises\": [\"Bench Press\"]")
+      context.report(path, .filterNeedsACriterion(keys: parameterKeys))
       return nil
     }
     var valid = true
@@ -125,7 +123,7 @@ extension Filter: SessionStage {
         return nil
       }
       guard elements.count <= maxEntries else {
-        reader.report(path.appending(key), "at most \(maxEntries) entries, found \(elements.count)")
+        context.report(path.appending(key), .tooMany(what: "entries", limit: maxEntries, found: elements.count))
         valid = false
         return nil
       }
@@ -134,7 +132,7 @@ extension Filter: SessionStage {
         let elementPath = path.appending(key).appending(index)
         if let name = reader.string(element, at: elementPath, nonEmpty: true) {
           guard name.count <= maxNameLength else {
-            reader.report(elementPath, "a name is at most \(maxNameLength) characters, found \(name.count)")
+            context.report(elementPath, .nameTooLong(limit: maxNameLength, found: name.count))
             valid = false
             continue
           }
@@ -153,10 +151,9 @@ extension Filter: SessionStage {
         if let found = index.name(for: name) {
           exercises!.append(found)
         } else {
-          reader.report(
-            path.appending("exercises").appending(position), "exercise '\(name)' is not in the catalog",
-            hint: nearMiss(name, in: index.all).map { "Did you mean '\($0)'?" }
-              ?? "Use a catalog name or alias, or add the exercise to source.catalog")
+          context.report(
+            path.appending("exercises").appending(position),
+            .exerciseNotInCatalog(name, nearest: nearMiss(name, in: index.all)))
           valid = false
         }
       }
@@ -164,18 +161,13 @@ extension Filter: SessionStage {
     let workouts = names("workouts")
     var groups: [Int]?
     if let value = members["muscleGroupIds"] {
-      groups = reader.muscleGroupIds(value, at: path.appending("muscleGroupIds"))
+      groups = reader.muscleGroupIds(value, at: path.appending("muscleGroupIds"), nonEmpty: true)
       if groups == nil {
-        valid = false
-      } else if groups!.isEmpty {
-        reader.report(path.appending("muscleGroupIds"), "expected at least one element, found an empty array")
         valid = false
       } else if let catalog = context.catalog {
         let known = Set(catalog.muscleGroups.map(\.id))
         for (position, id) in groups!.enumerated() where !known.contains(id) {
-          reader.report(
-            path.appending("muscleGroupIds").appending(position), "muscle group \(id) is not in the catalog",
-            hint: "Use an id of source.catalog's muscleGroups")
+          context.report(path.appending("muscleGroupIds").appending(position), .muscleGroupNotInCatalog(id))
           valid = false
         }
       }

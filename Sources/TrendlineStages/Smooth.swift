@@ -158,9 +158,7 @@ extension Smooth: SeriesStage {
     var window = defaultWindow
     if let value = members["window"] {
       if method == "ewma" {
-        reader.report(
-          path.appending("window"), "'window' is not used by method 'ewma'",
-          hint: "Remove it; ewma is shaped by 'alpha'", atKey: true, shownPath: path)
+        context.report(path.appending("window"), .windowNotWithEwma, atKey: true, shownPath: path)
         valid = false
       } else if let given = reader.integer(value, at: path.appending("window"), in: 1...maxWindow, what: "window") {
         window = given
@@ -171,21 +169,19 @@ extension Smooth: SeriesStage {
     switch method {
     case "ewma":
       guard let value = members["alpha"] else {
-        reader.report(path, "method 'ewma' needs 'alpha'", hint: "Add \"alpha\": a number in (0, 1], e.g. 0.3")
+        context.report(path, .ewmaNeedsAlpha)
         return nil
       }
       let alphaPath = path.appending("alpha")
       guard let alpha = reader.number(value, at: alphaPath) else { return nil }
       guard alpha > 0 && alpha <= 1 else {
-        reader.report(alphaPath, "alpha must be greater than 0 and at most 1, found \(reader.text(of: value))")
+        context.report(alphaPath, .alphaOutOfRange(found: reader.text(of: value)))
         return nil
       }
       return valid ? Smooth(method: .ewma(alpha: alpha), window: window) : nil
     default:
       if members["alpha"] != nil {
-        reader.report(
-          path.appending("alpha"), "'alpha' is only used by method 'ewma'",
-          hint: "Remove it, or set \"method\": \"ewma\"", atKey: true, shownPath: path)
+        context.report(path.appending("alpha"), .alphaOnlyWithEwma, atKey: true, shownPath: path)
         valid = false
       }
       guard valid else { return nil }

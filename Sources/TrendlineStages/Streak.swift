@@ -90,19 +90,14 @@ extension Streak: SeriesChartStage {
       reader.choice($0, at: path.appending("measure"), what: "measure")
     }
     if let given = measure, let measures = context.measures, !measures.contains(given) {
-      reader.report(
-        path.appending("measure"), "streak names measure '\(given.rawValue)', which this chart's bucket does not have",
-        hint: "Use one of: \(measures.map(\.rawValue).joined(separator: ", "))")
+      context.report(path.appending("measure"), .measureNotInBucket(stage: key, measure: given, bucket: measures))
       measure = nil
     }
     var atLeast: Double? = defaultAtLeast
     if let value = members["atLeast"] {
       atLeast = reader.number(value, at: path.appending("atLeast"))
       if let given = atLeast, !(given > 0 && atLeastRange.contains(given)) {
-        reader.report(
-          path.appending("atLeast"),
-          "atLeast must be greater than 0 and at most 1000000000, found \(reader.text(of: value))",
-          hint: "Give the value a period must reach, e.g. 2 sessions")
+        context.report(path.appending("atLeast"), .atLeastOutOfRange(found: reader.text(of: value)))
         atLeast = nil
       }
     }

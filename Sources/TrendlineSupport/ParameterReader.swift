@@ -197,8 +197,8 @@ open class ParameterReader {
   /// An array of muscle-group ids: whole numbers from 0.
   ///
   /// - Complexity: O(*n*) for *n* elements.
-  public func muscleGroupIds(_ value: JSONValue, at path: JSONPath) -> [Int]? {
-    guard let elements = array(value, at: path) else { return nil }
+  public func muscleGroupIds(_ value: JSONValue, at path: JSONPath, nonEmpty: Bool = false) -> [Int]? {
+    guard let elements = array(value, at: path, nonEmpty: nonEmpty) else { return nil }
     var ids: [Int] = []
     var valid = true
     for (index, element) in elements.enumerated() {

@@ -456,7 +456,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
          {"bands": {"measure": 1️⃣"sets", "levels": [[0, "Rest"]]}}]}}
       """,
       [
-        "1️⃣: error: bands name measure 'sets', which this chart's bucket does not have at "
+        "1️⃣: error: 'bands' names measure 'sets', which this chart's bucket does not have at "
           + "charts.volume[1].bands.measure. Use one of: sessions"
       ]
     ),
@@ -568,7 +568,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       1️⃣"sessions", "atLeast": 2️⃣0}}]}}
       """,
       [
-        "1️⃣: error: streak names measure 'sessions', which this chart's bucket does not have at "
+        "1️⃣: error: 'streak' names measure 'sessions', which this chart's bucket does not have at "
           + "charts.weeks[1].streak.measure. Use one of: sets, topSetKg",
         "2️⃣: error: atLeast must be greater than 0 and at most 1000000000, "
           + "found 0 at charts.weeks[1].streak.atLeast. Give the value a period must reach, e.g. 2 sessions",
