@@ -227,6 +227,11 @@ struct CatalogNames {
   func name(for written: String) -> String? { byKey[Self.key(written)] }
 
   static func key(_ name: String) -> String {
-    name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping.lowercased()
+    // Most catalog names are ASCII, and Foundation's NFC and trimming cost about 10 µs a name on
+    // Linux: with 4,800 names and aliases that was 50 ms per filter. ASCII needs neither.
+    if name.utf8.allSatisfy({ $0 < 0x80 && $0 > 0x20 || $0 == 0x20 }), name.first != " ", name.last != " " {
+      return name.lowercased()
+    }
+    return name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping.lowercased()
   }
 }
