@@ -14,7 +14,7 @@ extension PipelineChecker {
       return []
     }
     if members.isEmpty {
-      report(path, "the pipeline has no charts", hint: "Add one, e.g. \"volume\": [{\"bucket\": {…}}]")
+      report(path, .noCharts)
     }
     var charts: [Chart] = []
     var seen: [String: String] = [:]  // lowercased name → name
@@ -26,18 +26,14 @@ extension PipelineChecker {
         continue
       }
       if members.filter({ $0.key == member.key }).count > 1 {
-        report(
-          chartPath, "chart '\(member.key)' is defined more than once", hint: "Give each chart its own name",
-          atKey: true)
+        report(chartPath, .chartDefinedTwice(member.key), atKey: true)
       }
       if let earlier = seen[member.key.lowercased()] {
-        report(
-          chartPath, "charts '\(earlier)' and '\(member.key)' differ only in case",
-          hint: "Rename one: their files would be the same file on macOS and Windows", atKey: true)
+        report(chartPath, .chartsDifferInCase(earlier, member.key), atKey: true)
       }
       seen[member.key.lowercased()] = member.key
       if let problem = Self.chartNameProblem(member.key) {
-        report(chartPath, problem, hint: "Use letters, digits, '.', '_' and '-'", atKey: true)
+        report(chartPath, .chartName(problem), atKey: true)
       }
       if let chart = self.chart(member.key, member.value, at: chartPath, catalog: catalog) {
         charts.append(chart)
@@ -79,7 +75,7 @@ extension PipelineChecker {
   /// judged by what the chain really holds and one misplaced stage is one diagnostic.
   func chart(_ name: String, _ value: JSONValue, at path: JSONPath, catalog: Catalog?) -> Chart? {
     guard let elements = value.arrayValue else {
-      report(path, "expected an array of stages, found \(kind(of: value))")
+      report(path, .notAStageArray(found: kind(of: value)))
       return nil
     }
     guard !elements.isEmpty else {
@@ -97,7 +93,7 @@ extension PipelineChecker {
     for (index, element) in elements.enumerated() {
       let elementPath = path.appending(index)
       guard let members = element.objectMembers else {
-        report(elementPath, "expected a stage object such as {\"bucket\": {…}}, found \(kind(of: element))")
+        report(elementPath, .notAStageObject(found: kind(of: element)))
         valid = false
         continue
       }
@@ -142,12 +138,12 @@ extension PipelineChecker {
   /// Why `unit` cannot stand where the chain holds `holding`, with the fix: the stage that
   /// makes what it reads, or the place further up where the chain held it.
   func misplaced(_ unit: any StageUnit.Type, holding: StageData, chain: [(key: String, holding: StageData)])
-    -> ChainProblem
+    -> PipelineProblem
   {
     if holding == .chart, let last = chain.last {
       return .followsChart(stage: unit.key, chartStage: last.key)
     }
-    var fix: ChainProblem.Fix?
+    var fix: PipelineProblem.Fix?
     if let maker = StageRegistry.units.first(where: { $0.reads.contains(holding) && unit.reads.contains($0.produces) })
     {
       fix = .add(maker.key)
@@ -157,7 +153,7 @@ extension PipelineChecker {
     return .misplaced(stage: unit.key, reads: unit.reads, holding: holding, fix: fix)
   }
 
-  func report(_ path: JSONPath, _ problem: ChainProblem) {
-    report(path, problem.message, hint: problem.hint)
+  func report(_ path: JSONPath, _ problem: PipelineProblem, atKey: Bool = false) {
+    report(path, problem.message, hint: problem.hint, atKey: atKey)
   }
 }

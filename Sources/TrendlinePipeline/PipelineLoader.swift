@@ -129,11 +129,7 @@ final class PipelineChecker: ParameterReader {
     // A file of another version may use keys this build has never heard of; listing them as
     // unknown would bury the one problem that matters, so that is the only one reported.
     if let version = document.value["version"]?.int64Value, version != Int64(PipelineLoader.supportedVersion) {
-      report(
-        root.appending("version"),
-        "pipeline version \(version) is not supported; this trendline reads version \(PipelineLoader.supportedVersion)",
-        hint: version > PipelineLoader.supportedVersion
-          ? "Use a newer trendline, or rewrite the file for version \(PipelineLoader.supportedVersion)" : nil)
+      report(root.appending("version"), .unsupportedVersion(version, supported: PipelineLoader.supportedVersion))
       return nil
     }
     guard
@@ -203,15 +199,10 @@ final class PipelineChecker: ParameterReader {
       if format != .fixed(.mappedCSV) {
         // Other formats bring their own columns; a mapping they ignore is a mapping someone
         // believes is in effect.
-        report(
-          path.appending("csv"), "source.csv is only read with format 'csv'",
-          hint: "Set \"format\": \"csv\", or remove source.csv",
-          atKey: true)
+        report(path.appending("csv"), .csvWithoutCSVFormat, atKey: true)
       }
     } else if format == .fixed(.mappedCSV) {
-      report(
-        path.appending("format"), "format 'csv' needs a column mapping in source.csv",
-        hint: "Add \"csv\": {\"columns\": {\"start\": …, \"exercise\": …}} to source")
+      report(path.appending("format"), .csvFormatWithoutMapping)
     }
 
     // Without `source.catalog` the built-in catalog maps the exercises; a pipeline's own
@@ -286,9 +277,7 @@ final class PipelineChecker: ParameterReader {
         if let day = Weekday(name: text) {
           settings.firstWeekday = day
         } else {
-          report(
-            dayPath, "unknown firstWeekday '\(text)'",
-            hint: suggestion(text, in: Weekday.allCases.map(\.rawValue), noun: "weekdays"))
+          report(dayPath, .unknownWeekday(text))
         }
       }
     }
@@ -299,9 +288,7 @@ final class PipelineChecker: ParameterReader {
         if let order = DateOrder(rawValue: text.lowercased()) {
           settings.read.dateOrder = order
         } else {
-          report(
-            orderPath, "unknown dateOrder '\(text)'",
-            hint: suggestion(text, in: DateOrder.allCases.map(\.rawValue), noun: "values"))
+          report(orderPath, .unknownDateOrder(text))
         }
       }
     }
@@ -331,9 +318,7 @@ final class PipelineChecker: ParameterReader {
       if Self.delimiters.contains(text) {
         delimiter = text
       } else {
-        report(
-          path.appending("delimiter"), "unknown delimiter '\(text)'",
-          hint: "Valid delimiters: \",\", \";\", \"\\t\" (tab); leave it out to detect it from the header")
+        report(path.appending("delimiter"), .unknownDelimiter(text))
       }
     }
     var decimalSeparator: String?
@@ -345,9 +330,7 @@ final class PipelineChecker: ParameterReader {
       // A pattern without a year, month or day would read every row's date as something else;
       // the reader's own rule decides, so validate and run never disagree.
       if let problem = DatePattern.problem(text) {
-        report(
-          path.appending("dateFormat"), problem,
-          hint: "Use letters yyyy (or yy) MM dd HH mm ss, e.g. \"dd.MM.yyyy HH:mm\" or \"dd/MM/yy\"")
+        report(path.appending("dateFormat"), .dateFormat(problem))
       } else {
         dateFormat = text
       }
@@ -387,15 +370,13 @@ final class PipelineChecker: ParameterReader {
         let elementPath = path.appending("charts").appending(index)
         guard let name = string(element, at: elementPath) else { continue }
         if names.contains(name) {
-          report(elementPath, "chart '\(name)' is compared twice", hint: "List each chart once")
+          report(elementPath, .comparedTwice(name))
           continue
         }
         names.append(name)
         guard definedNames.contains(name) else {
           allCompared = false
-          report(
-            elementPath, "compare names chart '\(name)', which this pipeline does not define",
-            hint: suggestion(name, in: definedNames, noun: "charts"))
+          report(elementPath, .compareUnknownChart(name, defined: definedNames))
           continue
         }
         guard let chart = byName[name] else {
@@ -405,9 +386,7 @@ final class PipelineChecker: ParameterReader {
         if chart.isSeries || chart.stages.last is Radar {
           compared.append(chart)
         } else {
-          report(
-            elementPath, "chart '\(name)' is a \(chart.outputName); only series and radar charts can be compared",
-            hint: "Remove it from compare.charts")
+          report(elementPath, .notComparable(chart: name, kind: chart.outputName))
         }
       }
     }
@@ -421,13 +400,11 @@ final class PipelineChecker: ParameterReader {
           let elementPath = quantilesPath.appending(index)
           guard let q = number(element, at: elementPath) else { continue }
           guard q >= 0 && q <= 1 else {
-            report(
-              elementPath, "a quantile is between 0 and 1, found \(text(of: element))", hint: "Write the median as 0.5")
+            report(elementPath, .quantileOutOfRange(found: text(of: element)))
             continue
           }
           if let last = read.last, q <= last {
-            report(
-              elementPath, "quantiles must be in increasing order, each once", hint: "Sort them and remove repeats")
+            report(elementPath, .quantilesNotIncreasing)
           }
           read.append(q)
         }
@@ -444,19 +421,13 @@ final class PipelineChecker: ParameterReader {
           rankMeasure = choice(value, at: rankPath.appending("measure"), what: "measure")
           if let best = rankMeasure, best.isBest {
             // A ranking sums the measure over the window; a sum of weekly bests is no one's number.
-            report(
-              rankPath.appending("measure"),
-              "rank measure '\(best.rawValue)' is a best, which does not add up over a window",
-              hint: "Rank by a total such as volumeKg, sessions or reps")
+            report(rankPath.appending("measure"), .rankByBest(best))
             rankMeasure = nil
           }
           let measured = Set(
             compared.flatMap { chart in chart.isSeries ? chart.bucket?.measures ?? [] : [] })
           if let rankMeasure, allCompared, !compared.isEmpty, !measured.contains(rankMeasure) {
-            report(
-              rankPath.appending("measure"),
-              "rank measure '\(rankMeasure.rawValue)' is not a measure of any compared series chart",
-              hint: "Add it to a compared chart's bucket measures, or rank by one of them")
+            report(rankPath.appending("measure"), .rankMeasureNotCompared(rankMeasure))
           }
         }
         if let value = rank["top"],
@@ -483,7 +454,7 @@ final class PipelineChecker: ParameterReader {
         let format = Pipeline.Output.Format(rawValue: name)
       else { continue }
       if formats.contains(format) {
-        report(elementPath, "output format '\(name)' is listed twice", hint: "List each format once")
+        report(elementPath, .formatListedTwice(name))
       } else {
         formats.append(format)
       }
@@ -530,13 +501,12 @@ final class PipelineChecker: ParameterReader {
       bytes = try FileBytes.read(url.path, maximumBytes: PipelineLoader.maxCatalogBytes)
     } catch {
       if case .unreadable(_, let code) = error, code == ENOENT {
-        report(
-          path, "cannot read catalog '\(shown)': no such file", hint: "Paths are relative to the pipeline file's folder"
-        )
+        report(path, .catalogMissing(shown: shown))
       } else {
         report(
           path,
-          "cannot read catalog '\(shown)': \(PipelineLoader.describe(error, limit: PipelineLoader.maxCatalogBytes))")
+          .catalogUnreadable(
+            shown: shown, reason: PipelineLoader.describe(error, limit: PipelineLoader.maxCatalogBytes)))
       }
       return nil
     }
@@ -580,7 +550,7 @@ final class PipelineChecker: ParameterReader {
         sortedAt: path)
       return nil
     } catch {
-      report(path, "cannot read catalog '\(shown)': \(error.localizedDescription)")
+      report(path, .catalogUnreadable(shown: shown, reason: error.localizedDescription))
       return nil
     }
   }
