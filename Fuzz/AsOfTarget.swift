@@ -23,7 +23,7 @@ public func fuzzAsOf(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   let zone = zones[Int(bytes.last ?? 0) % zones.count]
   let calendar = UserCalendar(timeZone: zone, firstWeekday: Weekday.allCases[Int(bytes.first ?? 0) % 7])
-  let resolved = asOf.resolve(for: calendar, now: 1_764_000_000)
+  let resolved = asOf.resolve(for: calendar)
   precondition(
     resolved >= AsOf.supportedInstants.lowerBound - 2 * 86_400
       && resolved <= AsOf.supportedInstants.upperBound + 2 * 86_400,

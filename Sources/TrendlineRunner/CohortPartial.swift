@@ -23,8 +23,8 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
   public var schema = CohortPartial.schemaID
   public var pipeline: Manifest.PipelineRecord
   public var asOf: String
-  /// What the as-of meant when the shard ran (``Runner/resolvedAsOf(_:now:)``): two shards
-  /// run with `today` on different days do not belong together.
+  /// What the as-of meant when the shard ran (``AsOf/text``, an instant in UTC): two shards
+  /// run without `--as-of` on different days resolved different dates and do not belong together.
   public var resolvedAsOf: String
   public var shard: Manifest.ShardRecord
   /// ``CorpusFingerprint`` of every user the shard discovered (all of them, not just its own).

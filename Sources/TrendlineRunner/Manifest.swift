@@ -14,7 +14,7 @@ public struct Manifest: Decodable, Sendable, Equatable {
   public var schema = Manifest.schemaID
   public var toolVersion: String
   public var pipeline: PipelineRecord
-  /// The as-of as given (`2025-11-29`, an instant, or `today`), and how it was read.
+  /// The as-of as given (`2025-11-29` or an instant), or the date today resolved to.
   public var asOf: String
   public var shard: ShardRecord?
   public var startedAt: String

@@ -12,15 +12,16 @@ public struct RunOptions: Sendable {
   /// Overrides `source.input`.
   public var input: URL?
   public var output: URL
-  public var asOf: AsOf
-  /// The as-of as typed, for the manifest (`today` when not given).
-  public var asOfText: String
+  /// `--as-of`; nil for today, which the run resolves once when it starts (``AsOf/today(in:now:)``).
+  public var asOf: AsOf?
+  /// The as-of as typed, for the manifest; nil for today, which the run writes as its date.
+  public var asOfText: String?
   public var jobs: Int
   /// The part of the users this process takes; nil for all of them.
   public var shard: Shard?
   /// With `--strict`, any rejected row fails its user.
   public var strict: Bool
-  /// The current instant; `today` resolves against it.
+  /// The current instant; today is its date in the pipeline's default time zone.
   public var now: Int64
   public var toolVersion: String
   /// `--cache DIR`: keep each user's read exports in DIR and reuse them while they match.
@@ -29,7 +30,7 @@ public struct RunOptions: Sendable {
   public var cacheVerify: Bool
 
   public init(
-    input: URL? = nil, output: URL, asOf: AsOf = .today, asOfText: String = "today",
+    input: URL? = nil, output: URL, asOf: AsOf? = nil, asOfText: String? = nil,
     jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard? = nil, strict: Bool = false,
     now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String, cache: URL? = nil,
     cacheVerify: Bool = false
@@ -101,6 +102,13 @@ public enum Runner {
     _ pipeline: Pipeline, options: RunOptions, events: @escaping @Sendable (RunEvent) -> Void = { _ in }
   ) throws(RunFailure) -> Manifest {
     let startedAt = Date()
+    // Today is resolved here, once: every user, output, partial and the manifest state the one
+    // date, and a run is never written as "today" (SPEC 10.7).
+    var options = options
+    let asOf = options.asOf ?? AsOf.today(in: pipeline.source.defaults.calendar.timeZone, now: options.now)
+    options.asOf = asOf
+    let asOfText = options.asOfText ?? asOf.text
+    options.asOfText = asOfText
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
     let discovered: (users: [UserInput], problems: [InputProblem])
@@ -189,7 +197,7 @@ public enum Runner {
     let pipelineRecord = Manifest.PipelineRecord(
       name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash)
     let manifest = Manifest(
-      toolVersion: options.toolVersion, pipeline: pipelineRecord, asOf: options.asOfText,
+      toolVersion: options.toolVersion, pipeline: pipelineRecord, asOf: asOfText,
       shard: options.shard.map { .init(index: $0.index, count: $0.count) }, startedAt: timestamp(startedAt),
       finishedAt: timestamp(Date()), totals: totals(userRecords), users: userRecords,
       skippedEntries: discovered.problems.map {
@@ -201,7 +209,7 @@ public enum Runner {
         let folder = shardFolder(shard, in: options.output)
         let manifestData = try manifest.encoded()
         let partial = try CohortPartial(
-          pipeline: pipelineRecord, asOf: options.asOfText, resolvedAsOf: resolvedAsOf(options.asOf, now: options.now),
+          pipeline: pipelineRecord, asOf: asOfText, resolvedAsOf: asOf.text,
           shard: .init(index: shard.index, count: shard.count),
           corpus: CorpusFingerprint.of(discovered.users, skipped: discovered.problems),
           compare: gathered.compare, series: gathered.series, radar: gathered.radar,
@@ -211,10 +219,10 @@ public enum Runner {
         try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
       } else {
-        let reduced = gathered.reduce(asOf: options.asOfText)
+        let reduced = gathered.reduce(asOf: asOfText)
         let cohortFiles = try writeCohort(reduced, to: options.output)
         let reportFiles = try ReportWriter.writeCohortReport(
-          reduced, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: options.asOfText,
+          reduced, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: options.output)
         try OutputSweep.sweepRun(
           output: options.output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
@@ -229,20 +237,6 @@ public enum Runner {
     }
     events(.finished(manifest))
     return manifest
-  }
-
-  /// What `asOf` meant for a run at `now`, as a partial records it: the instant (UTC), the day,
-  /// or for `today` the UTC day of `now`. Two shards of one nightly run agree on it; shards
-  /// started on different days do not. (A user far from UTC whose local midnight falls
-  /// between two shards' starts on one UTC day is not caught: that would need every user's zone.)
-  static func resolvedAsOf(_ asOf: AsOf, now: Int64) -> String {
-    let utc = TimeZone(identifier: "UTC")!
-    switch asOf {
-    case .instant(let instant): return RFC3339.format(seconds: instant, timeZone: utc)
-    case .endOfDay(let year, let month, let day):
-      return String(format: "%04d-%02d-%02d", year, month, day)
-    case .today: return "today " + RFC3339.format(seconds: now, timeZone: utc).prefix(10)
-    }
   }
 
   /// `shards/<I>-of-<N>/`: a shard's partial cohort, manifest and marker.

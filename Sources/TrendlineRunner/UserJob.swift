@@ -74,7 +74,9 @@ enum UserJob {
     }
     for file in record.files { record.rows += file.rows }
     let calendar = settings.calendar
-    let asOf = context.options.asOf.resolve(for: calendar, now: context.options.now)
+    // The run resolved today before any user started, so the as-of is always given here.
+    guard let given = context.options.asOf else { preconditionFailure("Runner.run resolves the as-of first") }
+    let asOf = given.resolve(for: calendar)
     record.sessions = ingest.sessions.count
     record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
     record.unmappedExercises = ingest.unmappedExercises.count

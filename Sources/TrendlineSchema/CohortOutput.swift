@@ -81,8 +81,8 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
 
   public var schema: String = CohortSeriesOutput.schemaID
   public var chart: String
-  /// The run's as-of as given (a date, an instant, or `today`): each user's own as-of
-  /// instant differs by zone.
+  /// The run's as-of as given (a date or an instant), or the date a run without one resolved
+  /// today to: each user's own as-of instant differs by zone.
   public var asOf: String
   public var range: BucketRange
   public var granularity: Granularity

@@ -9,10 +9,33 @@ import TrendlineSchema
 public enum AsOf: Sendable, Equatable {
   /// An RFC 3339 instant, the same for every user.
   case instant(Int64)
-  /// `YYYY-MM-DD`: the last second of that local day for each user.
+  /// `YYYY-MM-DD`: the last second of that local day for each user. Also what "today" is
+  /// (``today(in:now:)``): a run without `--as-of` resolves it once, so every output of the run
+  /// states the same date (SPEC 10.7).
   case endOfDay(year: Int, month: Int, day: Int)
-  /// The default: the end of today in each user's zone, so runs on one day give identical files.
-  case today
+
+  /// The as-of a run without `--as-of` uses: the end of today, the date of `now` in `zone` (the
+  /// pipeline's default time zone), resolved once when the run starts. Each user's as-of is then
+  /// the end of that date in their own zone, as for any date; two shards started on either side
+  /// of midnight resolve to different dates, and `merge` refuses to combine them.
+  ///
+  /// - Complexity: O(1).
+  public static func today(in zone: TimeZone, now: Int64) -> AsOf {
+    let date = RFC3339.format(seconds: now, timeZone: zone)
+    guard let today = AsOf(parsing: String(date.prefix(10))) else {
+      preconditionFailure("the clock was checked against the supported dates: \(date)")
+    }
+    return today
+  }
+
+  /// The as-of as outputs state it: `2025-11-29` for a date, the RFC 3339 instant in UTC for an
+  /// instant.
+  public var text: String {
+    switch self {
+    case .instant(let instant): return RFC3339.format(seconds: instant, timeZone: TimeZone(identifier: "UTC")!)
+    case .endOfDay(let year, let month, let day): return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+  }
 
   /// The dates an as-of may name, and the instants: 1970-01-01 to 2199-12-31. Workout logs
   /// begin in 1970 (the readers refuse earlier times), and every period a chart computes lies
@@ -64,20 +87,17 @@ public enum AsOf: Sendable, Equatable {
     self = asOf
   }
 
-  /// The instant this as-of means for a user with `calendar`; `now` is the current instant,
-  /// used only by `.today`.
+  /// The instant this as-of means for a user with `calendar`.
   ///
   /// The end of a day is the next day's start minus one second: 23:59:59 on every ordinary day,
   /// and still the day's true last second where a zone falls back at midnight and 23:59:59
   /// happens twice.
   ///
   /// - Complexity: O(1); at most one calendar call, for a date's noon.
-  public func resolve(for calendar: UserCalendar, now: Int64) -> Int64 {
+  public func resolve(for calendar: UserCalendar) -> Int64 {
     switch self {
     case .instant(let instant):
       return instant
-    case .today:
-      return Periods(.day, last: 1, through: now, calendar: calendar).end(0) - 1
     case .endOfDay(let year, let month, let day):
       // Noon is inside the day in every zone (no zone shifts its clock at noon), so the day is
       // found without guessing which of its instants exist.

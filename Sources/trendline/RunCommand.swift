@@ -27,7 +27,8 @@ enum RunCommand {
       --input DIR       Read users from DIR instead of the pipeline's source.input.
       --output DIR      Write to DIR (default: out).
       --as-of WHEN      An RFC 3339 instant, or YYYY-MM-DD meaning the end of that local
-                        day for each user (default: the end of today in each user's zone).
+                        day for each user (default: today, the date in the pipeline's
+                        default time zone when the run starts, for every user).
       --jobs N          Users processed at once (default: the number of processors).
       --shard I/N       Run only shard I (0-based) of N: the users whose id hashes to I.
                         Writes their files and shards/I-of-N/ for 'trendline merge'.
@@ -216,7 +217,7 @@ enum RunCommand {
     let runOptions = RunOptions(
       input: options.input.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       output: URL(fileURLWithPath: options.output, relativeTo: cwd).standardizedFileURL,
-      asOf: options.asOf.flatMap(AsOf.init(parsing:)) ?? .today, asOfText: options.asOf ?? "today",
+      asOf: options.asOf.flatMap(AsOf.init(parsing:)), asOfText: options.asOf,
       jobs: options.jobs, shard: shard, strict: options.strict, now: now, toolVersion: toolVersion,
       cache: options.cache.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       cacheVerify: options.cacheVerify)

@@ -153,6 +153,42 @@ import _TrendlineTestSupport
     }
   }
 
+  /// Without `--as-of`, a run resolves today once, to the date in the pipeline's zone (UTC
+  /// here), and writes that date, never the word "today", in its manifest, partials and cohort
+  /// files (SPEC 10.7). Two shards started either side of midnight have different dates and
+  /// are not merged.
+  @Test func todayIsResolvedOnceAndShardsOfTwoDaysAreRefused() throws {
+    let fixture = try Fixture()
+    let out = fixture.root.appendingPathComponent("today")
+    func run(shard index: Int, now: Int64) throws {
+      _ = try Runner.run(
+        fixture.pipeline,
+        options: RunOptions(
+          input: fixture.root.appendingPathComponent("in"), output: out, jobs: 1, shard: Shard(index: index, count: 2),
+          now: now, toolVersion: "test"))
+    }
+    try run(shard: 0, now: 1_764_633_599)  // 2025-12-01T23:59:59Z
+    try run(shard: 1, now: 1_764_633_600)  // 2025-12-02T00:00:00Z
+    let first = out.appendingPathComponent("shards/0-of-2")
+    let second = out.appendingPathComponent("shards/1-of-2")
+    let manifest = try JSONDecoder().decode(
+      Manifest.self, from: Data(contentsOf: first.appendingPathComponent("manifest.json")))
+    #expect(manifest.asOf == "2025-12-01")
+    let partial = try JSONDecoder().decode(
+      CohortPartial.self, from: Data(contentsOf: second.appendingPathComponent("cohort-partial.json")))
+    #expect(partial.asOf == "2025-12-02")
+    #expect(partial.resolvedAsOf == "2025-12-02")
+    #expect(throws: Merger.Failure.differentAsOf("\(first.path): 2025-12-01", "\(second.path): 2025-12-02")) {
+      try fixture.merge([out], into: fixture.root.appendingPathComponent("m"))
+    }
+    // The same day in both: merged, and the cohort file states the date.
+    try run(shard: 1, now: 1_764_590_000)  // 2025-12-01T11:53:20Z
+    _ = try fixture.merge([out], into: out)
+    let cohort = try String(contentsOf: out.appendingPathComponent("cohort/volume.json"), encoding: .utf8)
+    #expect(cohort.contains("\"asOf\": \"2025-12-01\""))
+    #expect(!cohort.contains("today"))
+  }
+
   /// A partial or manifest changed after its shard wrote it is refused by name.
   @Test func editedPartialIsRefused() throws {
     let fixture = try Fixture()

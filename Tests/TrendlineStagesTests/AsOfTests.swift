@@ -8,15 +8,15 @@ import TrendlineStages
     // SPEC 9.1: "2025-11-29" is 23:59:59 local, a different instant per zone.
     let asOf = try #require(AsOf(parsing: "2025-11-29"))
     #expect(asOf == .endOfDay(year: 2025, month: 11, day: 29))
-    #expect(asOf.resolve(for: oslo, now: 0) == at("2025-11-29T23:59:59+01:00"))
-    #expect(asOf.resolve(for: santiago, now: 0) == at("2025-11-29T23:59:59-03:00"))
-    #expect(asOf.resolve(for: utc, now: 0) == at("2025-11-29T23:59:59Z"))
+    #expect(asOf.resolve(for: oslo) == at("2025-11-29T23:59:59+01:00"))
+    #expect(asOf.resolve(for: santiago) == at("2025-11-29T23:59:59-03:00"))
+    #expect(asOf.resolve(for: utc) == at("2025-11-29T23:59:59Z"))
   }
 
   @Test func dateOnADaylightChangeDay() throws {
     // Oslo 2025-10-26 is 25 h long; its last second is still 23:59:59 +01:00.
     let asOf = try #require(AsOf(parsing: "2025-10-26"))
-    #expect(asOf.resolve(for: oslo, now: 0) == at("2025-10-26T23:59:59+01:00"))
+    #expect(asOf.resolve(for: oslo) == at("2025-10-26T23:59:59+01:00"))
   }
 
   @Test func fallBackAtMidnightTakesTheLaterOfTwoLastSeconds() throws {
@@ -24,21 +24,30 @@ import TrendlineStages
     // −04:00, so 23:59:59 happens twice on 5 April. The day's last second is the second one,
     // 23:59:59 −04:00, just before 6 April starts at 00:00 −04:00.
     let asOf = try #require(AsOf(parsing: "2025-04-05"))
-    #expect(asOf.resolve(for: santiago, now: 0) == at("2025-04-05T23:59:59-04:00"))
+    #expect(asOf.resolve(for: santiago) == at("2025-04-05T23:59:59-04:00"))
   }
 
   @Test func instantIsTheSameForEveryUser() throws {
     let asOf = try #require(AsOf(parsing: "2025-11-29T12:00:00+01:00"))
     #expect(asOf == .instant(at("2025-11-29T11:00:00Z")))
-    #expect(asOf.resolve(for: santiago, now: 0) == at("2025-11-29T11:00:00Z"))
+    #expect(asOf.resolve(for: santiago) == at("2025-11-29T11:00:00Z"))
   }
 
-  @Test func todayIsTheEndOfTodayInTheUsersZone() {
+  @Test func todayIsOneDateForTheWholeRun() {
     // 22:30 UTC on 1 June is already 00:30 on 2 June in Oslo (+02:00) but still 18:30 on
-    // 1 June in Santiago (−04:00): each user's today ends at their own 23:59:59.
+    // 1 June in Santiago (−04:00). Today is the date in the pipeline's zone, resolved once; each
+    // user's as-of is then the end of that date in their own zone (SPEC 10.7).
     let now = at("2025-06-01T22:30:00Z")
-    #expect(AsOf.today.resolve(for: oslo, now: now) == at("2025-06-02T23:59:59+02:00"))
-    #expect(AsOf.today.resolve(for: santiago, now: now) == at("2025-06-01T23:59:59-04:00"))
+    let inOslo = AsOf.today(in: zone("Europe/Oslo"), now: now)
+    #expect(inOslo == .endOfDay(year: 2025, month: 6, day: 2))
+    #expect(inOslo.text == "2025-06-02")
+    #expect(inOslo.resolve(for: santiago) == at("2025-06-02T23:59:59-04:00"))
+    #expect(AsOf.today(in: zone("UTC"), now: now).text == "2025-06-01")
+    #expect(AsOf.today(in: zone("America/Santiago"), now: now).resolve(for: oslo) == at("2025-06-01T23:59:59+02:00"))
+  }
+
+  @Test func anInstantIsStatedInUTC() throws {
+    #expect(try AsOf(reading: "2025-11-29T12:00:00+01:00").text == "2025-11-29T11:00:00+00:00")
   }
 
   @Test(arguments: [
@@ -82,9 +91,9 @@ import TrendlineStages
   @Test func edgesResolveInEveryZone() throws {
     for zone in ["Pacific/Kiritimati", "Etc/GMT+12", "UTC"] {
       let calendar = UserCalendar(timeZone: TimeZone(identifier: zone)!, firstWeekday: .monday)
-      let last = try AsOf(reading: "2199-12-31").resolve(for: calendar, now: 0)
+      let last = try AsOf(reading: "2199-12-31").resolve(for: calendar)
       #expect(RFC3339.format(seconds: last, timeZone: calendar.timeZone).hasPrefix("2199-12-31T23:59:59"))
-      let first = try AsOf(reading: "1970-01-01").resolve(for: calendar, now: 0)
+      let first = try AsOf(reading: "1970-01-01").resolve(for: calendar)
       let periods = Periods(.month, last: 120, through: first, calendar: calendar)
       #expect(RFC3339.format(seconds: periods.start(0), timeZone: calendar.timeZone).hasPrefix("1960-02-01T00:00:00"))
     }
