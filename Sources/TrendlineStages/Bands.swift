@@ -29,13 +29,7 @@ extension ValueBands: SeriesStage {
     else {
       return nil
     }
-    var measure: Measure? = members["measure"].flatMap {
-      reader.choice($0, at: path.appending("measure"), what: "measure")
-    }
-    if let given = measure, let measures = context.measures, !measures.contains(given) {
-      context.report(path.appending("measure"), .measureNotInBucket(stage: key, measure: given, bucket: measures))
-      measure = nil
-    }
+    let measure = members["measure"].flatMap { context.bucketMeasure($0, at: path.appending("measure"), stage: key) }
     var levels: [Level] = []
     var levelsValid = false
     let levelsPath = path.appending("levels")

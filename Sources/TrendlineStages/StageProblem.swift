@@ -67,6 +67,19 @@ public enum StageProblem: Equatable, Sendable {
 }
 
 extension StageReadContext {
+  /// A measure the chart's bucket counts, for a stage after it that names one (`bands`,
+  /// `streak`): a measure the chart does not count would silently never show.
+  ///
+  /// - Complexity: O(*m*) for *m* measures.
+  public func bucketMeasure(_ value: JSONValue, at path: JSONPath, stage: String) -> Measure? {
+    guard let measure: Measure = reader.choice(value, at: path, what: "measure") else { return nil }
+    if let measures, !measures.contains(measure) {
+      report(path, .measureNotInBucket(stage: stage, measure: measure, bucket: measures))
+      return nil
+    }
+    return measure
+  }
+
   /// Records `problem` at `path` (or at its member key, with `atKey`, named by `shownPath`).
   ///
   /// - Complexity: that of ``ParameterReader/report(_:_:hint:atKey:shownPath:)``.

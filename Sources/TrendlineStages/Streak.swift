@@ -86,13 +86,7 @@ extension Streak: SeriesChartStage {
     guard let members = reader.object(value, at: path, keys: ["measure", "atLeast"], required: ["measure"]) else {
       return nil
     }
-    var measure: Measure? = members["measure"].flatMap {
-      reader.choice($0, at: path.appending("measure"), what: "measure")
-    }
-    if let given = measure, let measures = context.measures, !measures.contains(given) {
-      context.report(path.appending("measure"), .measureNotInBucket(stage: key, measure: given, bucket: measures))
-      measure = nil
-    }
+    let measure = members["measure"].flatMap { context.bucketMeasure($0, at: path.appending("measure"), stage: key) }
     var atLeast: Double? = defaultAtLeast
     if let value = members["atLeast"] {
       atLeast = reader.number(value, at: path.appending("atLeast"))
