@@ -81,7 +81,10 @@ public struct RecordBook: Sendable {
 
   /// Folds one session's bests of exercise `name` into the book; returns the records set.
   private mutating func record(_ session: Exercise, of name: String) -> Int {
-    var history = exercises[name, default: Exercise()]
+    // Taken out of the book while it changes, so appending a record mutates the one copy: a
+    // copy left in the dictionary made every append copy the whole history, O(n²) over
+    // 200,000 sessions of one exercise.
+    var history = exercises.removeValue(forKey: name) ?? Exercise()
     var count = 0
     // Returns the record `new` sets over `old`, if any, and moves `old` up. It does not touch
     // `history` itself: `old` is one of its fields, passed inout.
