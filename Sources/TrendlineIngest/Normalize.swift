@@ -272,7 +272,7 @@ public enum Normalize {
       for name in unmappedHere { unmapped[name, default: 0] += 1 }
       sessions.append(
         Session(
-          key: key, start: first.start, durationSeconds: duration ?? 0, name: first.sessionName,
+          key: key, start: first.start, durationSeconds: duration, name: first.sessionName,
           sets: counted))
     }
     sessions.sort { $0.start != $1.start ? $0.start < $1.start : $0.key < $1.key }

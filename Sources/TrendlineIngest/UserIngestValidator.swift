@@ -53,8 +53,8 @@ public enum UserIngestValidator {
         return "session '\(session.key)' is not after '\(previous.key)'"
       }
       previous = session
-      guard session.durationSeconds >= 0, Double(session.durationSeconds) <= WorkoutLength.maximumSeconds else {
-        return "session '\(session.key)' lasts \(session.durationSeconds) s"
+      if let duration = session.durationSeconds, duration < 0 || Double(duration) > WorkoutLength.maximumSeconds {
+        return "session '\(session.key)' lasts \(duration) s"
       }
       for set in session.sets {
         if let problem = problem(in: set) { return "a set of session '\(session.key)' \(problem)" }

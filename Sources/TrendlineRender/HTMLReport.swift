@@ -184,7 +184,7 @@ public enum HTMLReport {
       return [
         "\(LocalDate.weekdayNames[local.weekday]) \(local.long) \(clock)",
         session.name.isEmpty ? "(no name)" : session.name,
-        session.durationSeconds > 0 ? "\(session.durationSeconds / 60) min" : "", String(session.setCount),
+        session.durationSeconds.map { "\($0 / 60) min" } ?? "not recorded", String(session.setCount),
         SVGNumber.display(session.volumeKg, decimals: 0) + " kg",
       ]
     }

@@ -273,7 +273,10 @@ public struct SeriesSVGRenderer: Sendable {
   func drawBars(_ b: inout SVGBuilder, panel: Panel, x: TimeScale) {
     b.open("g", [("class", "tl-bars")])
     for bucket in output.buckets {
-      let value = MeasureDisplay.scaled(bucket.values[panel.measure] ?? 0, panel.measure)
+      // An unknown value (no duration stated, no weighted set) has no bar: a 0 bar would claim
+      // "nothing", and the read-out and the table say "unknown" instead (SPEC 10.3).
+      guard let known = bucket.values[panel.measure] else { continue }
+      let value = MeasureDisplay.scaled(known, panel.measure)
       let x0 = x.x(bucket.bar.start)
       let x1 = x.x(bucket.bar.end)
       let top = panel.y.y(value)

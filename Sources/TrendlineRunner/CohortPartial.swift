@@ -18,7 +18,9 @@ import TrendlineSupport
 public struct CohortPartial: Decodable, Sendable, Equatable {
   /// 2: the as-of as resolved, the corpus fingerprint, the manifest's SHA-256 and the
   /// partial's own checksum.
-  public static let schemaID = "trendline/cohort-partial@2"
+  /// 3: a series part counts each row's users apart from its known values, and lists its
+  /// partial rows (SPEC 10.3 and 10.6).
+  public static let schemaID = "trendline/cohort-partial@3"
 
   public var schema = CohortPartial.schemaID
   public var pipeline: Manifest.PipelineRecord
@@ -109,10 +111,23 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
       guard part.ranking.count <= compare.rankTop, part.ranking.allSatisfy({ $0.value.isFinite }) else {
         return "chart '\(name)' ranks \(part.ranking.count) users, more than \(compare.rankTop) or not finite"
       }
-      for measures in part.buckets.values {
-        for values in measures.values where !values.allSatisfy(\.isFinite) {
-          return "chart '\(name)' holds a value that is not finite"
+      for (date, measures) in part.buckets {
+        let count = part.counts[date] ?? 0
+        guard count >= 1, count <= part.users else {
+          return "chart '\(name)' counts \(count) users in row \(TerminalText.escaped(date)) of \(part.users)"
         }
+        for values in measures.values {
+          guard values.allSatisfy(\.isFinite) else { return "chart '\(name)' holds a value that is not finite" }
+          guard values.count <= count else {
+            return "chart '\(name)' holds \(values.count) values in row \(TerminalText.escaped(date)) of \(count) users"
+          }
+        }
+      }
+      for date in Array(part.counts.keys) + part.partial where !Compare.isRowKey(date) {
+        return "chart '\(name)' has a row '\(TerminalText.escaped(date))' that is not a YYYY-MM-DD date"
+      }
+      guard part.partial.allSatisfy({ part.counts[$0] != nil }) else {
+        return "chart '\(name)' marks a row partial that it does not count"
       }
     }
     for (name, part) in radar {
@@ -173,9 +188,13 @@ extension CohortPartial: OutputWritable {
     try writer.object(sortingKeys: part.buckets) { writer, measures in
       try writer.object(measures) { writer, values in try writer.array(values) { try $0.number($1) } }
     }
+    writer.key("counts")
+    writer.object(sortingKeys: part.counts) { $0.number($1) }
     writer.member("granularity", part.granularity.rawValue)
     writer.key("measures")
     writer.array(part.measures) { $0.string($1.rawValue) }
+    writer.key("partial")
+    writer.array(part.partial) { $0.string($1) }
     writer.member("range", part.range.rawValue)
     writer.key("ranking")
     try writer.array(part.ranking) { writer, entry in
@@ -199,6 +218,7 @@ extension CohortPartial: OutputWritable {
     }
     writer.key("counts")
     try writer.array(part.counts) { writer, counts in try writer.array(counts) { try $0.number($1) } }
+    writer.member("partial", part.partial)
     writer.member("period", part.period.rawValue)
     writer.member("users", part.users)
     writer.endObject()

@@ -39,7 +39,7 @@ public enum CacheFault: Error, Equatable, Sendable, CustomStringConvertible {
 ///     header, 32 bytes:
 ///       0   magic      89 54 4C 43 0D 0A 1A 0A   ("\x89TLC\r\n\x1A\n", PNG's trick: the
 ///                      high byte and the line ends catch 7-bit and text-mode copies)
-///       8   version    UInt32 (2)
+///       8   version    UInt32 (``formatVersion``)
 ///       12  reserved   UInt32 (0)
 ///       16  length     UInt64, bytes of payload after the header
 ///       24  checksum   UInt64, the first half of MurmurHash3 x64 128 of the payload
@@ -63,7 +63,8 @@ struct Entry {
   /// 2: the checksum became MurmurHash3 (version 1 used FNV-1a, a byte at a time).
   /// 3: row notes (every row not accepted as written, with its outcome) replace rejects, and
   /// files count rows with a value dropped.
-  static let formatVersion: UInt32 = 3
+  /// 4: a session's duration may be unknown, written as -1 (SPEC 10.3).
+  static let formatVersion: UInt32 = 4
   static let magic: [UInt8] = [0x89, 0x54, 0x4C, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
   static let headerSize = 32
   /// Set types by their 2-bit code; `allCases` builds a new array on every call.
@@ -176,7 +177,8 @@ struct Entry {
     for session in ingest.sessions {
       sessions.string(session.key)
       sessions.int64(session.start)
-      sessions.int64(session.durationSeconds)
+      // -1 for unknown: a stated duration is never negative (SPEC 10.2 drops such durations).
+      sessions.int64(session.durationSeconds ?? -1)
       sessions.count(name(session.name))
       sessions.count(session.sets.count)
       for set in session.sets {
@@ -333,7 +335,9 @@ extension Entry {
     for _ in 0..<sessionCount {
       let key = try reader.string()
       let start = try reader.int64()
-      let duration = try reader.int64()
+      let stated = try reader.int64()
+      guard stated >= -1 else { throw .malformed("duration \(stated)") }
+      let duration = stated == -1 ? nil : stated
       let name = try indexed(names, "name")
       let setCount = try reader.count(each: 4)
       var sets: [TrainedSet] = []

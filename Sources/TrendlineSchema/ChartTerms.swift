@@ -88,6 +88,22 @@ public struct Extent: Decodable, Sendable, Equatable {
     self.start = start
     self.end = end
   }
+
+  /// The bar of a period from `start` to `end` (seconds): centred on the start, 0.35 × the
+  /// period's length on each side, `round(0.35 × length)` with halves up in whole seconds,
+  /// (35 × length + 50) / 100. Nothing is computed in floating point and truncated, which would
+  /// shift a bar by a second depending on the platform.
+  ///
+  /// - Complexity: O(1).
+  public static func bar(start: Int64, end: Int64) -> Extent {
+    let half = barHalfWidth(end - start)
+    return Extent(start: Date(epochSeconds: start - half), end: Date(epochSeconds: start + half))
+  }
+
+  /// `round(0.35 × length)`, halves up, in whole seconds.
+  ///
+  /// - Complexity: O(1).
+  public static func barHalfWidth(_ length: Int64) -> Int64 { (35 * length + 50) / 100 }
 }
 
 extension Extent: OutputWritable {
@@ -118,6 +134,19 @@ extension Date {
   }
 }
 
+extension KeyedDecodingContainer {
+  /// An object keyed by measure whose unknown values are `null` (SPEC 10.3), each `null` left
+  /// out of the dictionary.
+  func decodeMeasures(forKey key: Key) throws -> [Measure: Double] {
+    try decode([Measure: Double?].self, forKey: key).compactMapValues { $0 }
+  }
+
+  /// ``decodeMeasures(forKey:)`` for a key that may be absent.
+  func decodeMeasuresIfPresent(forKey key: Key) throws -> [Measure: Double]? {
+    try decodeIfPresent([Measure: Double?].self, forKey: key)?.compactMapValues { $0 }
+  }
+}
+
 /// Checks the `schema` field while decoding an output, so that decoding a radar file as a
 /// series fails with both ids named instead of with a missing-key error somewhere inside.
 func decodeSchema<Key: CodingKey>(
@@ -125,10 +154,14 @@ func decodeSchema<Key: CodingKey>(
 ) throws -> String {
   let found = try container.decode(String.self, forKey: key)
   guard found == expected else {
+    let family = expected.prefix { $0 != "@" }
+    let advice =
+      found.hasPrefix(family + "@")
+      ? "it was written by another version of Trendline; run the pipeline again to rewrite it"
+      : "it is another kind of output"
     throw DecodingError.dataCorruptedError(
       forKey: key, in: container,
-      debugDescription:
-        "schema '\(found)' is not '\(expected)'; this decoder reads only \(expected)")
+      debugDescription: "schema '\(found)' is not '\(expected)', the only version this decoder reads: \(advice)")
   }
   return found
 }

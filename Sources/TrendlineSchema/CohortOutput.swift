@@ -1,11 +1,15 @@
 import Foundation
 
-/// Summary statistics of one measure over a cohort's users: mean, min, max and quantiles.
+/// Summary statistics of one measure over a cohort's users: how many users they cover, mean,
+/// min, max and quantiles.
 ///
-/// Written as one flat object, `{"mean": …, "min": …, "max": …, "p25": …, "p50": …}`, with a
-/// `p<q×100>` key per quantile the pipeline asked for (SPEC 7: numpy's default, linear
+/// Written as one flat object, `{"n": …, "mean": …, "min": …, "max": …, "p25": …, "p50": …}`,
+/// with a `p<q×100>` key per quantile the pipeline asked for (SPEC 7: numpy's default, linear
 /// interpolation between closest ranks).
 public struct CohortStats: Decodable, Sendable, Equatable {
+  /// The users whose value is known (SPEC 10.3): a user whose sessions state no duration is
+  /// not counted in a duration statistic, where a 0 would pull the median down.
+  public var n: Int
   public var mean: Double
   public var min: Double
   public var max: Double
@@ -21,7 +25,8 @@ public struct CohortStats: Decodable, Sendable, Equatable {
     }
   }
 
-  public init(mean: Double, min: Double, max: Double, quantiles: [Quantile]) {
+  public init(n: Int, mean: Double, min: Double, max: Double, quantiles: [Quantile]) {
+    self.n = n
     self.mean = mean
     self.min = min
     self.max = max
@@ -48,6 +53,7 @@ public struct CohortStats: Decodable, Sendable, Equatable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Key.self)
+    n = try container.decode(Int.self, forKey: Key("n"))
     mean = try container.decode(Double.self, forKey: Key("mean"))
     min = try container.decode(Double.self, forKey: Key("min"))
     max = try container.decode(Double.self, forKey: Key("max"))
@@ -69,7 +75,10 @@ public struct AxisDomain: Decodable, Sendable, Equatable {
   }
 }
 
-/// Cross-user comparison of one series chart (`trendline/cohort-series@1`, SPEC 7).
+/// Cross-user comparison of one series chart (`trendline/cohort-series@2`, SPEC 7 and 10).
+///
+/// Version 2: a statistic says how many users it covers (`n`), a measure no user of a row has
+/// a known value for is `null` (version 1 wrote zeros), and rows give instants and a bar.
 ///
 /// Buckets are aligned by local start date across users in different time zones: a week that
 /// starts on Monday 24 November in Oslo and one that starts on Monday 24 November in New York
@@ -77,7 +86,7 @@ public struct AxisDomain: Decodable, Sendable, Equatable {
 /// the Monday nearest their start (a Sunday-first week of 23 November joins the row of
 /// Monday 24 November), so a cohort of mixed week starts still has one row per week.
 public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
-  public static let schemaID = "trendline/cohort-series@1"
+  public static let schemaID = "trendline/cohort-series@2"
 
   public var schema: String = CohortSeriesOutput.schemaID
   public var chart: String
@@ -98,16 +107,71 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
   public var ranking: Ranking?
 
   public struct Bucket: Decodable, Sendable, Equatable {
-    /// The local start date, `YYYY-MM-DD`.
+    /// The local start date, `YYYY-MM-DD`; also the row's stable id.
     public var date: String
+    /// The row's period as instants for a time axis: the local dates of its start and of the
+    /// next period's start, each at 00:00 UTC. Users in many zones share a row, so these are
+    /// calendar dates placed on a time line, not moments: format them in UTC.
+    public var start: Date
+    public var end: Date
+    /// Where to draw the row's bar: start ± 0.35 × the period's length, as a user's chart has.
+    public var bar: Extent
+    /// True for the row of the period holding as-of, still in progress for some user (SPEC 10.6).
+    public var partial: Bool
     /// Users with this bucket.
     public var n: Int
+    /// Per measure, the statistics of the users whose value is known; a measure no user of the
+    /// row has a value for is absent (`null` in the JSON).
     public var values: [Measure: CohortStats]
 
-    public init(date: String, n: Int, values: [Measure: CohortStats]) {
+    public init(
+      date: String, start: Date, end: Date, bar: Extent, partial: Bool, n: Int, values: [Measure: CohortStats]
+    ) {
       self.date = date
+      self.start = start
+      self.end = end
+      self.bar = bar
+      self.partial = partial
       self.n = n
       self.values = values
+    }
+
+    /// The row of local date `date` (`YYYY-MM-DD`), its instants and bar worked out from it:
+    /// the date and the next period's first date at 00:00 UTC, the bar 0.35 × the length, in
+    /// whole seconds with halves up, like a user's bar.
+    ///
+    /// - Complexity: O(1).
+    public init(date: String, granularity: Granularity, partial: Bool, n: Int, values: [Measure: CohortStats]) {
+      let parts = date.split(separator: "-").compactMap { Int64($0) }
+      precondition(parts.count == 3, "a cohort row's key is YYYY-MM-DD, not \(date)")
+      let days = RFC3339.days(fromCivil: parts[0], month: parts[1], day: parts[2])
+      let next: Int64
+      switch granularity {
+      case .day: next = days + 1
+      case .week: next = days + 7
+      case .month:
+        let (year, month) = parts[1] == 12 ? (parts[0] + 1, Int64(1)) : (parts[0], parts[1] + 1)
+        next = RFC3339.days(fromCivil: year, month: month, day: 1)
+      }
+      let (start, end) = (days * 86_400, next * 86_400)
+      self.init(
+        date: date, start: Date(epochSeconds: start), end: Date(epochSeconds: end),
+        bar: Extent.bar(start: start, end: end), partial: partial, n: n, values: values)
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case date, start, end, bar, partial, n, values
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      date = try c.decode(String.self, forKey: .date)
+      start = try c.decode(Date.self, forKey: .start)
+      end = try c.decode(Date.self, forKey: .end)
+      bar = try c.decode(Extent.self, forKey: .bar)
+      partial = try c.decode(Bool.self, forKey: .partial)
+      n = try c.decode(Int.self, forKey: .n)
+      values = try c.decode([Measure: CohortStats?].self, forKey: .values).compactMapValues { $0 }
     }
   }
 
@@ -156,6 +220,9 @@ public struct CohortRadarOutput: Decodable, Sendable, Equatable {
   public var chart: String
   public var asOf: String
   public var period: Granularity
+  /// True when the period is still in progress for some user (it holds as-of, SPEC 10.6):
+  /// its counts are so far, not the period's.
+  public var partial: Bool
   public var users: Int
   /// In spoke order, like the users' radars.
   public var axes: [Axis]
@@ -171,21 +238,23 @@ public struct CohortRadarOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public init(chart: String, asOf: String, period: Granularity, users: Int, axes: [Axis]) {
+  public init(chart: String, asOf: String, period: Granularity, partial: Bool, users: Int, axes: [Axis]) {
     self.chart = chart
     self.asOf = asOf
     self.period = period
+    self.partial = partial
     self.users = users
     self.axes = axes
   }
 }
 
 extension CohortStats: OutputWritable {
-  /// Writes `mean, min, max`, then a key per quantile in the pipeline's order.
+  /// Writes `n, mean, min, max`, then a key per quantile in the pipeline's order.
   ///
   /// - Complexity: O(*q*), where *q* is the number of quantiles.
   public func write(to writer: inout OutputWriter) throws {
     writer.beginObject()
+    writer.member("n", n)
     try writer.member("mean", mean)
     try writer.member("min", min)
     try writer.member("max", max)
@@ -226,7 +295,7 @@ extension CohortSeriesOutput: OutputWritable {
     writer.array(measures) { $0.string($1.rawValue) }
     writer.member("users", users)
     writer.key("buckets")
-    try writer.array(buckets)
+    try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
     writer.key("yDomain")
     try writer.object(yDomain) { try $1.write(to: &$0) }
     if let ranking {
@@ -237,16 +306,27 @@ extension CohortSeriesOutput: OutputWritable {
   }
 }
 
-extension CohortSeriesOutput.Bucket: OutputWritable {
-  /// Writes `date, n, values`.
+extension CohortSeriesOutput.Bucket {
+  /// Writes `date, start, end, bar, partial, n, values`, with a member in `values` for each of
+  /// `measures`, `null` where no user's value is known.
   ///
   /// - Complexity: O(*m* × *q*), where *m* is the number of measures and *q* of quantiles.
-  public func write(to writer: inout OutputWriter) throws {
+  func write(to writer: inout OutputWriter, measures: [Measure]) throws {
     writer.beginObject()
     writer.member("date", date)
+    writer.member("start", start)
+    writer.member("end", end)
+    writer.key("bar")
+    bar.write(to: &writer)
+    writer.member("partial", partial)
     writer.member("n", n)
     writer.key("values")
-    try writer.object(values) { try $1.write(to: &$0) }
+    writer.beginObject()
+    for measure in Measure.inKeyOrder where measures.contains(measure) {
+      writer.key(escaping: measure.rawValue)
+      if let stats = values[measure] { try stats.write(to: &writer) } else { writer.null() }
+    }
+    writer.endObject()
     writer.endObject()
   }
 }
@@ -278,7 +358,7 @@ extension CohortSeriesOutput.Ranking.Entry: OutputWritable {
 }
 
 extension CohortRadarOutput: OutputWritable {
-  /// Writes `schema, chart, asOf, period, users, axes`.
+  /// Writes `schema, chart, asOf, period, partial, users, axes`.
   ///
   /// - Complexity: O(*a* × *q*), where *a* is the number of axes and *q* of quantiles.
   public func write(to writer: inout OutputWriter) throws {
@@ -287,6 +367,7 @@ extension CohortRadarOutput: OutputWritable {
     writer.member("chart", chart)
     writer.member("asOf", asOf)
     writer.member("period", period.rawValue)
+    writer.member("partial", partial)
     writer.member("users", users)
     writer.key("axes")
     try writer.array(axes)

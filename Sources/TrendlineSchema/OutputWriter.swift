@@ -288,6 +288,22 @@ public struct OutputWriter {
     endObject()
   }
 
+  /// An object with one member per measure of `measures`, in UTF-8 key order: its value in
+  /// `values`, or `null` when `values` has none. Unknown is written as `null`, never left out
+  /// and never 0 (SPEC 10.3), so a decoder sees every measure the chart counts.
+  ///
+  /// - Complexity: O(*m*), where *m* is the number of measures.
+  public mutating func measures(_ measures: [Measure], _ values: [Measure: Double]) throws {
+    beginObject()
+    var listed = [Bool](repeating: false, count: Measure.allCases.count)
+    for measure in measures { listed[measure.ordinal] = true }
+    for measure in Measure.inKeyOrder where listed[measure.ordinal] {
+      key(escaping: measure.rawValue)
+      if let value = values[measure] { try number(value) } else { null() }
+    }
+    endObject()
+  }
+
   /// An object keyed by strings from data (chart names, reasons), keys in UTF-8 byte order.
   ///
   /// - Complexity: O(*m* log *m*) for *m* keys, plus *m* calls of `writeValue`.

@@ -18,6 +18,16 @@ public enum RFC3339 {
     text(seconds: seconds, offset: Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds))))
   }
 
+  /// The local date of `seconds` in `timeZone`, `2026-08-24`: the stable `id` of a period,
+  /// which starts at local midnight, so no two periods of one output share it.
+  ///
+  /// - Complexity: O(1).
+  public static func localDate(seconds: Int64, timeZone: TimeZone) -> String {
+    let local = seconds + Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds)))
+    let (year, month, day) = civilDate(fromDays: floorDiv(local, 86_400))
+    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+  }
+
   /// `seconds` written with a known UTC `offset` (whole minutes; anything else is written as
   /// `+00:00`, which only a few zones before 1972 would need).
   ///

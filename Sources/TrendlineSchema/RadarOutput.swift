@@ -19,11 +19,15 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public struct Period: Decodable, Sendable, Equatable {
+  public struct Period: Decodable, Sendable, Equatable, Identifiable {
+    /// The local date the period starts on, `YYYY-MM-DD`: stable across runs.
+    public var id: String
     public var start: Date
     public var end: Date
-    /// True for the period containing as-of.
+    /// True for the period containing as-of, whose polygon is still growing (SPEC 10.6).
     public var partial: Bool
+    /// How much of the period had passed at as-of, 0…1; 1 for every period but the partial one.
+    public var elapsed: Double
     /// Every session in the period, whatever it trained.
     public var sessions: Int
     /// Distinct sessions per axis, in axis order.
@@ -32,11 +36,14 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     public var scale: [Double]
 
     public init(
-      start: Date, end: Date, partial: Bool, sessions: Int, counts: [Int], scale: [Double]
+      id: String, start: Date, end: Date, partial: Bool, elapsed: Double = 1, sessions: Int, counts: [Int],
+      scale: [Double]
     ) {
+      self.id = id
       self.start = start
       self.end = end
       self.partial = partial
+      self.elapsed = elapsed
       self.sessions = sessions
       self.counts = counts
       self.scale = scale
@@ -61,6 +68,9 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
   public var axes: [Axis]
   /// Oldest first; the last one contains as-of.
   public var periods: [Period]
+  /// The largest count over every axis and period: the value of the outer ring, where `scale`
+  /// is 1 (0 when nothing was counted).
+  public var largest: Int
   /// Most sessions first, then by name.
   public var unmappedExercises: [UnmappedExercise]
 
@@ -75,24 +85,26 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     self.asOf = asOf
     self.axes = axes
     self.periods = periods
+    self.largest = periods.lazy.flatMap(\.counts).max() ?? 0
     self.unmappedExercises = unmappedExercises
   }
 
   enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, axes, periods, unmappedExercises
+    case schema, user, chart, timeZone, asOf, axes, largest, periods, unmappedExercises
   }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     axes = try c.decode([Axis].self, forKey: .axes)
+    largest = try c.decode(Int.self, forKey: .largest)
     periods = try c.decode([Period].self, forKey: .periods)
     unmappedExercises = try c.decode([UnmappedExercise].self, forKey: .unmappedExercises)
   }
 }
 
 extension RadarOutput: OutputWritable {
-  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, axes, periods,
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, axes, largest, periods,
   /// unmappedExercises`.
   ///
   /// - Complexity: O(*p* × *a* + *u*), where *p* is the number of periods, *a* of axes and *u*
@@ -101,6 +113,7 @@ extension RadarOutput: OutputWritable {
     writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
     writer.key("axes")
     try writer.array(axes)
+    writer.member("largest", largest)
     writer.key("periods")
     try writer.array(periods)
     writer.key("unmappedExercises")
@@ -122,14 +135,16 @@ extension RadarOutput.Axis: OutputWritable {
 }
 
 extension RadarOutput.Period: OutputWritable {
-  /// Writes `start, end, partial, sessions, counts, scale`.
+  /// Writes `id, start, end, partial, elapsed, sessions, counts, scale`.
   ///
   /// - Complexity: O(*a*), where *a* is the number of axes.
   public func write(to writer: inout OutputWriter) throws {
     writer.beginObject()
+    writer.member("id", id)
     writer.member("start", start)
     writer.member("end", end)
     writer.member("partial", partial)
+    try writer.member("elapsed", elapsed)
     writer.member("sessions", sessions)
     writer.key("counts")
     writer.array(counts) { $0.number($1) }

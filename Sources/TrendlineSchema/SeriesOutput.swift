@@ -1,12 +1,17 @@
 import Foundation
 
-/// A bucketed time series, ready for Swift Charts (`trendline/series@1`, SPEC section 7).
+/// A bucketed time series, ready for Swift Charts (`trendline/series@2`, SPEC sections 7 and 10).
 ///
 /// Every number a chart needs is here already: bucket edges in the user's calendar (a day may be
 /// 23 or 25 hours), bar extents, the padded domain, the trend and the averages. An app draws
 /// them; it does not recompute them, so every app draws the same chart.
+///
+/// Unknown is `null` in the JSON, never 0 (SPEC 10.3): a bucket whose sessions have no stated
+/// duration, a best no set reached, a trend with no complete bucket in its window. Decoded, an
+/// unknown value is absent from its dictionary, so `values[.durationSeconds]` is nil.
+/// Version 1 wrote such values as 0 or left them out; this decoder reads version 2 only.
 public struct SeriesOutput: Decodable, Sendable, Equatable {
-  public static let schemaID = "trendline/series@1"
+  public static let schemaID = "trendline/series@2"
 
   /// One calendar period.
   public struct Bucket: Decodable, Sendable, Equatable {
@@ -14,24 +19,46 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     public var start: Date
     /// The next period's first instant (so a day bucket may be 23 or 25 hours long).
     public var end: Date
-    /// True for the period containing as-of, whose data is still coming in.
+    /// True for the period containing as-of, whose data is still coming in. It is no input of
+    /// a trend or of `average` (SPEC 10.6).
     public var partial: Bool
+    /// How much of the period had passed at as-of, 0…1: (as-of + 1 s − start) / (end − start)
+    /// for the partial bucket (as-of is the last second counted), 1 for every other.
+    public var elapsed: Double
+    /// Each measure's value; a measure with an unknown value is absent (`null` in the JSON).
     public var values: [Measure: Double]
-    /// The smoothed values; absent (not `null`) when the chart has no `smooth` stage.
+    /// The smoothed values; the key is absent (not `null`) when the chart has no `smooth`
+    /// stage, and a measure with no complete bucket in its window is `null`.
     public var trend: [Measure: Double]?
     /// Where to draw the bar: start ± 0.35 × the bucket's length.
     public var bar: Extent
 
     public init(
-      start: Date, end: Date, partial: Bool, values: [Measure: Double],
+      start: Date, end: Date, partial: Bool, elapsed: Double = 1, values: [Measure: Double],
       trend: [Measure: Double]? = nil, bar: Extent
     ) {
       self.start = start
       self.end = end
       self.partial = partial
+      self.elapsed = elapsed
       self.values = values
       self.trend = trend
       self.bar = bar
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case start, end, partial, elapsed, values, trend, bar
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      start = try c.decode(Date.self, forKey: .start)
+      end = try c.decode(Date.self, forKey: .end)
+      partial = try c.decode(Bool.self, forKey: .partial)
+      elapsed = try c.decode(Double.self, forKey: .elapsed)
+      values = try c.decodeMeasures(forKey: .values)
+      trend = try c.decodeMeasuresIfPresent(forKey: .trend)
+      bar = try c.decode(Extent.self, forKey: .bar)
     }
   }
 
@@ -47,7 +74,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   /// The x-axis domain; `null` when there are no buckets.
   public var domain: Extent?
   public var buckets: [Bucket]
-  /// The mean of each measure over `buckets`; 0 when there are none.
+  /// The mean of each measure over the complete buckets that have it (SPEC 10.6); absent
+  /// (`null`) when none has.
   public var average: [Measure: Double]
 
   public init(
@@ -80,7 +108,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     measures = try c.decode([Measure].self, forKey: .measures)
     domain = try c.decodeIfPresent(Extent.self, forKey: .domain)
     buckets = try c.decode([Bucket].self, forKey: .buckets)
-    average = try c.decode([Measure: Double].self, forKey: .average)
+    average = try c.decodeMeasures(forKey: .average)
   }
 }
 
@@ -99,28 +127,30 @@ extension SeriesOutput: OutputWritable {
     // Written as `null`, not left out: "no buckets, so no domain" is a fact the app should see.
     if let domain { domain.write(to: &writer) } else { writer.null() }
     writer.key("buckets")
-    try writer.array(buckets)
+    try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
     writer.key("average")
-    try writer.object(average) { try $0.number($1) }
+    try writer.measures(measures, average)
     writer.endObject()
   }
 }
 
-extension SeriesOutput.Bucket: OutputWritable {
-  /// Writes `start, end, partial, values, trend, bar`.
+extension SeriesOutput.Bucket {
+  /// Writes `start, end, partial, elapsed, values, trend, bar`, with a member for each of
+  /// `measures` in `values` and `trend`.
   ///
   /// - Complexity: O(*m*), where *m* is the number of measures.
-  public func write(to writer: inout OutputWriter) throws {
+  func write(to writer: inout OutputWriter, measures: [Measure]) throws {
     writer.beginObject()
     writer.member("start", start)
     writer.member("end", end)
     writer.member("partial", partial)
+    try writer.member("elapsed", elapsed)
     writer.key("values")
-    try writer.object(values) { try $0.number($1) }
+    try writer.measures(measures, values)
     // Left out, not `null`, without a `smooth` stage (SPEC 9.8).
     if let trend {
       writer.key("trend")
-      try writer.object(trend) { try $0.number($1) }
+      try writer.measures(measures, trend)
     }
     writer.key("bar")
     bar.write(to: &writer)

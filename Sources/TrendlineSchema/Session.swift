@@ -12,14 +12,16 @@ public struct Session: Sendable, Equatable {
   public var key: String
   /// When the workout started.
   public var start: Int64
-  /// Length in seconds; 0 when the format does not record it.
-  public var durationSeconds: Int64
+  /// Length in seconds; nil when it is unknown: the export has no duration for the session (no
+  /// such column, an empty cell) or stated one Trendline dropped (SPEC 10.2). Never 0 for
+  /// "unknown" (SPEC 10.3): a chart would draw "0 minutes trained" where the truth is not known.
+  public var durationSeconds: Int64?
   /// The workout's name as written (NFC), or empty.
   public var name: String
   /// The counted sets, in file order.
   public var sets: [TrainedSet]
 
-  public init(key: String, start: Int64, durationSeconds: Int64, name: String, sets: [TrainedSet]) {
+  public init(key: String, start: Int64, durationSeconds: Int64?, name: String, sets: [TrainedSet]) {
     self.key = key
     self.start = start
     self.durationSeconds = durationSeconds

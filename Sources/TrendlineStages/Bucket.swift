@@ -115,6 +115,9 @@ public struct Bucket: Sendable, Equatable {
     }
     let periods = Periods(granularity, from: windowStart, through: asOf, calendar: calendar)
     var sessionCounts = [Int](repeating: 0, count: periods.count)
+    // Sessions with a known duration: a period whose sessions all lack one has an unknown
+    // duration, not 0 minutes (SPEC 10.3).
+    var knownDurations = [Int](repeating: 0, count: periods.count)
     // One column per measure, by ordinal. A best starts at -∞, which no set reaches: a bucket
     // whose best is still -∞ has no value for it.
     let empty = Measure.allCases.map { $0.isBest ? -Double.infinity : 0 }
@@ -135,7 +138,10 @@ public struct Bucket: Sendable, Equatable {
       sessionCounts[period] += 1
       totals[period][0] += 1
       totals[period][1] += Double(session.setCount)
-      totals[period][2] += Double(session.durationSeconds)
+      if let duration = session.durationSeconds {
+        totals[period][2] += Double(duration)
+        knownDurations[period] += 1
+      }
       totals[period][3] += session.volumeKg
       if perSet {
         for set in session.sets {
@@ -152,17 +158,19 @@ public struct Bucket: Sendable, Equatable {
       buckets.append(
         BucketedSeries.Bucket(
           start: periods.start(index), end: periods.end(index), partial: index == periods.count - 1,
-          values: Self.values(totals[index], measures: measures)))
+          values: Self.values(totals[index], durationKnown: knownDurations[index] > 0, measures: measures)))
     }
     return BucketedSeries(
       range: range, granularity: granularity, measures: measures, asOf: asOf, periods: periods,
       buckets: buckets)
   }
 
-  /// The bucket's value of each measure; a best no set reached is left out.
-  private static func values(_ totals: [Double], measures: [Measure]) -> [Measure: Double] {
+  /// The bucket's value of each measure; what is unknown is left out: a best no set reached,
+  /// and the duration when none of the bucket's sessions has one.
+  private static func values(_ totals: [Double], durationKnown: Bool, measures: [Measure]) -> [Measure: Double] {
     var values: [Measure: Double] = [:]
     for measure in measures where totals[measure.ordinal] > -Double.infinity {
+      if measure == .durationSeconds && !durationKnown { continue }
       values[measure] = totals[measure.ordinal]
     }
     return values

@@ -39,20 +39,28 @@ public struct Compare: Sendable, Equatable, Codable {
     public var granularity: Granularity
     public var measures: [Measure]
     public var users: Int
-    /// Local start date → measure → one value per user with that bucket.
+    /// Local start date → measure → one value per user with that bucket and a known value.
     public var buckets: [String: [Measure: [Double]]]
+    /// Local start date → users with that bucket (each measure's list may be shorter: a user
+    /// whose value is unknown is in this count but not in the list).
+    public var counts: [String: Int]
+    /// The local start dates of the users' partial buckets, ascending, each once.
+    public var partial: [String]
     /// The best users by the rank measure, at most `rankTop` of them.
     public var ranking: [CohortSeriesOutput.Ranking.Entry]
 
     public init(
       range: BucketRange, granularity: Granularity, measures: [Measure], users: Int = 0,
-      buckets: [String: [Measure: [Double]]] = [:], ranking: [CohortSeriesOutput.Ranking.Entry] = []
+      buckets: [String: [Measure: [Double]]] = [:], counts: [String: Int] = [:], partial: [String] = [],
+      ranking: [CohortSeriesOutput.Ranking.Entry] = []
     ) {
       self.range = range
       self.granularity = granularity
       self.measures = measures
       self.users = users
       self.buckets = buckets
+      self.counts = counts
+      self.partial = partial
       self.ranking = ranking
     }
   }
@@ -64,12 +72,17 @@ public struct Compare: Sendable, Equatable, Codable {
     public var users: Int
     /// Per axis, one latest-period count per user.
     public var counts: [[Double]]
+    /// Whether any user's latest period is still in progress (it holds as-of, SPEC 10.6).
+    public var partial: Bool
 
-    public init(period: Granularity, axes: [RadarOutput.Axis], users: Int = 0, counts: [[Double]]? = nil) {
+    public init(
+      period: Granularity, axes: [RadarOutput.Axis], users: Int = 0, counts: [[Double]]? = nil, partial: Bool = false
+    ) {
       self.period = period
       self.axes = axes
       self.users = users
       self.counts = counts ?? Array(repeating: [], count: axes.count)
+      self.partial = partial
     }
   }
 
@@ -83,8 +96,11 @@ public struct Compare: Sendable, Equatable, Codable {
     var total = 0.0
     for bucket in series.buckets {
       let key = Compare.dateKey(bucket.start, zone: zone, granularity: series.granularity)
+      part.counts[key, default: 0] += 1
+      if bucket.partial { part.partial = Compare.union(part.partial, [key]) }
       for measure in series.measures {
-        // A best the bucket has no value for is no user's 0: it is left out of the statistics.
+        // An unknown value (a best without a set, a duration no session states) is no user's 0:
+        // it is left out of the statistics, which say how many users they cover.
         guard let value = bucket.values[measure] else { continue }
         part.buckets[key, default: [:]][measure, default: []].append(value)
         if measure == rankMeasure { total += value }
@@ -104,6 +120,7 @@ public struct Compare: Sendable, Equatable, Codable {
     var part = part ?? RadarPart(period: period, axes: radar.axes)
     part.users += 1
     let latest = radar.periods.last?.counts ?? []
+    if radar.periods.last?.partial == true { part.partial = true }
     for axis in part.axes.indices {
       part.counts[axis].append(axis < latest.count ? Double(latest[axis]) : 0)
     }
@@ -119,6 +136,8 @@ public struct Compare: Sendable, Equatable, Codable {
     for (key, measures) in other.buckets {
       for (measure, values) in measures { merged.buckets[key, default: [:]][measure, default: []] += values }
     }
+    for (key, count) in other.counts { merged.counts[key, default: 0] += count }
+    merged.partial = Compare.union(part.partial, other.partial)
     merged.ranking = top(part.ranking + other.ranking)
     return merged
   }
@@ -128,6 +147,7 @@ public struct Compare: Sendable, Equatable, Codable {
     var merged = part
     merged.users += other.users
     for axis in merged.counts.indices where axis < other.counts.count { merged.counts[axis] += other.counts[axis] }
+    merged.partial = part.partial || other.partial
     return merged
   }
 
@@ -148,17 +168,17 @@ public struct Compare: Sendable, Equatable, Codable {
   /// - Complexity: O(*v* log *v*), where *v* is the number of gathered values.
   public func reduce(_ part: SeriesPart, chart: String, asOf: String) -> CohortSeriesOutput {
     var largest: [Measure: Double] = [:]
-    let buckets = part.buckets.keys.sorted().map { date -> CohortSeriesOutput.Bucket in
-      let measures = part.buckets[date]!
+    let buckets = part.counts.keys.sorted().map { date -> CohortSeriesOutput.Bucket in
+      let measures = part.buckets[date] ?? [:]
       var values: [Measure: CohortStats] = [:]
-      var n = 0
       for measure in part.measures {
         let sorted = (measures[measure] ?? []).sorted()
-        n = max(n, sorted.count)
         values[measure] = stats(sorted)
         largest[measure] = max(largest[measure] ?? 0, sorted.last ?? 0)
       }
-      return .init(date: date, n: n, values: values)
+      return .init(
+        date: date, granularity: part.granularity, partial: part.partial.contains(date), n: part.counts[date]!,
+        values: values)
     }
     var yDomain: [Measure: AxisDomain] = [:]
     for measure in part.measures {
@@ -178,25 +198,50 @@ public struct Compare: Sendable, Equatable, Codable {
   /// - Complexity: O(*v* log *v*), where *v* is the number of gathered counts.
   public func reduce(_ part: RadarPart, chart: String, asOf: String) -> CohortRadarOutput {
     let axes = part.axes.enumerated().map { index, axis in
-      CohortRadarOutput.Axis(id: axis.id, label: axis.label, counts: stats(part.counts[index].sorted()))
+      let sorted = part.counts[index].sorted()
+      // A part exists only once a user was added, and every user has a count on every axis.
+      return CohortRadarOutput.Axis(
+        id: axis.id, label: axis.label,
+        counts: stats(sorted) ?? CohortStats(n: 0, mean: 0, min: 0, max: 0, quantiles: []))
     }
-    return CohortRadarOutput(chart: chart, asOf: asOf, period: part.period, users: part.users, axes: axes)
+    return CohortRadarOutput(
+      chart: chart, asOf: asOf, period: part.period, partial: part.partial, users: part.users, axes: axes)
   }
 
-  /// Mean, min, max and the pipeline's quantiles of ascending `sorted` values; all zero for
-  /// none, so an empty cohort still decodes.
+  /// How many, mean, min, max and the pipeline's quantiles of ascending `sorted` values; nil
+  /// for none, which is unknown, not 0.
   ///
   /// The mean sums the sorted values, so it does not depend on the order users were seen in.
   ///
   /// - Complexity: O(*n* + *q*).
-  public func stats(_ sorted: [Double]) -> CohortStats {
+  public func stats(_ sorted: [Double]) -> CohortStats? {
+    guard let first = sorted.first, let last = sorted.last else { return nil }
     let named = quantiles.map { q in
       CohortStats.Quantile(name: CohortStats.quantileName(q), value: Compare.quantile(sorted, q))
     }
-    guard let first = sorted.first, let last = sorted.last else {
-      return CohortStats(mean: 0, min: 0, max: 0, quantiles: named)
-    }
-    return CohortStats(mean: sorted.reduce(0, +) / Double(sorted.count), min: first, max: last, quantiles: named)
+    return CohortStats(
+      n: sorted.count, mean: sorted.reduce(0, +) / Double(sorted.count), min: first, max: last, quantiles: named)
+  }
+
+  /// `a` and `b`, both ascending without repeats, as one such list.
+  ///
+  /// - Complexity: O((*a* + *b*) log(*a* + *b*)); the lists hold a date or two.
+  static func union(_ a: [String], _ b: [String]) -> [String] { Array(Set(a).union(b)).sorted() }
+
+  /// Whether `key` is a row key ``dateKey(_:zone:granularity:)`` can write: `YYYY-MM-DD`, a real
+  /// date of the years as-of dates and their windows reach. Merge checks partials with it, so
+  /// that a forged key cannot reach the date arithmetic of a row's instants.
+  ///
+  /// - Complexity: O(1).
+  public static func isRowKey(_ key: String) -> Bool {
+    let bytes = Array(key.utf8)
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
+    let parts = key.split(separator: "-")
+    guard parts.count == 3, parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+      let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2])
+    else { return false }
+    return (1960...2210).contains(year) && (1...12).contains(month)
+      && (1...RFC3339.daysInMonth(year: year, month: month)).contains(day)
   }
 
   /// Quantile `q` of ascending `sorted` values by linear interpolation between closest ranks

@@ -1,7 +1,7 @@
 import Foundation
 import TrendlineSchema
 
-/// Turns a bucketed series into `trendline/series@1`: the chart geometry an app draws as given
+/// Turns a bucketed series into `trendline/series@2`: the chart geometry an app draws as given
 /// (SPEC 5 and 9.9).
 ///
 /// Bars are centred on the bucket start and the domain is padded by half a bucket at each end,
@@ -16,17 +16,31 @@ public struct Emit: Sendable, Equatable {
   /// - Complexity: O(1).
   public static func halfLength(_ length: Int64) -> Int64 { (length + 1) / 2 }
 
-  /// `round(0.35 × length)`, halves up, in whole seconds: (35 × length + 50) / 100.
+  /// How much of `bucket`'s period had passed at `asOf`: ``elapsed(start:end:asOf:)`` for the
+  /// partial bucket, 1 for a complete one.
   ///
   /// - Complexity: O(1).
-  public static func barHalfWidth(_ length: Int64) -> Int64 { (35 * length + 50) / 100 }
+  public static func elapsed(_ bucket: BucketedSeries.Bucket, asOf: Int64) -> Double {
+    bucket.partial ? elapsed(start: bucket.start, end: bucket.end, asOf: asOf) : 1
+  }
+
+  /// How much of a period had passed at as-of, 0…1: SPEC 10.6's (as-of − start) / (end −
+  /// start), with as-of counted whole. As-of is the last second a chart counts (a session
+  /// starting at it is in), so the time elapsed runs to its end: as-of − start + 1 seconds. A
+  /// week whose second day ends at as-of has 2/7 elapsed, not 2/7 less a second.
+  ///
+  /// - Complexity: O(1).
+  public static func elapsed(start: Int64, end: Int64, asOf: Int64) -> Double {
+    min(1, max(0, Double(asOf - start + 1) / Double(end - start)))
+  }
 
   /// The output for `series` of `user`'s chart `chart`, instants in `calendar`'s zone.
   ///
   /// `domain` runs from the first bucket's start minus half *its* length to the last bucket's
   /// start plus half *its* length (months differ), and is nil without buckets. `average` is the
-  /// mean of each measure over the buckets written that have it (0 without buckets; a best
-  /// no bucket has is left out), so with `FillGaps` it counts empty periods and without it does not.
+  /// mean of each measure over the *complete* buckets written that have it (SPEC 10.6: the
+  /// period holding as-of is not evidence yet), unknown when none has; with `FillGaps` it
+  /// counts empty periods and without it does not.
   ///
   /// - Complexity: O(*n* × *m*), where *n* is the number of buckets and *m* of measures.
   public func apply(_ series: BucketedSeries, user: String, chart: String, calendar: UserCalendar)
@@ -39,29 +53,22 @@ public struct Emit: Sendable, Equatable {
         end: Date(epochSeconds: last.start + Self.halfLength(last.end - last.start)))
     }
     let buckets = series.buckets.map { bucket in
-      let half = Self.barHalfWidth(bucket.end - bucket.start)
       return SeriesOutput.Bucket(
         start: Date(epochSeconds: bucket.start), end: Date(epochSeconds: bucket.end),
-        partial: bucket.partial, values: bucket.values, trend: bucket.trend,
-        bar: Extent(
-          start: Date(epochSeconds: bucket.start - half),
-          end: Date(epochSeconds: bucket.start + half)))
+        partial: bucket.partial, elapsed: Self.elapsed(bucket, asOf: series.asOf), values: bucket.values,
+        trend: bucket.trend,
+        bar: Extent.bar(start: bucket.start, end: bucket.end))
     }
     var average: [Measure: Double] = [:]
     for measure in series.measures {
       var sum = 0.0
       var count = 0
-      for bucket in series.buckets {
+      for bucket in series.buckets where !bucket.partial {
         guard let value = bucket.values[measure] else { continue }
         sum += value
         count += 1
       }
-      // A best no bucket has is left out; a total over no buckets is 0.
-      if count > 0 {
-        average[measure] = sum / Double(count)
-      } else if !measure.isBest {
-        average[measure] = 0
-      }
+      if count > 0 { average[measure] = sum / Double(count) }
     }
     return SeriesOutput(
       user: user, chart: chart, timeZone: calendar.timeZoneName,

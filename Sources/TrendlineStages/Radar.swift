@@ -78,10 +78,13 @@ public struct Radar: Sendable, Equatable {
     }
     let largest = counts.joined().max() ?? 0
     let outputPeriods = (0..<periods.count).map { index in
-      RadarOutput.Period(
-        start: Date(epochSeconds: periods.start(index)),
-        end: Date(epochSeconds: periods.end(index)),
-        partial: index == periods.count - 1, sessions: sessionCounts[index], counts: counts[index],
+      let (start, end) = (periods.start(index), periods.end(index))
+      let partial = index == periods.count - 1
+      return RadarOutput.Period(
+        id: RFC3339.localDate(seconds: start, timeZone: calendar.timeZone),
+        start: Date(epochSeconds: start), end: Date(epochSeconds: end), partial: partial,
+        elapsed: partial ? Emit.elapsed(start: start, end: end, asOf: asOf) : 1,
+        sessions: sessionCounts[index], counts: counts[index],
         scale: counts[index].map { largest == 0 ? 0 : Double($0) / Double(largest) })
     }
     let unmappedExercises = unmapped.map {

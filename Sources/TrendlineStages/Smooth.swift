@@ -111,11 +111,18 @@ public struct Smooth: Sendable, Equatable {
   /// Sets each bucket's `trend` to the smoothed values of each measure, across the buckets; a
   /// bucket with no trend value for a measure (no value in its window) leaves it out.
   ///
+  /// The partial bucket, the period holding as-of, is not an input (SPEC 10.6): a week one day
+  /// old is not evidence of a week, and read as one it pulls the line down at the right edge.
+  /// It still gets a trend value, from the complete buckets in its window, so the line spans
+  /// the chart; a chart whose only bucket is partial has no trend at all.
+  ///
   /// - Complexity: O(*n* × *w* × *m*), where *n* is the number of buckets, *w* the window and *m*
   ///   the number of measures.
   public func apply(_ series: BucketedSeries) -> BucketedSeries {
     var result = series
-    let smoothed = series.measures.map { measure in apply(series.buckets.map { $0.values[measure] }) }
+    let smoothed = series.measures.map { measure in
+      apply(series.buckets.map { $0.partial ? nil : $0.values[measure] })
+    }
     // Each bucket's trend is built whole, at its final size: filling it in place one measure
     // at a time rehashed and regrew the dictionaries of every bucket.
     for index in result.buckets.indices {

@@ -42,10 +42,12 @@ func radarFixture(label: String = "Back") -> RadarOutput {
     axes: labels.enumerated().map { RadarOutput.Axis(id: "a\($0.offset)", label: $0.element) },
     periods: [
       .init(
-        start: Date(epochSeconds: 1_790_805_600), end: Date(epochSeconds: 1_793_487_600), partial: false, sessions: 4,
+        id: "2026-10-01", start: Date(epochSeconds: 1_790_805_600), end: Date(epochSeconds: 1_793_487_600),
+        partial: false, sessions: 4,
         counts: [4, 2, 0, 1, 2, 2, 3, 1], scale: [1, 0.5, 0, 0.25, 0.5, 0.5, 0.75, 0.25]),
       .init(
-        start: Date(epochSeconds: 1_793_487_600), end: Date(epochSeconds: 1_796_079_600), partial: true, sessions: 3,
+        id: "2026-11-01", start: Date(epochSeconds: 1_793_487_600), end: Date(epochSeconds: 1_796_079_600),
+        partial: true, elapsed: 0.9667, sessions: 3,
         counts: [2, 2, 1, 1, 0, 0, 2, 2], scale: [0.5, 0.5, 0.25, 0.25, 0, 0, 0.5, 0.5]),
     ], unmappedExercises: [.init(name: "Zercher Squat", sessions: 2)])
 }
@@ -116,7 +118,7 @@ func heatmapFixture() -> HeatmapOutput {
 
 func stats(_ p25: Double, _ p50: Double, _ p75: Double) -> CohortStats {
   CohortStats(
-    mean: p50, min: p25 - 1, max: p75 + 1,
+    n: 3, mean: p50, min: p25 - 1, max: p75 + 1,
     quantiles: [.init(name: "p25", value: p25), .init(name: "p50", value: p50), .init(name: "p75", value: p75)])
 }
 
@@ -124,9 +126,9 @@ func cohortFixture(rankedUser: String = "ingrid") -> CohortSeriesOutput {
   CohortSeriesOutput(
     chart: "training-volume", asOf: "2026-11-29", range: .oneMonth, granularity: .week, measures: [.sessions], users: 3,
     buckets: [
-      .init(date: "2026-11-09", n: 3, values: [.sessions: stats(1, 2, 3)]),
-      .init(date: "2026-11-16", n: 3, values: [.sessions: stats(0, 1, 2)]),
-      .init(date: "2026-11-23", n: 3, values: [.sessions: stats(1, 1.5, 3)]),
+      .init(date: "2026-11-09", granularity: .week, partial: false, n: 3, values: [.sessions: stats(1, 2, 3)]),
+      .init(date: "2026-11-16", granularity: .week, partial: false, n: 3, values: [.sessions: stats(0, 1, 2)]),
+      .init(date: "2026-11-23", granularity: .week, partial: true, n: 3, values: [.sessions: stats(1, 1.5, 3)]),
     ], yDomain: [.sessions: AxisDomain(min: 0, max: 5)],
     ranking: .init(
       measure: .sessions, top: 2, users: [.init(user: rankedUser, value: 5), .init(user: "tom", value: 3)]))
@@ -134,7 +136,7 @@ func cohortFixture(rankedUser: String = "ingrid") -> CohortSeriesOutput {
 
 func cohortRadarFixture() -> CohortRadarOutput {
   CohortRadarOutput(
-    chart: "muscle-balance", asOf: "2026-11-29", period: .month, users: 3,
+    chart: "muscle-balance", asOf: "2026-11-29", period: .month, partial: true, users: 3,
     axes: ["Back", "Glutes", "Chest"].map {
       CohortRadarOutput.Axis(id: $0.lowercased(), label: $0, counts: stats(1, 2, 3))
     })

@@ -269,7 +269,7 @@ import _TrendlineTestSupport
     (.truncatedHeader, "the cache file is cut off"),
     (.empty, "the cache file is cut off"),
     (.garbage, "not a Trendline cache file"),
-    (.otherVersion, "cache format version 7, this trendline reads version 3"),
+    (.otherVersion, "cache format version 7, this trendline reads version 4"),
     (.reservedBits, "the cache file is malformed: reserved header bits are set"),
     (.appendedBytes, "the cache file is malformed: bytes after the payload"),
     (.otherUser, "the cache file holds user 'bob'"),

@@ -49,7 +49,7 @@ import TrendlineSchema
     let radar = RadarOutput(
       user: "ada", chart: "muscle-balance", timeZone: "Europe/Oslo", asOf: t,
       axes: [.init(id: "back", label: "Back")],
-      periods: [.init(start: t, end: t, partial: true, sessions: 3, counts: [2], scale: [1])],
+      periods: [.init(id: "2025-11-01", start: t, end: t, partial: true, sessions: 3, counts: [2], scale: [1])],
       unmappedExercises: [.init(name: "Atlas Stone", sessions: 1)])
     #expect(
       try decoder.decode(RadarOutput.self, from: OutputWriter.encode(radar, timeZone: oslo))
@@ -184,8 +184,24 @@ import TrendlineSchema
     } catch DecodingError.dataCorrupted(let context) {
       #expect(
         context.debugDescription
-          == "schema 'trendline/heatmap@1' is not 'trendline/radar@1'; this decoder reads only trendline/radar@1"
-      )
+          == "schema 'trendline/heatmap@1' is not 'trendline/radar@1', the only version this decoder reads: "
+          + "it is another kind of output")
+    }
+  }
+
+  /// A file of the version before unknown values became `null` (SPEC 10.9) is refused with what
+  /// to do, not decoded with its zeros taken for facts.
+  @Test func decodingAnOlderVersionSaysToRunAgain() throws {
+    var text = String(decoding: try OutputWriter.encode(OutputFixtures.series, timeZone: oslo), as: UTF8.self)
+    text = text.replacingOccurrences(of: "trendline/series@2", with: "trendline/series@1")
+    do {
+      _ = try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: Data(text.utf8))
+      Issue.record("a series@1 file decoded as series@2")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(
+        context.debugDescription
+          == "schema 'trendline/series@1' is not 'trendline/series@2', the only version this decoder reads: "
+          + "it was written by another version of Trendline; run the pipeline again to rewrite it")
     }
   }
 

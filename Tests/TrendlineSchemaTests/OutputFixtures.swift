@@ -52,12 +52,12 @@ enum OutputFixtures {
     axes: [.init(id: "back", label: "Back \"upper\""), .init(id: "legs", label: "Legs")],
     periods: [
       .init(
-        start: Date(epochSeconds: 1_759_257_900), end: Date(epochSeconds: 1_761_936_300),
+        id: "2025-10-01", start: Date(epochSeconds: 1_759_257_900), end: Date(epochSeconds: 1_761_936_300),
         partial: false,
         sessions: 7, counts: [4, 0], scale: [2.0 / 3.0, 0]),
       .init(
-        start: Date(epochSeconds: 1_761_936_300), end: Date(epochSeconds: 1_764_528_300),
-        partial: true,
+        id: "2025-11-01", start: Date(epochSeconds: 1_761_936_300), end: Date(epochSeconds: 1_764_528_300),
+        partial: true, elapsed: 0.5,
         sessions: 0, counts: [], scale: []),
     ],
     unmappedExercises: [
@@ -106,17 +106,17 @@ enum OutputFixtures {
     measures: [.sessions, .volumeKg], users: 3,
     buckets: [
       .init(
-        date: "2025-10-01", n: 2,
+        date: "2025-10-01", granularity: .month, partial: false, n: 2,
         values: [
           .volumeKg: CohortStats(
-            mean: 1500.25, min: 0, max: 3000.5,
+            n: 2, mean: 1500.25, min: 0, max: 3000.5,
             quantiles: [
               .init(name: "p5", value: 75.5), .init(name: "p12.5", value: 375.0625),
               .init(name: "p50", value: 1500.25),
             ]),
-          .sessions: CohortStats(mean: 2, min: 1, max: 3, quantiles: []),
+          .sessions: CohortStats(n: 2, mean: 2, min: 1, max: 3, quantiles: []),
         ]),
-      .init(date: "2025-11-01", n: 0, values: [:]),
+      .init(date: "2025-11-01", granularity: .month, partial: true, n: 1, values: [:]),
     ],
     yDomain: [.volumeKg: AxisDomain(min: 0, max: 5000), .sessions: AxisDomain(min: 0, max: 2.5)],
     ranking: .init(
@@ -124,20 +124,20 @@ enum OutputFixtures {
       users: [.init(user: "bo", value: 3000.5), .init(user: awkward, value: 0.1)]))
 
   static let cohortSeriesWithoutRanking = CohortSeriesOutput(
-    chart: "c", asOf: "today", range: .all, granularity: .week, measures: [], users: 0, buckets: [],
+    chart: "c", asOf: "2025-11-29", range: .all, granularity: .week, measures: [], users: 0, buckets: [],
     yDomain: [:], ranking: nil)
 
   static let cohortRadar = CohortRadarOutput(
-    chart: "muscle-balance", asOf: "2025-11-29T23:59:59+01:00", period: .month, users: 3,
+    chart: "muscle-balance", asOf: "2025-11-29T23:59:59+01:00", period: .month, partial: true, users: 3,
     axes: [
       .init(
         id: "back", label: "Back",
         counts: CohortStats(
-          mean: 4.333333333333333, min: 1, max: 8,
+          n: 3, mean: 4.333333333333333, min: 1, max: 8,
           quantiles: [.init(name: "p25", value: 2.5), .init(name: "p90", value: 7.2)])),
-      .init(id: "legs", label: "Legs", counts: CohortStats(mean: 0, min: 0, max: 0, quantiles: [])),
+      .init(id: "legs", label: "Legs", counts: CohortStats(n: 3, mean: 0, min: 0, max: 0, quantiles: [])),
     ])
 
   static let emptyCohortRadar = CohortRadarOutput(
-    chart: "r", asOf: "today", period: .day, users: 0, axes: [])
+    chart: "r", asOf: "2025-11-29", period: .day, partial: false, users: 0, axes: [])
 }

@@ -233,11 +233,12 @@ import TrendlineStages
     #expect(filled.buckets.map { $0.values[.topSetKg] } == [nil, nil, 100, nil, 110])
     #expect(filled.buckets.map { $0.values[.sets] } == [0, 0, 1, 0, 1])
     let smoothed = Smooth(method: .centeredMean, window: 3).apply(filled)
-    // Each window averages the values it has: none, (100), (100), (100 + 110) / 2, (110).
-    #expect(smoothed.buckets.map { $0.trend?[.topSetKg] } == [nil, 100, 100, 105, 110])
+    // Each window averages the values it has, the week of 16 Mar (as-of's, partial) being no
+    // input: none, (100), (100), (100), none — its 110 is not evidence yet.
+    #expect(smoothed.buckets.map { $0.trend?[.topSetKg] } == [nil, 100, 100, 100, nil])
     let output = Emit().apply(smoothed, user: "u", chart: "c", calendar: utc)
-    // topSetKg over the two buckets that have one; sets over all five.
-    let average: [Measure: Double] = [.topSetKg: 105, .sets: 0.4]
+    // Over the four complete weeks: topSetKg over the one that has one; sets (0 + 0 + 1 + 0) / 4.
+    let average: [Measure: Double] = [.topSetKg: 100, .sets: 0.25]
     #expect(output.average == average)
   }
 

@@ -23,7 +23,8 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
 /// `numpy.quantile([1, 2, 3, 4, 10], 0.9)` prints it.
 @Test func quantilesAndMeanOnAHandWorkedExample() {
   let compare = Compare()
-  let stats = compare.stats([10, 1, 4, 2, 3].sorted())
+  let stats = compare.stats([10, 1, 4, 2, 3].sorted())!
+  #expect(stats.n == 5)
   #expect(stats.mean == 4)
   #expect(stats.min == 1)
   #expect(stats.max == 10)
@@ -62,14 +63,14 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   #expect(
     stats
       == CohortStats(
-        mean: 120, min: 120, max: 120,
+        n: 1, mean: 120, min: 120, max: 120,
         quantiles: [
           .init(name: "p25", value: 120), .init(name: "p50", value: 120), .init(name: "p75", value: 120),
           .init(name: "p90", value: 120),
         ]))
 }
 
-/// An empty cohort (no user succeeded) still decodes: no rows, an axis of 0…1.
+/// An empty cohort (no user succeeded): no rows, an axis of 0…1, no statistics.
 @Test func emptyCohort() {
   let compare = Compare(rankMeasure: .volumeKg)
   let empty = Compare.SeriesPart(
@@ -79,14 +80,8 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   #expect(cohort.buckets == [])
   #expect(cohort.yDomain[.volumeKg] == AxisDomain(min: 0, max: 1))
   #expect(cohort.ranking?.users == [])
-  #expect(
-    compare.stats([])
-      == CohortStats(
-        mean: 0, min: 0, max: 0,
-        quantiles: [
-          .init(name: "p25", value: 0), .init(name: "p50", value: 0), .init(name: "p75", value: 0),
-          .init(name: "p90", value: 0),
-        ]))
+  // Statistics of no value are unknown, not 0 (SPEC 10.3).
+  #expect(compare.stats([]) == nil)
 }
 
 /// Split the same users into two parts in either order: merging gives the same cohort.

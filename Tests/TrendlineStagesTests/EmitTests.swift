@@ -20,7 +20,7 @@ import TrendlineStages
     (Int64(10), Int64(4)), (30, 11), (1, 0), (2, 1), (82_800, 28_980), (90_000, 31_500),
   ])
   func barHalfWidth(length: Int64, expected: Int64) {
-    #expect(Emit.barHalfWidth(length) == expected)
+    #expect(Extent.barHalfWidth(length) == expected)
   }
 
   @Test func weeklySeriesGeometry() {
@@ -39,8 +39,12 @@ import TrendlineStages
     #expect(
       output.buckets.last?.bar
         == Extent(start: date("2025-11-21T13:12:00Z"), end: date("2025-11-26T10:48:00Z")))
-    // One session over 14 buckets.
-    #expect(output.average == [.sessions: 1.0 / 14.0])
+    // One session over the 13 complete weeks: the week of 24 Nov holds as-of, so it is no
+    // input of the average (SPEC 10.6); Saturday's end is 6 of its 7 days.
+    #expect(output.average == [.sessions: 1.0 / 13.0])
+    #expect(output.buckets.map(\.partial) == Array(repeating: false, count: 13) + [true])
+    #expect(output.buckets.last?.elapsed == 6.0 / 7)
+    #expect(output.buckets.dropLast().allSatisfy { $0.elapsed == 1 })
   }
 
   @Test func monthlySeriesGeometryInOslo() {
@@ -69,21 +73,24 @@ import TrendlineStages
       march.bar
         == Extent(start: date("2025-02-18T03:57:00+01:00"), end: date("2025-03-11T20:03:00+01:00")))
     #expect(march.values == [.sessions: 1, .volumeKg: 500])
-    // One session of 500 kg over 13 buckets; no smooth stage, so no trend.
-    #expect(output.average == [.sessions: 1.0 / 13.0, .volumeKg: 500.0 / 13.0])
+    // One session of 500 kg over the 12 complete months (November 2025 holds as-of); no smooth
+    // stage, so no trend. November has 15 of its 30 days behind it.
+    #expect(output.average == [.sessions: 1.0 / 12.0, .volumeKg: 500.0 / 12.0])
+    #expect(output.buckets.last?.elapsed == 0.5)
     #expect(output.buckets.allSatisfy { $0.trend == nil })
     #expect(output.timeZone == "Europe/Oslo")
     #expect(output.asOf == date("2025-11-15T23:59:59+01:00"))
   }
 
-  @Test func noBucketsMeansNoDomainAndZeroAverages() {
+  @Test func noBucketsMeansNoDomainAndNoAverages() {
     // SPEC 9.8: range all with no session up to as-of.
     let series = Bucket(range: .all, measures: [.sessions, .volumeKg]).apply(
       [], calendar: utc, asOf: at("2025-06-30T23:59:59Z"))
     let output = Emit().apply(series, user: "ada", chart: "volume", calendar: utc)
     #expect(output.domain == nil)
     #expect(output.buckets.isEmpty)
-    #expect(output.average == [.sessions: 0, .volumeKg: 0])
+    // The mean of nothing is unknown, not 0 (SPEC 10.3).
+    #expect(output.average == [:])
     #expect(output.granularity == .month)
   }
 

@@ -33,14 +33,16 @@ import TrendlineStages
 
   @Test func centeredMeanDipsThroughTheHole() {
     let raw = bucket.apply(sessions, calendar: utc, asOf: at("2025-06-29T23:59:59Z"))
-    // Unfilled, [2, 2, 2] smooths to a flat 2: the trend lies about the two empty weeks.
+    // Unfilled, [2, 2, 2] smooths to a flat 2 (the last, partial, from the two before it): the
+    // trend lies about the two empty weeks.
     let lying = Smooth(method: .centeredMean, window: 5).apply(raw)
     #expect(lying.buckets.map { $0.trend?[.sessions] } == [2, 2, 2])
-    // Filled, [2, 2, 0, 0, 2] with radius 2:
-    //   i0: (2+2+0)/3 = 4/3, i1: (2+2+0+0)/4 = 1, i2: (2+2+0+0+2)/5 = 1.2,
-    //   i3: (2+0+0+2)/4 = 1, i4: (0+0+2)/3 = 2/3 — the line dips through the hole.
+    // Filled, [2, 2, 0, 0, 2] with radius 2, the last week (as-of's) no input (SPEC 10.6):
+    //   i0: (2+2+0)/3 = 4/3, i1: (2+2+0+0)/4 = 1, i2: (2+2+0+0)/4 = 1,
+    //   i3: (2+0+0)/3 = 2/3, i4: (0+0)/2 = 0 — the line dips through the hole, and the week in
+    //   progress gets the value of the complete weeks around it.
     let honest = Smooth(method: .centeredMean, window: 5).apply(FillGaps().apply(raw))
-    #expect(honest.buckets.map { $0.trend?[.sessions] } == [4.0 / 3.0, 1, 1.2, 1, 2.0 / 3.0])
+    #expect(honest.buckets.map { $0.trend?[.sessions] } == [4.0 / 3.0, 1, 1, 2.0 / 3.0, 0])
     // Smoothing leaves the values alone.
     #expect(honest.buckets.map { $0.values[.sessions] } == [2, 2, 0, 0, 2])
   }

@@ -59,12 +59,15 @@ let backAndChest = [
     #expect(
       output.periods == [
         RadarOutput.Period(
-          start: date("2025-10-01T00:00:00Z"), end: date("2025-11-01T00:00:00Z"), partial: false,
+          id: "2025-10-01", start: date("2025-10-01T00:00:00Z"), end: date("2025-11-01T00:00:00Z"), partial: false,
           sessions: 4, counts: [4, 2], scale: [1, 0.5]),
+        // As-of is the last second of 20 November: 20 of November's 30 days have passed.
         RadarOutput.Period(
-          start: date("2025-11-01T00:00:00Z"), end: date("2025-12-01T00:00:00Z"), partial: true,
-          sessions: 3, counts: [1, 2], scale: [0.25, 0.5]),
+          id: "2025-11-01", start: date("2025-11-01T00:00:00Z"), end: date("2025-12-01T00:00:00Z"), partial: true,
+          elapsed: 20.0 / 30, sessions: 3, counts: [1, 2], scale: [0.25, 0.5]),
       ])
+    // The outer ring: the largest count over every axis and period.
+    #expect(output.largest == 4)
   }
 
   @Test func sessionsCountsEverySessionAndScaleIsZeroWithoutCounts() {

@@ -32,11 +32,13 @@ import _TrendlineTestSupport
     let top = try #require(exercises[0]["topSetKg"] as? [String: Any])
     #expect(top["value"] as? Double == 50)
     #expect(top["at"] as? String == "2026-10-23T17:40:00+02:00")
-    // A month with no bench press has no e1RM: left out, never 0.
+    // A month with no bench press has no e1RM: null, never 0 (SPEC 10.3).
     let bench = try json(user.appendingPathComponent("bench-e1rm.json"))
     let buckets = try #require(bench["buckets"] as? [[String: Any]])
     let august = try #require(buckets.first { ($0["start"] as? String)?.hasPrefix("2026-08-01") == true })
-    #expect((august["values"] as? [String: Any])?.isEmpty == true)
+    let augustValues = try #require(august["values"] as? [String: Any])
+    #expect(augustValues.keys.sorted() == ["e1rmKg", "topSetKg"])
+    #expect(augustValues.values.allSatisfy { $0 is NSNull })
     let november = try #require(buckets.last?["values"] as? [String: Double])
     #expect(november == ["e1rmKg": 58.5, "topSetKg": 45])
     #expect(FileManager.default.fileExists(atPath: user.appendingPathComponent("twice-a-week.svg").path))
