@@ -34,10 +34,31 @@ import _TrendlineTestSupport
   ])
   #expect(run.status == 0, "\(run.stderr)")
 
+  // The peers predate `units` (SPEC 10.8), an additive key: the comparer tolerates keys only
+  // Trendline writes, and the units are checked below against the corpus's users.csv instead.
   let compared = try runProcess(
     "/usr/bin/env",
-    ["python3", peers.appendingPathComponent("compare_outputs.py").path, golden.path, out.path, "--quiet"])
+    [
+      "python3", peers.appendingPathComponent("compare_outputs.py").path, golden.path, out.path, "--quiet",
+      "--allow-extra-keys",
+    ])
   let last = compared.stdout.split(separator: "\n").last.map(String.init) ?? ""
   #expect(last == "400 passed, 0 failed", "\(compared.stdout.suffix(3000))")
   #expect(compared.status == 0)
+
+  // Every user's outputs state the weight unit their users.csv row names (30 % pounds).
+  let users = String(decoding: try Data(contentsOf: corpus.appendingPathComponent("users.csv")), as: UTF8.self)
+  var pounds = 0
+  for line in users.split(separator: "\n").dropFirst() {
+    let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard cells.count > 2, !cells[2].isEmpty else { continue }
+    let folder = out.appendingPathComponent("users/\(cells[0])")
+    for chart in try FileManager.default.contentsOfDirectory(atPath: folder.path) where chart.hasSuffix(".json") {
+      let object = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(chart)))
+      let units = (object as? [String: Any])?["units"] as? [String: String]
+      #expect(units?["weight"] == (cells[2] == "lb" ? "lb" : "kg"), "\(cells[0])/\(chart)")
+    }
+    if cells[2] == "lb" { pounds += 1 }
+  }
+  #expect(pounds > 20, "the corpus has pound users")
 }
