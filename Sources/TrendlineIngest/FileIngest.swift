@@ -109,11 +109,14 @@ public struct ExportSet: Sendable, Equatable {
   public var reps: Double
   public var distanceMeters: Double
   public var seconds: Double
+  /// The units the export stated for this set, for the units the user reads (SPEC 10.8).
+  public var stated: StatedUnits
 
   public init(
     line: Int, sessionKey: String, sessionName: String, start: Int64, durationSeconds: Int64?,
     exercise: String, muscleGroupIds: [Int]? = nil, setIndex: Int?, type: SetType,
-    weightKg: Double, reps: Double, distanceMeters: Double = 0, seconds: Double = 0
+    weightKg: Double, reps: Double, distanceMeters: Double = 0, seconds: Double = 0,
+    stated: StatedUnits = StatedUnits()
   ) {
     self.line = line
     self.sessionKey = sessionKey
@@ -128,6 +131,7 @@ public struct ExportSet: Sendable, Equatable {
     self.reps = reps
     self.distanceMeters = distanceMeters
     self.seconds = seconds
+    self.stated = stated
   }
 }
 

@@ -127,7 +127,7 @@ enum FitNotesCSV {
           line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
           start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil,
           type: .normal, weightKg: weightKg, reps: repCount, distanceMeters: meters,
-          seconds: seconds))
+          seconds: seconds, stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: rowDistance)))
     }
   }
 }

@@ -165,12 +165,16 @@ enum GymBookCSV {
       }
       var weightKg = 0.0
       var meters = 0.0
+      // The unit is in the cell (`62,5 kg`): each set states its own.
+      var stated = StatedUnits()
       if let amount = try quantity(reader, weightOrDistance) {
         if let unit = WeightUnit(spelling: amount.unit) {
           weightKg = unit.kilograms(amount.value)
+          stated.weight = unit
           try SetLimits.checkWeight(weightKg, index: weightOrDistance, text: reader.string(weightOrDistance))
         } else if let unit = DistanceUnit(spelling: amount.unit) {
           meters = unit.meters(amount.value)
+          stated.distance = unit
           try SetLimits.checkFinite(
             meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
           try SetLimits.checkNonNegative(
@@ -185,7 +189,7 @@ enum GymBookCSV {
         ExportSet(
           line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name, start: start,
           durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type, weightKg: weightKg, reps: reps,
-          distanceMeters: meters, seconds: seconds))
+          distanceMeters: meters, seconds: seconds, stated: stated))
     }
 
     /// Field `index` as a number and the word after it, nil when empty.

@@ -30,6 +30,9 @@ enum HevyCSV {
     let distanceUnit: DistanceUnit
     let seconds: Int?
     let fields: FieldDecoder
+    /// Hevy names its weight column by the user's unit, and its distance column too when the
+    /// file has one: every set states them.
+    let stated: StatedUnits
     /// The last row's end time and its session, since every set of a workout repeats them.
     private var lastEnd: (bytes: [UInt8], start: Int64, length: (seconds: Int64?, dropped: FieldProblem?))?
 
@@ -54,6 +57,7 @@ enum HevyCSV {
       } else {
         (distance, distanceUnit) = (header.index("distance_km"), .kilometers)
       }
+      stated = StatedUnits(weight: weightUnit, distance: distance == nil ? nil : distanceUnit)
       fields = FieldDecoder(timeZone: settings.timeZone)
     }
 
@@ -81,7 +85,7 @@ enum HevyCSV {
           line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
           start: start, durationSeconds: durationSeconds, exercise: exerciseName, setIndex: index,
           type: type, weightKg: weightKg, reps: repCount, distanceMeters: meters,
-          seconds: secondCount),
+          seconds: secondCount, stated: stated),
         dropped: dropped)
     }
 

@@ -97,6 +97,8 @@ enum MappedCSV {
     let seconds: Int?
     let weightUnit: WeightUnit
     let distanceUnit: DistanceUnit
+    /// The layout's units, when it names them: the export's own, stated for every set.
+    let stated: StatedUnits
     let pattern: DatePattern?
     let fields: FieldDecoder
 
@@ -123,6 +125,7 @@ enum MappedCSV {
       seconds = try optional(columns.seconds)
       weightUnit = layout.weightUnit ?? settings.weightUnit
       distanceUnit = layout.distanceUnit ?? settings.distanceUnit
+      stated = StatedUnits(weight: layout.weightUnit, distance: layout.distanceUnit)
       self.pattern = pattern
       fields = FieldDecoder(timeZone: settings.timeZone, decimalComma: layout.decimalSeparator == ",")
     }
@@ -168,7 +171,7 @@ enum MappedCSV {
           line: line, sessionKey: fields.sessionKey(start: startInstant, name: name), sessionName: name,
           start: startInstant, durationSeconds: durationSeconds, exercise: exerciseName,
           setIndex: index, type: type, weightKg: weightKg, reps: repCount,
-          distanceMeters: meters, seconds: secondCount),
+          distanceMeters: meters, seconds: secondCount, stated: stated),
         dropped: dropped)
     }
   }

@@ -24,15 +24,16 @@ enum NativeJSON {
     // (a 250 MB file of tiny sets took 4.9 GB); a session at a time costs a session.
     let members = reader.topLevelMembers(bytes) ?? []
     var settings = settings
+    var stated = StatedUnits()
     var settingsProblem: SettingProblem?
     do throws(SettingProblem) {
-      try applyFileSettings(members, bytes: bytes, reader: reader, to: &settings)
+      try applyFileSettings(members, bytes: bytes, reader: reader, to: &settings, stated: &stated)
     } catch {
       settingsProblem = error
     }
 
     var result = FileIngest(file: file, format: .nativeJSON)
-    let decoder = NativeSetDecoder(settings: settings)
+    let decoder = NativeSetDecoder(settings: settings, stated: stated)
     var duplicates = DuplicateSetFilter()
     // The last `sessions` member is the one read, as a lookup reads a repeated key.
     let sessionsOffset = members.last(where: { $0.key == "sessions" })?.value.lowerBound ?? -1
@@ -129,10 +130,11 @@ enum NativeJSON {
     var message: String
   }
 
-  /// A file's own `weightUnit`, `distanceUnit` and `timeZone` win over the user's (SPEC 9.4).
+  /// A file's own `weightUnit`, `distanceUnit` and `timeZone` win over the user's (SPEC 9.4);
+  /// the units it names are `stated` for every set (SPEC 10.8).
   private static func applyFileSettings(
     _ members: [(key: String, value: Range<Int>)], bytes: [UInt8], reader: JSONReader,
-    to settings: inout ReadSettings
+    to settings: inout ReadSettings, stated: inout StatedUnits
   ) throws(SettingProblem) {
     func value(_ key: String) -> JSONValue? {
       guard let range = members.last(where: { $0.key == key })?.value else { return nil }
@@ -144,12 +146,14 @@ enum NativeJSON {
         throw SettingProblem(key: "weightUnit", message: "weightUnit must be \"kg\" or \"lb\"")
       }
       settings.weightUnit = unit
+      stated.weight = unit
     }
     if let value = value("distanceUnit") {
       guard let text = value.stringValue, let unit = DistanceUnit(spelling: text) else {
         throw SettingProblem(key: "distanceUnit", message: "distanceUnit must be \"km\", \"mi\" or \"m\"")
       }
       settings.distanceUnit = unit
+      stated.distance = unit
     }
     if let value = value("timeZone") {
       guard let text = value.stringValue, let zone = TimeZone(identifier: text) else {
@@ -237,12 +241,15 @@ final class NativeSetDecoder {
   }
 
   let settings: ReadSettings
+  /// The units the file names at its top level; NDJSON names none.
+  let stated: StatedUnits
   let resolver: ZoneResolver
   /// The last exercise name read, as written and normalized.
   private var lastExercise: (text: String, name: String)?
 
-  init(settings: ReadSettings) {
+  init(settings: ReadSettings, stated: StatedUnits = StatedUnits()) {
     self.settings = settings
+    self.stated = stated
     resolver = ZoneResolver(timeZone: settings.timeZone)
   }
 
@@ -353,6 +360,6 @@ final class NativeSetDecoder {
       line: line, sessionKey: session.key, sessionName: session.name, start: session.start,
       durationSeconds: session.durationSeconds, exercise: exercise,
       muscleGroupIds: muscleGroupIds, setIndex: index, type: type, weightKg: weightKg,
-      reps: reps, distanceMeters: meters, seconds: seconds)
+      reps: reps, distanceMeters: meters, seconds: seconds, stated: stated)
   }
 }

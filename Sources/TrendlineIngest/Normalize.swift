@@ -127,15 +127,19 @@ public struct UserIngest: Sendable {
   /// Exercises found neither in the catalog nor with set-level muscle groups, with the
   /// number of distinct sessions they appear in.
   public var unmappedExercises: [String: Int]
+  /// The units the exports stated, counted over the sets kept: where `users.csv` gives the user
+  /// no unit, the one stated for most sets is the one they read (SPEC 10.8).
+  public var statedUnits: UnitTally
 
   public init(
     sessions: [Session] = [], files: [FileAccounting] = [], notes: [RowNote] = [],
-    unmappedExercises: [String: Int] = [:]
+    unmappedExercises: [String: Int] = [:], statedUnits: UnitTally = UnitTally()
   ) {
     self.sessions = sessions
     self.files = files
     self.notes = notes
     self.unmappedExercises = unmappedExercises
+    self.statedUnits = statedUnits
   }
 }
 
@@ -230,6 +234,7 @@ public enum Normalize {
     var names: [String: (display: String, ids: [Int]?)] = [:]
     var sessions: [Session] = []
     var unmapped: [String: Int] = [:]
+    var stated = UnitTally()
     sessions.reserveCapacity(sessionOrder.count)
     for key in sessionOrder {
       let runs = bySession[key]!
@@ -245,6 +250,7 @@ public enum Normalize {
         files[fileIndex].sets.withUnsafeBufferPointer { sets in
           for index in range {
             if duration == nil { duration = sets[index].durationSeconds }
+            stated.count(sets[index].stated)
             guard warmupSets == .include || sets[index].type != .warmup else { continue }
             let exercise = sets[index].exercise
             let resolved: (display: String, ids: [Int]?)
@@ -279,7 +285,7 @@ public enum Normalize {
 
     return UserIngest(
       sessions: sessions, files: accounting, notes: notes,
-      unmappedExercises: unmapped)
+      unmappedExercises: unmapped, statedUnits: stated)
   }
 
   /// Calls `body` with each run of consecutive sets that share a session key.

@@ -213,7 +213,8 @@ enum StrongCSV {
           line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
           start: start, durationSeconds: durationSeconds, exercise: exerciseName,
           setIndex: index, type: type, weightKg: weightKg, reps: repCount,
-          distanceMeters: meters, seconds: secondCount),
+          distanceMeters: meters, seconds: secondCount,
+          stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: headerDistanceUnit ?? rowDistance)),
         dropped: dropped)
     }
   }

@@ -123,11 +123,20 @@ enum StrongLiftsCSV {
         } else {
           weightKg = 0
         }
+        // One weight column filled states the unit the bar was loaded in; both filled state
+        // nothing, the app having converted one of them.
+        var stated = StatedUnits()
+        switch (has(block.weightKG), has(block.weightLB)) {
+        case (true, false): stated.weight = .kilograms
+        case (false, true): stated.weight = .pounds
+        default: break
+        }
         for (number, column) in block.sets.enumerated() where has(column) {
           sets.append(
             ExportSet(
               line: line, sessionKey: key, sessionName: name, start: start, durationSeconds: nil, exercise: exercise,
-              setIndex: number + 1, type: .normal, weightKg: weightKg, reps: try fields.reps(reader, column)))
+              setIndex: number + 1, type: .normal, weightKg: weightKg, reps: try fields.reps(reader, column),
+              stated: stated))
         }
       }
       return sets.isEmpty ? .ignored("StrongLifts workout with no set") : .sets(sets)

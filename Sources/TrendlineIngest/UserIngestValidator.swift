@@ -40,6 +40,14 @@ public enum UserIngestValidator {
     for (name, sessions) in ingest.unmappedExercises where sessions < 1 || sessions > ingest.sessions.count {
       return "unmapped exercise '\(name)' is counted in \(sessions) of \(ingest.sessions.count) sessions"
     }
+    // A set takes at least a byte of its file, so no file states a unit for more sets than it
+    // has bytes.
+    let stated = ingest.statedUnits
+    let setBound = rowBound * max(ingest.files.count, 1)
+    for count in [stated.kilograms, stated.pounds, stated.kilometers, stated.miles] where count < 0 || count > setBound
+    {
+      return "a count of stated units is \(count), outside 0...\(setBound)"
+    }
 
     var previous: Session?
     for session in ingest.sessions {

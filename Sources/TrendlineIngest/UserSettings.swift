@@ -6,15 +6,40 @@ import TrendlineSupport
 public struct UserSettings: Sendable, Equatable {
   public var read: ReadSettings
   public var firstWeekday: Weekday
+  /// The weight unit the user's row of `users.csv` names; nil when the cell is blank (or there
+  /// is no row), so that the pipeline's default in `read` is not mistaken for the user's word.
+  public var listedWeightUnit: WeightUnit?
+  /// The distance unit the user's row of `users.csv` names; nil when the cell is blank.
+  public var listedDistanceUnit: DistanceUnit?
 
-  public init(read: ReadSettings = ReadSettings(), firstWeekday: Weekday = .monday) {
+  public init(
+    read: ReadSettings = ReadSettings(), firstWeekday: Weekday = .monday, listedWeightUnit: WeightUnit? = nil,
+    listedDistanceUnit: DistanceUnit? = nil
+  ) {
     self.read = read
     self.firstWeekday = firstWeekday
+    self.listedWeightUnit = listedWeightUnit
+    self.listedDistanceUnit = listedDistanceUnit
   }
 
   /// The calendar every stage works in for this user.
   public var calendar: UserCalendar {
     UserCalendar(timeZone: read.timeZone, firstWeekday: firstWeekday)
+  }
+
+  /// The units the user reads (SPEC 10.8), weight and distance each decided on its own: the
+  /// unit their row of `users.csv` names; else the one their exports stated for most of their
+  /// sets (``UnitTally``); else, with none stated or a tie, the pipeline's `source.defaults`.
+  ///
+  /// `users.csv` comes first although a file's unit wins when *reading* a value (SPEC 9.4):
+  /// a file states how one number was written, the row says how the person wants to read them
+  /// all, and it is the one place an operator can correct a guess.
+  ///
+  /// - Complexity: O(1).
+  public func units(stated: UnitTally) -> Units {
+    Units(
+      weight: listedWeightUnit?.shown ?? stated.weight ?? read.weightUnit.shown,
+      distance: listedDistanceUnit?.shown ?? stated.distance ?? read.distanceUnit.shown)
   }
 }
 
@@ -123,12 +148,14 @@ public struct UsersFile: Sendable {
         throw fail("unknown weight unit '\(row.weightUnit)' for user '\(id)'; use kg or lb")
       }
       settings.read.weightUnit = unit
+      settings.listedWeightUnit = unit
     }
     if !row.distanceUnit.isEmpty {
       guard let unit = DistanceUnit(spelling: row.distanceUnit) else {
         throw fail("unknown distance unit '\(row.distanceUnit)' for user '\(id)'; use km, mi or m")
       }
       settings.read.distanceUnit = unit
+      settings.listedDistanceUnit = unit
     }
     if !row.firstWeekday.isEmpty {
       guard let day = Weekday(name: row.firstWeekday) else {

@@ -136,6 +136,11 @@ public struct Chart: Sendable, Equatable {
   /// - Complexity: that of the chart's stages, about O(*n* + *p*) for *n* sessions and *p*
   ///   periods.
   public func run(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
+    // Every output states the user's units; the values stay in kilograms and metres.
+    composed(sessions, in: context).with(units: context.units)
+  }
+
+  private func composed(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
     var sessions = sessions
     var series: BucketedSeries?
     for stage in stages {

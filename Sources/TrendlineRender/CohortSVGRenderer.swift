@@ -14,6 +14,11 @@ public struct CohortSeriesSVGRenderer: Sendable {
   public var user: SeriesOutput?
   public var idPrefix: String
 
+  /// Cohort charts are drawn in kilograms and kilometres, whoever reads them: their users read
+  /// in different units, and one axis cannot be in each. The cohort JSON states no units (a
+  /// user's own line drawn over the cohort is in them too, so it lines up with the band).
+  static let units = Units.metric
+
   static let width = 720.0
   static let left = 64.0
   static let right = 40.0
@@ -59,8 +64,9 @@ public struct CohortSeriesSVGRenderer: Sendable {
     let shared = output.yDomain[measure] ?? AxisDomain(min: 0, max: 1)
     let domain =
       MeasureDisplay.scaled(
-        shared.min, measure)...max(
-        MeasureDisplay.scaled(shared.max, measure), MeasureDisplay.scaled(shared.min, measure) + 1e-9)
+        shared.min, measure, Self.units)...max(
+        MeasureDisplay.scaled(shared.max, measure, Self.units),
+        MeasureDisplay.scaled(shared.min, measure, Self.units) + 1e-9)
     return LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)
   }
 
@@ -87,7 +93,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
       + (ranking.isEmpty
         ? ""
         : "Top users by \(MeasureDisplay.short(output.ranking!.measure)): "
-          + ranking.map { "\($0.user) " + MeasureDisplay.text($0.value, output.ranking!.measure) }.joined(
+          + ranking.map { "\($0.user) " + MeasureDisplay.text($0.value, output.ranking!.measure, Self.units) }.joined(
             separator: ", ") + ".")
     SVGFrame.open(
       &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)",
@@ -130,7 +136,8 @@ public struct CohortSeriesSVGRenderer: Sendable {
       let plot = self.plot(panel: index)
       let y = yScale(measure, plot: plot)
       b.element(
-        "text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")], content: MeasureDisplay.title(measure)
+        "text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")],
+        content: MeasureDisplay.title(measure, Self.units)
       )
       for value in y.ticks() {
         b.element(
@@ -147,7 +154,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
         bucket.values[measure].map { (date, $0) }
       }
       func value(_ s: CohortStats, _ name: String) -> Double {
-        MeasureDisplay.scaled(s.quantile(name) ?? s.mean, measure)
+        MeasureDisplay.scaled(s.quantile(name) ?? s.mean, measure, Self.units)
       }
       if !stats.isEmpty {
         let upper = stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p75"))) }
@@ -167,7 +174,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
           ])
       }
       let mine = userPoints.compactMap { date, values -> String? in
-        values[measure].map { f(x.x(date)) + "," + f(y.y(MeasureDisplay.scaled($0, measure))) }
+        values[measure].map { f(x.x(date)) + "," + f(y.y(MeasureDisplay.scaled($0, measure, Self.units))) }
       }
       if !mine.isEmpty {
         b.element(
@@ -212,11 +219,15 @@ public struct CohortSeriesSVGRenderer: Sendable {
         let parts = output.measures.map { measure -> String in
           guard let s = bucket.values[measure] else { return MeasureDisplay.short(measure) + " –" }
           var text =
-            MeasureDisplay.short(measure) + " median " + MeasureDisplay.text(s.quantile("p50") ?? s.mean, measure)
+            MeasureDisplay.short(measure) + " median "
+            + MeasureDisplay.text(s.quantile("p50") ?? s.mean, measure, Self.units)
           if let p25 = s.quantile("p25"), let p75 = s.quantile("p75") {
-            text += " (" + MeasureDisplay.text(p25, measure) + "–" + MeasureDisplay.text(p75, measure) + ")"
+            let range = MeasureDisplay.text(p25, measure, Self.units) + "–"
+            text += " (" + range + MeasureDisplay.text(p75, measure, Self.units) + ")"
           }
-          if let value = mine?[measure] { text += ", \(user?.user ?? "") " + MeasureDisplay.text(value, measure) }
+          if let value = mine?[measure] {
+            text += ", \(user?.user ?? "") " + MeasureDisplay.text(value, measure, Self.units)
+          }
           return text
         }
         let name = PeriodName.long(LocalDate(date, in: utc), output.granularity)
@@ -267,7 +278,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
         ])
       b.element(
         "text", [("x", f(labelRight + width + 6)), ("y", f(y + 12)), ("fill", Palette.muted)],
-        content: MeasureDisplay.text(entry.value, rank.measure))
+        content: MeasureDisplay.text(entry.value, rank.measure, Self.units))
     }
     b.close("g")
     b.newline()

@@ -50,14 +50,14 @@ enum DataTable {
       ]
       for m in o.measures {
         // A best without a value is shown as a dash, never as 0.
-        row.append(bucket.values[m].map { MeasureDisplay.text($0, m) } ?? "–")
-        if hasTrend { row.append(bucket.trend?[m].map { MeasureDisplay.text($0, m) } ?? "") }
+        row.append(bucket.values[m].map { MeasureDisplay.text($0, m, o.units) } ?? "–")
+        if hasTrend { row.append(bucket.trend?[m].map { MeasureDisplay.text($0, m, o.units) } ?? "") }
       }
       return row
     }
     var average = ["Average"]
     for m in o.measures {
-      average.append(o.average[m].map { MeasureDisplay.text($0, m) } ?? "–")
+      average.append(o.average[m].map { MeasureDisplay.text($0, m, o.units) } ?? "–")
       if hasTrend { average.append("") }
     }
     rows.append(average)
@@ -98,14 +98,15 @@ enum DataTable {
 
   static func sparklines(_ o: SparklinesOutput) -> String {
     let zone = SVGFrame.zone(o.timeZone)
-    let unit = SparklinesSVGRenderer.unit(o.value)
+    let unit = SparklinesSVGRenderer.unit(o.value, o.units)
+    func shown(_ v: Double) -> String { SVGNumber.display(SparklinesSVGRenderer.shown(v, o)) + unit }
     let rows = o.lines.map { line -> [String] in
       let values = line.points.map(\.v)
       return [
         line.exercise, String(line.points.count),
-        line.points.first.map { SVGNumber.display($0.v) + unit } ?? "",
-        SVGNumber.display(values.max() ?? 0) + unit,
-        line.points.last.map { SVGNumber.display($0.v) + unit } ?? "",
+        line.points.first.map { shown($0.v) } ?? "",
+        shown(values.max() ?? 0),
+        line.points.last.map { shown($0.v) } ?? "",
         line.points.last.map { LocalDate($0.t, in: zone).long } ?? "",
       ]
     }
@@ -125,7 +126,9 @@ enum DataTable {
       var row = [bucket.date, String(bucket.n)]
       for m in o.measures {
         let s = bucket.values[m]
-        for q in ["p25", "p50", "p75"] { row.append(s?.quantile(q).map { MeasureDisplay.text($0, m) } ?? "") }
+        for q in ["p25", "p50", "p75"] {
+          row.append(s?.quantile(q).map { MeasureDisplay.text($0, m, CohortSeriesSVGRenderer.units) } ?? "")
+        }
       }
       return row
     }
@@ -133,7 +136,9 @@ enum DataTable {
     if let rank = o.ranking {
       out += table(
         caption: "\(o.chart): top users by \(MeasureDisplay.short(rank.measure))", header: ["Rank", "User", "Value"],
-        rows: rank.users.enumerated().map { [String($0 + 1), $1.user, MeasureDisplay.text($1.value, rank.measure)] })
+        rows: rank.users.enumerated().map {
+          [String($0 + 1), $1.user, MeasureDisplay.text($1.value, rank.measure, CohortSeriesSVGRenderer.units)]
+        })
     }
     return out
   }
@@ -151,7 +156,7 @@ enum DataTable {
   static func records(_ o: RecordsOutput) -> String {
     let zone = SVGFrame.zone(o.timeZone)
     func best(_ value: RecordsOutput.Best?) -> String {
-      value.map { MeasureDisplay.text($0.value, .topSetKg) + ", " + LocalDate($0.at, in: zone).long } ?? "–"
+      value.map { MeasureDisplay.text($0.value, .topSetKg, o.units) + ", " + LocalDate($0.at, in: zone).long } ?? "–"
     }
     let rows = RecordsSVGRenderer.ordered(o.exercises).map {
       [$0.exercise, best($0.topSetKg), best($0.e1rmKg), String($0.records.count)]
@@ -165,12 +170,13 @@ enum DataTable {
     let rows = o.periods.map { period -> [String] in
       [
         PeriodName.long(LocalDate(period.start, in: zone), o.granularity) + (period.partial ? " (so far)" : ""),
-        period.value.map { MeasureDisplay.text($0, o.measure) } ?? "–",
+        period.value.map { MeasureDisplay.text($0, o.measure, o.units) } ?? "–",
         period.met ? "met" : (period.partial ? "not yet" : "missed"),
       ]
     }
     return table(
-      caption: "\(o.chart): \(o.granularity.rawValue)s with at least \(MeasureDisplay.text(o.atLeast, o.measure)) "
+      caption:
+        "\(o.chart): \(o.granularity.rawValue)s with at least \(MeasureDisplay.text(o.atLeast, o.measure, o.units)) "
         + MeasureDisplay.short(o.measure),
       header: [o.granularity.rawValue.capitalized, MeasureDisplay.short(o.measure), "Target"], rows: rows)
   }

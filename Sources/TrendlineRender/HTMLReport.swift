@@ -36,6 +36,8 @@ public enum HTMLReport {
     public var failure: String?
     public var timeZone: TimeZone
     public var asOf: Date
+    /// The units the page shows weights and distances in (SPEC 10.8).
+    public var units: Units
     public var charts: [ChartDocument]
     /// Sessions up to as-of, oldest first; the page lists the newest few.
     public var sessions: [Session]
@@ -43,13 +45,14 @@ public enum HTMLReport {
     public var notes: [NotedRow]
 
     public init(
-      user: String, failure: String? = nil, timeZone: TimeZone, asOf: Date, charts: [ChartDocument],
-      sessions: [Session], notes: [NotedRow]
+      user: String, failure: String? = nil, timeZone: TimeZone, asOf: Date, units: Units = .metric,
+      charts: [ChartDocument], sessions: [Session], notes: [NotedRow]
     ) {
       self.user = user
       self.failure = failure
       self.timeZone = timeZone
       self.asOf = asOf
+      self.units = units
       self.charts = charts
       self.sessions = sessions
       self.notes = notes
@@ -103,7 +106,10 @@ public enum HTMLReport {
     body +=
       "<p class=\"meta\">As of " + asOf.long + " (" + XMLEscape.escape(zoneName) + ") · "
       + "\(page.sessions.count) session\(page.sessions.count == 1 ? "" : "s") up to as-of · "
-      + "\(rejectedCount(page)) rejected row\(rejectedCount(page) == 1 ? "" : "s")</p>\n"
+      + "\(rejectedCount(page)) rejected row\(rejectedCount(page) == 1 ? "" : "s")"
+      + (page.failure == nil
+        ? " · weights in \(page.units.weight.rawValue), distances in \(page.units.distance.rawValue)" : "")
+      + "</p>\n"
     if let failure = page.failure {
       body += "<p class=\"failed\" role=\"alert\">This user failed: " + XMLEscape.escape(failure) + "</p>\n"
     }
@@ -185,7 +191,8 @@ public enum HTMLReport {
         "\(LocalDate.weekdayNames[local.weekday]) \(local.long) \(clock)",
         session.name.isEmpty ? "(no name)" : session.name,
         session.durationSeconds.map { "\($0 / 60) min" } ?? "not recorded", String(session.setCount),
-        SVGNumber.display(session.volumeKg, decimals: 0) + " kg",
+        SVGNumber.display(page.units.weight(fromKilograms: session.volumeKg), decimals: 0) + " "
+          + page.units.weight.rawValue,
       ]
     }
     return "<section><h2>Recent workouts</h2>\n"

@@ -56,7 +56,7 @@ public struct RecordsSVGRenderer: Sendable {
     }
     func best(_ value: RecordsOutput.Best?) -> String {
       guard let value else { return "–" }
-      return MeasureDisplay.text(value.value, .topSetKg) + " · " + LocalDate(value.at, in: zone).long
+      return MeasureDisplay.text(value.value, .topSetKg, output.units) + " · " + LocalDate(value.at, in: zone).long
     }
     for (index, row) in rows.enumerated() {
       let y = Self.top + Double(index) * Self.rowHeight + 14

@@ -129,18 +129,19 @@ enum PeriodName {
   }
 }
 
-/// What a measure is called on a chart, and the unit it is shown in.
+/// What a measure is called on a chart, and the unit it is shown in: weights and distances in
+/// the units the person reads (SPEC 10.8), whatever unit the JSON holds them in.
 enum MeasureDisplay {
-  static func title(_ measure: Measure) -> String {
+  static func title(_ measure: Measure, _ units: Units) -> String {
     switch measure {
     case .sessions: return "Sessions"
     case .sets: return "Sets"
     case .durationSeconds: return "Duration (min)"
-    case .volumeKg: return "Volume (kg)"
-    case .topSetKg: return "Top set (kg)"
-    case .e1rmKg: return "Estimated 1RM (kg)"
+    case .volumeKg: return "Volume (\(units.weight.rawValue))"
+    case .topSetKg: return "Top set (\(units.weight.rawValue))"
+    case .e1rmKg: return "Estimated 1RM (\(units.weight.rawValue))"
     case .reps: return "Reps"
-    case .distanceM: return "Distance (km)"
+    case .distanceM: return "Distance (\(units.distance.rawValue))"
     case .records: return "Records"
     }
   }
@@ -159,25 +160,29 @@ enum MeasureDisplay {
     }
   }
 
-  /// Seconds are drawn as minutes and metres as kilometres: an axis of `3600, 7200` makes a
-  /// reader divide.
-  static func scaled(_ value: Double, _ measure: Measure) -> Double {
+  /// The value as drawn: seconds as minutes, metres as kilometres or miles, kilograms as the
+  /// person's weight unit. An axis of `3600, 7200` makes a reader divide; one in kilograms
+  /// makes a pound user multiply. Axes are computed on these values, so their ticks are round
+  /// in the unit shown (500 lb, not 226.8 kg relabelled).
+  static func scaled(_ value: Double, _ measure: Measure, _ units: Units) -> Double {
     switch measure {
     case .durationSeconds: return value / 60
-    case .distanceM: return value / 1000
+    case .distanceM: return units.distance(fromMeters: value)
+    case .volumeKg, .topSetKg, .e1rmKg: return units.weight(fromKilograms: value)
     default: return value
     }
   }
 
-  /// A value with its unit for a read-out: `3 sessions`, `65 min`, `12 340 kg`.
-  static func text(_ value: Double, _ measure: Measure) -> String {
+  /// A value with its unit for a read-out: `3 sessions`, `65 min`, `12 340 kg`, `2 205 lb`.
+  static func text(_ value: Double, _ measure: Measure, _ units: Units) -> String {
+    let shown = scaled(value, measure, units)
     switch measure {
-    case .sessions, .sets: return SVGNumber.display(value, decimals: 1)
-    case .durationSeconds: return SVGNumber.display(value / 60, decimals: 0) + " min"
-    case .volumeKg: return SVGNumber.display(value, decimals: 0) + " kg"
-    case .topSetKg, .e1rmKg: return SVGNumber.display(value, decimals: 1) + " kg"
-    case .reps, .records: return SVGNumber.display(value, decimals: 1)
-    case .distanceM: return SVGNumber.display(value / 1000, decimals: 1) + " km"
+    case .sessions, .sets: return SVGNumber.display(shown, decimals: 1)
+    case .durationSeconds: return SVGNumber.display(shown, decimals: 0) + " min"
+    case .volumeKg: return SVGNumber.display(shown, decimals: 0) + " " + units.weight.rawValue
+    case .topSetKg, .e1rmKg: return SVGNumber.display(shown, decimals: 1) + " " + units.weight.rawValue
+    case .reps, .records: return SVGNumber.display(shown, decimals: 1)
+    case .distanceM: return SVGNumber.display(shown, decimals: 1) + " " + units.distance.rawValue
     }
   }
 }

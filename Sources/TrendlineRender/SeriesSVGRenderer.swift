@@ -72,7 +72,7 @@ public struct SeriesSVGRenderer: Sendable {
         let below = bands.levels.count > 1 ? bands.levels[bands.levels.count - 2].from : 0
         largest = max(largest, last.from + max((last.from - below) / 2, 0.5))
       }
-      let scaledMax = MeasureDisplay.scaled(largest, measure)
+      let scaledMax = MeasureDisplay.scaled(largest, measure, output.units)
       let domain = LinearScale.niceDomain(max: scaledMax)
       panels.append(Panel(measure: measure, plot: plot, y: LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)))
       top = plot.maxY + Self.axisHeight
@@ -201,7 +201,7 @@ public struct SeriesSVGRenderer: Sendable {
     let plot = panel.plot
     b.element(
       "text", [("x", f(plot.x - gutter)), ("y", f(plot.y - 8)), ("font-weight", "600")],
-      content: MeasureDisplay.title(panel.measure))
+      content: MeasureDisplay.title(panel.measure, output.units))
     let lead = plot.x - gutter
     for value in panel.y.ticks() {
       let y = panel.y.y(value)
@@ -225,11 +225,11 @@ public struct SeriesSVGRenderer: Sendable {
     let plot = panel.plot
     b.open("g", [("class", "tl-bands")])
     for (index, level) in bands.levels.enumerated() {
-      let from = MeasureDisplay.scaled(level.from, panel.measure)
+      let from = MeasureDisplay.scaled(level.from, panel.measure, output.units)
       guard from < panel.y.domain.upperBound else { break }
       let next =
         index + 1 < bands.levels.count
-        ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure) : panel.y.domain.upperBound
+        ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure, output.units) : panel.y.domain.upperBound
       let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
       let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
       if index % 2 == 1 {
@@ -257,11 +257,11 @@ public struct SeriesSVGRenderer: Sendable {
   /// (or just above its threshold when the band is too thin to hold it).
   func drawBandLabels(_ b: inout SVGBuilder, _ bands: ValueBands, panel: Panel) {
     for (index, level) in bands.levels.enumerated() {
-      let from = MeasureDisplay.scaled(level.from, panel.measure)
+      let from = MeasureDisplay.scaled(level.from, panel.measure, output.units)
       guard from < panel.y.domain.upperBound else { break }
       let next =
         index + 1 < bands.levels.count
-        ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure) : panel.y.domain.upperBound
+        ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure, output.units) : panel.y.domain.upperBound
       let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
       let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
       let y = y0 - y1 >= 14 ? (y0 + y1) / 2 + 4 : y0 - 3
@@ -276,7 +276,7 @@ public struct SeriesSVGRenderer: Sendable {
       // An unknown value (no duration stated, no weighted set) has no bar: a 0 bar would claim
       // "nothing", and the read-out and the table say "unknown" instead (SPEC 10.3).
       guard let known = bucket.values[panel.measure] else { continue }
-      let value = MeasureDisplay.scaled(known, panel.measure)
+      let value = MeasureDisplay.scaled(known, panel.measure, output.units)
       let x0 = x.x(bucket.bar.start)
       let x1 = x.x(bucket.bar.end)
       let top = panel.y.y(value)
@@ -301,7 +301,7 @@ public struct SeriesSVGRenderer: Sendable {
   func drawTrend(_ b: inout SVGBuilder, panel: Panel, x: TimeScale) {
     let points = output.buckets.compactMap { bucket -> String? in
       guard let value = bucket.trend?[panel.measure] else { return nil }
-      return f(x.x(bucket.start)) + "," + f(panel.y.y(MeasureDisplay.scaled(value, panel.measure)))
+      return f(x.x(bucket.start)) + "," + f(panel.y.y(MeasureDisplay.scaled(value, panel.measure, output.units)))
     }
     if let bands, bands.measure == panel.measure { drawBandLabels(&b, bands, panel: panel) }
     guard points.count > 0 else { return }
@@ -316,7 +316,7 @@ public struct SeriesSVGRenderer: Sendable {
 
   func drawAverage(_ b: inout SVGBuilder, panel: Panel) {
     guard let average = output.average[panel.measure] else { return }
-    let y = panel.y.y(MeasureDisplay.scaled(average, panel.measure))
+    let y = panel.y.y(MeasureDisplay.scaled(average, panel.measure, output.units))
     b.element(
       "line",
       [
@@ -336,8 +336,9 @@ public struct SeriesSVGRenderer: Sendable {
     switch measure {
     case .sessions, .sets: return SVGNumber.display(value, decimals: 1)
     case .durationSeconds: return SVGNumber.display(value / 60, decimals: 0) + " min"
-    case .volumeKg: return SVGNumber.compact(value) + " kg"
-    default: return MeasureDisplay.text(value, measure)
+    case .volumeKg:
+      return SVGNumber.compact(output.units.weight(fromKilograms: value)) + " " + output.units.weight.rawValue
+    default: return MeasureDisplay.text(value, measure, output.units)
     }
   }
 
@@ -386,8 +387,11 @@ public struct SeriesSVGRenderer: Sendable {
     if bucket.partial { text += " (so far)" }
     let parts = output.measures.map { measure -> String in
       var part =
-        MeasureDisplay.short(measure) + " " + (bucket.values[measure].map { MeasureDisplay.text($0, measure) } ?? "–")
-      if let trend = bucket.trend?[measure] { part += " (trend " + MeasureDisplay.text(trend, measure) + ")" }
+        MeasureDisplay.short(measure) + " "
+        + (bucket.values[measure].map { MeasureDisplay.text($0, measure, output.units) } ?? "–")
+      if let trend = bucket.trend?[measure] {
+        part += " (trend " + MeasureDisplay.text(trend, measure, output.units) + ")"
+      }
       return part
     }
     return text + ": " + parts.joined(separator: " · ")
@@ -402,7 +406,8 @@ public struct SeriesSVGRenderer: Sendable {
         + "\(LocalDate(output.asOf, in: zone).long)."
     }
     let averages = output.measures.map { measure in
-      (output.average[measure].map { MeasureDisplay.text($0, measure) } ?? "–") + " " + MeasureDisplay.short(measure)
+      (output.average[measure].map { MeasureDisplay.text($0, measure, output.units) } ?? "–") + " "
+        + MeasureDisplay.short(measure)
     }
     return
       "Bars of \(measures) per \(per) for \(output.user), "

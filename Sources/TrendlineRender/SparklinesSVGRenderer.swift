@@ -44,7 +44,7 @@ public struct SparklinesSVGRenderer: Sendable {
   public func render() -> String {
     let zone = SVGFrame.zone(output.timeZone)
     let height = Self.top + Double(max(output.lines.count, 1)) * Self.rowHeight + 10
-    let unit = Self.unit(output.value)
+    let unit = Self.unit(output.value, output.units)
     let start = LocalDate(output.domain.start, in: zone)
     let end = LocalDate(output.domain.end, in: zone)
     var b = SVGBuilder()
@@ -53,7 +53,7 @@ public struct SparklinesSVGRenderer: Sendable {
       + "\(output.windowDays) days from \(start.long) to \(end.long) (as of). "
       + output.lines.map { line in
         "\(line.exercise): \(line.points.count) session\(line.points.count == 1 ? "" : "s"), latest "
-          + SVGNumber.display(line.points.last?.v ?? 0) + unit
+          + SVGNumber.display(Self.shown(line.points.last?.v ?? 0, output)) + unit
       }.joined(separator: "; ")
     SVGFrame.open(
       &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
@@ -69,7 +69,8 @@ public struct SparklinesSVGRenderer: Sendable {
     for (row, line) in output.lines.enumerated() {
       let plot = plot(row: row)
       let x = xScale(row: row)
-      let values = line.points.map(\.v)
+      // Drawn in the unit shown, so the line's shape and its numbers agree.
+      let values = line.points.map { Self.shown($0.v, output) }
       let low = values.min() ?? 0
       let high = values.max() ?? 0
       // A flat line sits in the middle rather than on the floor.
@@ -86,7 +87,7 @@ public struct SparklinesSVGRenderer: Sendable {
       b.element(
         "line",
         [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)), ("stroke", Palette.grid)])
-      let points = line.points.map { f(x.x($0.t)) + "," + f(y.y($0.v)) }
+      let points = line.points.map { f(x.x($0.t)) + "," + f(y.y(Self.shown($0.v, output))) }
       if points.count > 1 {
         b.element(
           "polyline",
@@ -97,10 +98,11 @@ public struct SparklinesSVGRenderer: Sendable {
           ])
       }
       if let last = line.points.last {
-        b.element("circle", [("cx", f(x.x(last.t))), ("cy", f(y.y(last.v))), ("r", "2.5"), ("fill", Palette.trend)])
+        let lastShown = Self.shown(last.v, output)
+        b.element("circle", [("cx", f(x.x(last.t))), ("cy", f(y.y(lastShown))), ("r", "2.5"), ("fill", Palette.trend)])
         b.element(
           "text", [("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 4))],
-          content: SVGNumber.display(last.v) + unit)
+          content: SVGNumber.display(lastShown) + unit)
         b.element(
           "text",
           [
@@ -113,7 +115,10 @@ public struct SparklinesSVGRenderer: Sendable {
       SVGFrame.hoverGroup(
         &b, plot: plot, scale: x,
         points: line.points.map {
-          ($0.t, "\(line.exercise), \(LocalDate($0.t, in: zone).long): " + SVGNumber.display($0.v) + unit)
+          (
+            $0.t,
+            "\(line.exercise), \(LocalDate($0.t, in: zone).long): " + SVGNumber.display(Self.shown($0.v, output)) + unit
+          )
         })
     }
     b.close("svg")
@@ -121,8 +126,14 @@ public struct SparklinesSVGRenderer: Sendable {
     return b.text
   }
 
-  static func unit(_ value: SparklinesOutput.Value) -> String {
-    value == .reps ? " reps" : " kg"
+  /// The unit after a shown value: reps, or the person's weight unit.
+  static func unit(_ value: SparklinesOutput.Value, _ units: Units) -> String {
+    value == .reps ? " reps" : " " + units.weight.rawValue
+  }
+
+  /// A point's value in the unit shown: reps as they are, weights in the person's unit.
+  static func shown(_ v: Double, _ output: SparklinesOutput) -> Double {
+    output.value == .reps ? v : output.units.weight(fromKilograms: v)
   }
 
   static func valueName(_ value: SparklinesOutput.Value) -> String {

@@ -31,7 +31,8 @@ public struct StreakSVGRenderer: Sendable {
     let height = Self.top + Double(rows) * (Self.cell + Self.gap) + 40
     let unit = output.granularity.rawValue
     let share = output.share.map { SVGNumber.display($0 * 100, decimals: 0) + " %" } ?? "–"
-    let target = "\(MeasureDisplay.text(output.atLeast, output.measure)) \(MeasureDisplay.short(output.measure))"
+    let target =
+      "\(MeasureDisplay.text(output.atLeast, output.measure, output.units)) \(MeasureDisplay.short(output.measure))"
     let summary =
       "current \(output.current.length) \(unit)\(output.current.length == 1 ? "" : "s") · longest "
       + "\(output.longest.length) · \(share) of \(output.complete) complete \(unit)s met"
@@ -57,7 +58,7 @@ public struct StreakSVGRenderer: Sendable {
       } else {
         attributes += [("fill", Palette.grid)]
       }
-      let value = period.value.map { MeasureDisplay.text($0, output.measure) } ?? "no value"
+      let value = period.value.map { MeasureDisplay.text($0, output.measure, output.units) } ?? "no value"
       b.open("rect", attributes)
       b.element(
         "title", [], content: "\(LocalDate(period.start, in: zone).long): \(value)\(period.partial ? " so far" : "")")

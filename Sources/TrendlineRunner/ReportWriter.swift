@@ -27,13 +27,13 @@ enum ReportWriter {
   /// `report/users/<user>.html`, when the pipeline writes HTML; without HTML, a page an
   /// earlier run wrote is removed, so the report never shows a user as it was.
   static func writeUserPage(
-    user: String, failure: String?, calendar: UserCalendar, asOf: Int64, charts: [ChartDocument], sessions: [Session],
-    notes: [RowNote], output: URL, formats: [Pipeline.Output.Format]
+    user: String, failure: String?, calendar: UserCalendar, asOf: Int64, units: Units, charts: [ChartDocument],
+    sessions: [Session], notes: [RowNote], output: URL, formats: [Pipeline.Output.Format]
   ) throws(AtomicFile.WriteError) {
     guard formats.contains(.html) else { return try AtomicFile.remove(userPageURL(user, output: output).path) }
     let page = HTMLReport.UserPage(
-      user: user, failure: failure, timeZone: calendar.timeZone, asOf: Date(epochSeconds: asOf), charts: charts,
-      sessions: sessions.filter { $0.start <= asOf },
+      user: user, failure: failure, timeZone: calendar.timeZone, asOf: Date(epochSeconds: asOf), units: units,
+      charts: charts, sessions: sessions.filter { $0.start <= asOf },
       notes: notes.map {
         HTMLReport.NotedRow(
           file: $0.file, line: $0.line, column: $0.column, field: $0.field, outcome: $0.outcome.rawValue,

@@ -46,7 +46,8 @@ public enum CacheFault: Error, Equatable, Sendable, CustomStringConvertible {
 ///     payload:
 ///       head    user, key (32 bytes), inputs: name, bytes, SHA-256 (32 bytes), stat
 ///               (size, mtime ns, ctime ns, inode), flags (1 = stat not to be trusted)
-///       ingest  file accounting, rejects, unmapped exercises, a table of names (exercises
+///       ingest  file accounting, rejects, unmapped exercises, the stated units (kg, lb, km,
+///               mi: four counts), a table of names (exercises
 ///               and session names), a table of muscle-group id lists, sessions and sets
 ///
 /// Numbers are LEB128 varints, signed ones zigzag-encoded; strings are a varint byte count and
@@ -63,7 +64,8 @@ struct Entry {
   /// 2: the checksum became MurmurHash3 (version 1 used FNV-1a, a byte at a time).
   /// 3: row notes (every row not accepted as written, with its outcome) replace rejects, and
   /// files count rows with a value dropped.
-  /// 4: a session's duration may be unknown, written as -1 (SPEC 10.3).
+  /// 4: a session's duration may be unknown, written as -1 (SPEC 10.3), and the units the
+  /// exports stated (``UnitTally``), which decide the units a user reads.
   static let formatVersion: UInt32 = 4
   static let magic: [UInt8] = [0x89, 0x54, 0x4C, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
   static let headerSize = 32
@@ -153,6 +155,8 @@ struct Entry {
       out.string(name)
       out.int(sessions)
     }
+    let stated = ingest.statedUnits
+    for count in [stated.kilograms, stated.pounds, stated.kilometers, stated.miles] { out.int(count) }
 
     // Names and id lists repeat in nearly every set; tables store each once, and decoding
     // shares one String or Array between all the sets that use it.
@@ -306,6 +310,8 @@ extension Entry {
       let name = try reader.string()
       ingest.unmappedExercises[name] = try reader.int()
     }
+    ingest.statedUnits = UnitTally(
+      kilograms: try reader.int(), pounds: try reader.int(), kilometers: try reader.int(), miles: try reader.int())
 
     let nameCount = try reader.count()
     var names: [String] = []

@@ -91,8 +91,10 @@ enum UserJob {
     let rejects = ingest.notes.filter { $0.outcome == .rejected }
     let strictFailure = context.options.strict && !rejects.isEmpty
     let catalog = context.pipeline.source.catalog
+    // What the person reads every drawn value in (SPEC 10.8); the JSON stays in kg and m.
+    let units = settings.units(stated: ingest.statedUnits)
     func chartContext(_ chart: Chart) -> ChartContext {
-      ChartContext(user: user.id, chart: chart.name, calendar: calendar, asOf: asOf, catalog: catalog)
+      ChartContext(user: user.id, chart: chart.name, calendar: calendar, asOf: asOf, catalog: catalog, units: units)
     }
     let tooLarge = context.pipeline.charts.lazy.compactMap {
       $0.sizeProblem(ingest.sessions, in: chartContext($0))
@@ -136,8 +138,8 @@ enum UserJob {
     }
     try OutputSweep.removeAll(in: folder, except: written)
     try ReportWriter.writeUserPage(
-      user: user.id, failure: nil, calendar: calendar, asOf: asOf, charts: documents, sessions: ingest.sessions,
-      notes: ingest.notes, output: context.options.output, formats: formats)
+      user: user.id, failure: nil, calendar: calendar, asOf: asOf, units: units, charts: documents,
+      sessions: ingest.sessions, notes: ingest.notes, output: context.options.output, formats: formats)
     return Result(record: finish(record, since: clock), compared: compared)
   }
 

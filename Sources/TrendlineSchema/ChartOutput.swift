@@ -21,6 +21,45 @@ public enum ChartOutput: Sendable, Equatable {
     }
   }
 
+  /// The units the output states, and everything drawn from it shows (SPEC 10.8).
+  public var units: Units {
+    switch self {
+    case .series(let value): return value.units
+    case .radar(let value): return value.units
+    case .heatmap(let value): return value.units
+    case .sparklines(let value): return value.units
+    case .records(let value): return value.units
+    case .streak(let value): return value.units
+    }
+  }
+
+  /// The same output stating `units`. Stages compute in kilograms and metres and never see a
+  /// person's units, so the one place that runs a chart stamps them on what it made.
+  ///
+  /// - Complexity: O(1), the output's arrays being shared, not copied.
+  public func with(units: Units) -> ChartOutput {
+    switch self {
+    case .series(var value):
+      value.units = units
+      return .series(value)
+    case .radar(var value):
+      value.units = units
+      return .radar(value)
+    case .heatmap(var value):
+      value.units = units
+      return .heatmap(value)
+    case .sparklines(var value):
+      value.units = units
+      return .sparklines(value)
+    case .records(var value):
+      value.units = units
+      return .records(value)
+    case .streak(var value):
+      value.units = units
+      return .streak(value)
+    }
+  }
+
   /// The JSON bytes written to `<chart>.json`.
   ///
   /// - Complexity: O(*s*), where *s* is the size of the output.

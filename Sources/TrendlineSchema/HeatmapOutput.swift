@@ -41,15 +41,19 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
   public var user: String
   public var chart: String
   public var timeZone: String
+  /// The units everything drawn from this output shows values in; the numbers here stay in
+  /// kilograms, metres and seconds (SPEC 10.8).
+  public var units: Units
   public var asOf: Date
   /// Oldest first; the last one contains as-of.
   public var periods: [Period]
 
-  public init(user: String, chart: String, timeZone: String, asOf: Date, periods: [Period]) {
+  public init(user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, periods: [Period]) {
     self.schema = Self.schemaID
     self.user = user
     self.chart = chart
     self.timeZone = timeZone
+    self.units = units
     self.asOf = asOf
     self.periods = periods
   }
@@ -59,16 +63,18 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
+    units = try UserOutputHeader.units(decoder)
     periods = try c.decode([Period].self, forKey: .periods)
   }
 }
 
 extension HeatmapOutput: OutputWritable {
-  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, periods`.
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, periods`.
   ///
   /// - Complexity: O(*p* × *g*), where *p* is the number of periods and *g* of groups.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.beginUserOutput(
+      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     writer.key("periods")
     try writer.array(periods)
     writer.endObject()

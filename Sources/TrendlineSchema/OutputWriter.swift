@@ -231,15 +231,19 @@ public struct OutputWriter {
   }
 
   /// Opens a per-user output's object with the members every one of them starts with, in
-  /// SPEC 7's order: `schema, user, chart, timeZone, asOf`. Its own members follow.
+  /// SPEC 7's order: `schema, user, chart, timeZone, units, asOf`. Its own members follow.
   ///
   /// - Complexity: O(*k* + *d*), where *k* is the length of the strings.
-  public mutating func beginUserOutput(schema: String, user: String, chart: String, timeZone: String, asOf: Date) {
+  public mutating func beginUserOutput(
+    schema: String, user: String, chart: String, timeZone: String, units: Units, asOf: Date
+  ) {
     beginObject()
     member("schema", schema)
     member("user", user)
     member("chart", chart)
     member("timeZone", timeZone)
+    key("units")
+    units.write(to: &self)
     member("asOf", asOf)
   }
 

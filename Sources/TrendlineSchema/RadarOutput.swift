@@ -64,6 +64,9 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
   public var user: String
   public var chart: String
   public var timeZone: String
+  /// The units everything drawn from this output shows values in; the numbers here stay in
+  /// kilograms, metres and seconds (SPEC 10.8).
+  public var units: Units
   public var asOf: Date
   public var axes: [Axis]
   /// Oldest first; the last one contains as-of.
@@ -75,13 +78,14 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
   public var unmappedExercises: [UnmappedExercise]
 
   public init(
-    user: String, chart: String, timeZone: String, asOf: Date, axes: [Axis], periods: [Period],
+    user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, axes: [Axis], periods: [Period],
     unmappedExercises: [UnmappedExercise]
   ) {
     self.schema = Self.schemaID
     self.user = user
     self.chart = chart
     self.timeZone = timeZone
+    self.units = units
     self.asOf = asOf
     self.axes = axes
     self.periods = periods
@@ -96,6 +100,7 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
+    units = try UserOutputHeader.units(decoder)
     axes = try c.decode([Axis].self, forKey: .axes)
     largest = try c.decode(Int.self, forKey: .largest)
     periods = try c.decode([Period].self, forKey: .periods)
@@ -104,13 +109,14 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
 }
 
 extension RadarOutput: OutputWritable {
-  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, axes, largest, periods,
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, axes, largest, periods,
   /// unmappedExercises`.
   ///
   /// - Complexity: O(*p* × *a* + *u*), where *p* is the number of periods, *a* of axes and *u*
   ///   of unmapped exercises.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.beginUserOutput(
+      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     writer.key("axes")
     try writer.array(axes)
     writer.member("largest", largest)

@@ -78,14 +78,19 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
   public var user: String
   public var chart: String
   public var timeZone: String
+  /// The units everything drawn from this output shows values in; the numbers here stay in
+  /// kilograms, metres and seconds (SPEC 10.8).
+  public var units: Units
   public var asOf: Date
   public var exercises: [Exercise]
 
-  public init(user: String, chart: String, timeZone: String, asOf: Date, exercises: [Exercise]) {
+  public init(user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, exercises: [Exercise])
+  {
     self.schema = Self.schemaID
     self.user = user
     self.chart = chart
     self.timeZone = timeZone
+    self.units = units
     self.asOf = asOf
     self.exercises = exercises
   }
@@ -95,16 +100,18 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
+    units = try UserOutputHeader.units(decoder)
     exercises = try c.decode([Exercise].self, forKey: .exercises)
   }
 }
 
 extension RecordsOutput: OutputWritable {
-  /// Writes `schema, user, chart, timeZone, asOf, exercises`.
+  /// Writes `schema, user, chart, timeZone, units, asOf, exercises`.
   ///
   /// - Complexity: O(*r*), where *r* is the number of bests and records.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.beginUserOutput(
+      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     writer.key("exercises")
     try writer.array(exercises)
     writer.endObject()

@@ -67,6 +67,9 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public var chart: String
   /// The zone identifier every instant of this output was computed in (`Europe/Oslo`).
   public var timeZone: String
+  /// The units everything drawn from this output shows values in; the numbers here stay in
+  /// kilograms, metres and seconds (SPEC 10.8).
+  public var units: Units
   public var asOf: Date
   public var range: BucketRange
   public var granularity: Granularity
@@ -79,7 +82,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public var average: [Measure: Double]
 
   public init(
-    user: String, chart: String, timeZone: String, asOf: Date, range: BucketRange,
+    user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, range: BucketRange,
     granularity: Granularity, measures: [Measure], domain: Extent?, buckets: [Bucket],
     average: [Measure: Double]
   ) {
@@ -87,6 +90,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     self.user = user
     self.chart = chart
     self.timeZone = timeZone
+    self.units = units
     self.asOf = asOf
     self.range = range
     self.granularity = granularity
@@ -103,6 +107,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
+    units = try UserOutputHeader.units(decoder)
     range = try c.decode(BucketRange.self, forKey: .range)
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measures = try c.decode([Measure].self, forKey: .measures)
@@ -113,12 +118,13 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 }
 
 extension SeriesOutput: OutputWritable {
-  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, range, granularity,
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, range, granularity,
   /// measures, domain, buckets, average`.
   ///
   /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.beginUserOutput(
+      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     writer.member("range", range.rawValue)
     writer.member("granularity", granularity.rawValue)
     writer.key("measures")

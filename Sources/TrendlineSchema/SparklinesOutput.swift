@@ -46,6 +46,9 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
   public var user: String
   public var chart: String
   public var timeZone: String
+  /// The units everything drawn from this output shows values in; the numbers here stay in
+  /// kilograms, metres and seconds (SPEC 10.8).
+  public var units: Units
   public var asOf: Date
   public var value: Value
   public var windowDays: Int
@@ -54,13 +57,14 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
   public var lines: [Line]
 
   public init(
-    user: String, chart: String, timeZone: String, asOf: Date, value: Value, windowDays: Int,
+    user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, value: Value, windowDays: Int,
     domain: Extent, lines: [Line]
   ) {
     self.schema = Self.schemaID
     self.user = user
     self.chart = chart
     self.timeZone = timeZone
+    self.units = units
     self.asOf = asOf
     self.value = value
     self.windowDays = windowDays
@@ -75,6 +79,7 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
+    units = try UserOutputHeader.units(decoder)
     value = try c.decode(Value.self, forKey: .value)
     windowDays = try c.decode(Int.self, forKey: .windowDays)
     domain = try c.decode(Extent.self, forKey: .domain)
@@ -83,12 +88,13 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
 }
 
 extension SparklinesOutput: OutputWritable {
-  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, asOf, value, windowDays,
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, value, windowDays,
   /// domain, lines`.
   ///
   /// - Complexity: O(*p*), where *p* is the number of points.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.beginUserOutput(
+      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     writer.member("value", value.rawValue)
     writer.member("windowDays", windowDays)
     writer.key("domain")

@@ -50,6 +50,9 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
   public var user: String
   public var chart: String
   public var timeZone: String
+  /// The units everything drawn from this output shows values in; the numbers here stay in
+  /// kilograms, metres and seconds (SPEC 10.8).
+  public var units: Units
   public var asOf: Date
   public var range: BucketRange
   public var granularity: Granularity
@@ -68,7 +71,8 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
   public var periods: [Period]
 
   public init(
-    user: String, chart: String, timeZone: String, asOf: Date, range: BucketRange, granularity: Granularity,
+    user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, range: BucketRange,
+    granularity: Granularity,
     measure: Measure, atLeast: Double, current: Run, longest: Run, complete: Int, met: Int, share: Double?,
     periods: [Period]
   ) {
@@ -76,6 +80,7 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     self.user = user
     self.chart = chart
     self.timeZone = timeZone
+    self.units = units
     self.asOf = asOf
     self.range = range
     self.granularity = granularity
@@ -97,6 +102,7 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
+    units = try UserOutputHeader.units(decoder)
     range = try c.decode(BucketRange.self, forKey: .range)
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measure = try c.decode(Measure.self, forKey: .measure)
@@ -111,12 +117,13 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
 }
 
 extension StreakOutput: OutputWritable {
-  /// Writes the keys in declaration order: `schema, user, chart, timeZone, asOf, range,
+  /// Writes the keys in declaration order: `schema, user, chart, timeZone, units, asOf, range,
   /// granularity, measure, atLeast, current, longest, complete, met, share, periods`.
   ///
   /// - Complexity: O(*p*), where *p* is the number of periods.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(schema: schema, user: user, chart: chart, timeZone: timeZone, asOf: asOf)
+    writer.beginUserOutput(
+      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     writer.member("range", range.rawValue)
     writer.member("granularity", granularity.rawValue)
     writer.member("measure", measure.rawValue)

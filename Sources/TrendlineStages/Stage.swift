@@ -94,13 +94,19 @@ public struct ChartContext: Sendable {
   /// The instant the user's as-of resolves to.
   public var asOf: Int64
   public var catalog: Catalog
+  /// The units the user reads (SPEC 10.8). Stages compute in kilograms and metres whatever
+  /// these are; `Chart.run` states them on the output, for what is drawn from it.
+  public var units: Units
 
-  public init(user: String, chart: String, calendar: UserCalendar, asOf: Int64, catalog: Catalog) {
+  public init(
+    user: String, chart: String, calendar: UserCalendar, asOf: Int64, catalog: Catalog, units: Units = .metric
+  ) {
     self.user = user
     self.chart = chart
     self.calendar = calendar
     self.asOf = asOf
     self.catalog = catalog
+    self.units = units
   }
 }
 

@@ -119,6 +119,31 @@ import _TrendlineTestSupport
     #expect(cached.inputs.map(\.bytes) == [Fixture.strong.utf8.count])
   }
 
+  /// The units the exports stated (SPEC 10.8) come back from a hit: a pound user read from the
+  /// cache must not turn into a kilogram user. The fixture's Strong export states none; a Hevy
+  /// export beside it states pounds for its two sets and kilometres for them (its `distance_km`
+  /// column).
+  @Test func hitReturnsTheStatedUnits() throws {
+    let fixture = try Fixture()
+    let hevy = fixture.export.deletingLastPathComponent().appendingPathComponent("hevy.csv")
+    try Data(
+      """
+      title,start_time,end_time,exercise_title,set_index,set_type,weight_lbs,reps,distance_km
+      Pull,"10 Nov 2025, 08:40","10 Nov 2025, 09:40",Deadlift (Barbell),0,normal,315,5,
+      Pull,"10 Nov 2025, 08:40","10 Nov 2025, 09:40",Deadlift (Barbell),1,normal,335,3,
+
+      """.utf8
+    ).write(to: hevy)
+    try Fixture.age(hevy)
+    let cache = fixture.cache()
+    try fixture.run(cache)
+    let second = cache.lookup(fixture.user, settings: UserSettings())
+    #expect(second.status == .hit)
+    let cached = try #require(second.cached)
+    #expect(cached.ingest.statedUnits == UnitTally(pounds: 2, kilometers: 2))
+    #expect(cached.ingest.statedUnits == (try fixture.read()).ingest.statedUnits)
+  }
+
   /// A hit reads no export: the stored hash is trusted while size, times and inode are unchanged.
   @Test func hitReadsNoExport() throws {
     let fixture = try Fixture()

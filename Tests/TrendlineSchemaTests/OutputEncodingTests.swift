@@ -97,6 +97,10 @@ import TrendlineSchema
         "user": "ada",
         "chart": "training-volume",
         "timeZone": "Europe/Oslo",
+        "units": {
+          "weight": "kg",
+          "distance": "km"
+        },
         "asOf": "2025-11-01T23:59:59+01:00",
         "range": "1m",
         "granularity": "week",
@@ -248,6 +252,10 @@ import TrendlineSchema
           "user": "a\"b\\c\nd\te\rf\u0001g\u001fh/é😀",
           "chart": "training-volume",
           "timeZone": "America/St_Johns",
+          "units": {
+            "weight": "kg",
+            "distance": "km"
+          },
           "asOf": "2025-11-30T00:29:59-03:30",
           "range": "3m",
           "granularity": "week",
@@ -314,6 +322,10 @@ import TrendlineSchema
           "user": "ada",
           "chart": "c",
           "timeZone": "UTC",
+          "units": {
+            "weight": "kg",
+            "distance": "km"
+          },
           "asOf": "1970-01-01T00:00:00+00:00",
           "range": "all",
           "granularity": "day",
@@ -335,6 +347,10 @@ import TrendlineSchema
           "user": "ada",
           "chart": "muscle-balance",
           "timeZone": "Asia/Kathmandu",
+          "units": {
+            "weight": "kg",
+            "distance": "km"
+          },
           "asOf": "2025-11-29T23:14:59+05:45",
           "axes": [
             {
@@ -393,6 +409,10 @@ import TrendlineSchema
           "user": "ada",
           "chart": "r",
           "timeZone": "UTC",
+          "units": {
+            "weight": "kg",
+            "distance": "km"
+          },
           "asOf": "1970-01-01T00:00:00+00:00",
           "axes": [],
           "periods": [],
@@ -411,6 +431,10 @@ import TrendlineSchema
           "user": "ada",
           "chart": "body",
           "timeZone": "Europe/Amsterdam",
+          "units": {
+            "weight": "kg",
+            "distance": "km"
+          },
           "asOf": "1900-01-01T00:00:00+00:00",
           "periods": [
             {
@@ -459,6 +483,10 @@ import TrendlineSchema
           "user": "ada",
           "chart": "trends",
           "timeZone": "Europe/Oslo",
+          "units": {
+            "weight": "lb",
+            "distance": "mi"
+          },
           "asOf": "2025-11-29T23:59:59+01:00",
           "value": "e1rmKg",
           "windowDays": 91,

@@ -87,8 +87,8 @@ enum OutputFixtures {
     ])
 
   static let sparklines = SparklinesOutput(
-    user: "ada", chart: "trends", timeZone: "Europe/Oslo", asOf: Date(epochSeconds: 1_764_457_199),
-    value: .e1rmKg, windowDays: 91,
+    user: "ada", chart: "trends", timeZone: "Europe/Oslo", units: Units(weight: .lb, distance: .mi),
+    asOf: Date(epochSeconds: 1_764_457_199), value: .e1rmKg, windowDays: 91,
     domain: Extent(
       start: Date(epochSeconds: 1_756_594_800), end: Date(epochSeconds: 1_764_457_199)),
     lines: [

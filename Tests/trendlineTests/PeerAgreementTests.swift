@@ -37,7 +37,8 @@ import _TrendlineTestSupport
 
   // The peer follows the rules before SPEC 10.6; the fixture's script applies 10.6 to its own
   // values (a trend and an average of complete buckets only), so the changed fields are
-  // compared too. Keys the peer does not write (`elapsed`, `id`, …) are additive.
+  // compared too. Keys the peer does not write (`elapsed`, `id`, `units`, …) are
+  // additive; the units are checked below against the corpus's users.csv instead.
   let expected = work.appendingPathComponent("expected")
   let rewritten = try runProcess(
     "/usr/bin/env",
@@ -55,4 +56,20 @@ import _TrendlineTestSupport
   let last = compared.stdout.split(separator: "\n").last.map(String.init) ?? ""
   #expect(last == "400 passed, 0 failed", "\(compared.stdout.suffix(3000))")
   #expect(compared.status == 0)
+
+  // Every user's outputs state the weight unit their users.csv row names (30 % pounds).
+  let users = String(decoding: try Data(contentsOf: corpus.appendingPathComponent("users.csv")), as: UTF8.self)
+  var pounds = 0
+  for line in users.split(separator: "\n").dropFirst() {
+    let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    guard cells.count > 2, !cells[2].isEmpty else { continue }
+    let folder = out.appendingPathComponent("users/\(cells[0])")
+    for chart in try FileManager.default.contentsOfDirectory(atPath: folder.path) where chart.hasSuffix(".json") {
+      let object = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(chart)))
+      let units = (object as? [String: Any])?["units"] as? [String: String]
+      #expect(units?["weight"] == (cells[2] == "lb" ? "lb" : "kg"), "\(cells[0])/\(chart)")
+    }
+    if cells[2] == "lb" { pounds += 1 }
+  }
+  #expect(pounds > 20, "the corpus has pound users")
 }
