@@ -88,7 +88,7 @@ public struct Chart: Sendable, Equatable {
   public var bucket: Bucket? { stage(Bucket.self) }
   /// The chart's radar, when it is one.
   public var radar: Radar? { stage(Radar.self) }
-  /// A series' bands: drawing only, the JSON does not change.
+  /// A series' bands, which its output states for what is drawn from it.
   public var bands: ValueBands? { stage(ValueBands.self) }
 
   /// Whether the chart's output is a `trendline/series@1`: its chain ends in a series, which
@@ -160,7 +160,9 @@ public struct Chart: Sendable, Equatable {
       }
     }
     return .series(
-      Emit().apply(checked(series, before: nil), user: context.user, chart: name, calendar: context.calendar))
+      Emit().apply(
+        checked(series, before: nil), user: context.user, chart: name, calendar: context.calendar,
+        units: context.units, bands: bands))
   }
 
   private func checked(_ series: BucketedSeries?, before stage: (any StageUnit)?) -> BucketedSeries {

@@ -3,7 +3,7 @@ import TrendlineSchema
 
 /// Draws a `trendline/cohort-series@1` output: per measure, the p25–p75 band as an area, the
 /// median as a line and, when given, one user's own line over them, all on the cohort's shared
-/// `yDomain`; then the ranking as horizontal bars.
+/// `yAxis`; then the ranking as horizontal bars.
 ///
 /// Cohort buckets are keyed by local date, not instant (users live in different zones), so the
 /// x axis is a calendar axis: each date is placed at its midnight UTC, which keeps equal days
@@ -58,15 +58,15 @@ public struct CohortSeriesSVGRenderer: Sendable {
     }
   }
 
-  /// The y scale of `measure`'s panel: the cohort's shared `yDomain`, so this chart and every
-  /// user's are comparable.
+  /// The cohort's shared axis of `measure` (``YAxis``), so this chart and every user's drawn on
+  /// it are comparable.
+  public func axis(_ measure: Measure) -> YAxis {
+    output.yAxis[measure] ?? YAxis(measure: measure, largest: 0, units: Self.units)
+  }
+
+  /// The y scale of `measure`'s panel: 0 … the shared axis's top, in the unit shown.
   public func yScale(_ measure: Measure, plot: PlotRect) -> LinearScale {
-    let shared = output.yDomain[measure] ?? AxisDomain(min: 0, max: 1)
-    let domain =
-      MeasureDisplay.scaled(
-        shared.min, measure, Self.units)...max(
-        MeasureDisplay.scaled(shared.max, measure, Self.units),
-        MeasureDisplay.scaled(shared.min, measure, Self.units) + 1e-9)
+    let domain = 0...MeasureDisplay.scaled(axis(measure).domain.max, measure, Self.units)
     return LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)
   }
 
@@ -139,16 +139,14 @@ public struct CohortSeriesSVGRenderer: Sendable {
         "text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")],
         content: MeasureDisplay.title(measure, Self.units)
       )
-      for value in y.ticks() {
+      for tick in axis(measure).ticks[YAxis.defaultLabelCount] ?? [] {
+        let at = y.y(MeasureDisplay.scaled(tick.value, measure, Self.units))
         b.element(
           "line",
-          [
-            ("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(y.y(value))), ("y2", f(y.y(value))),
-            ("stroke", Palette.grid),
-          ])
+          [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(at)), ("y2", f(at)), ("stroke", Palette.grid)])
         b.element(
-          "text", [("x", f(plot.x - 6)), ("y", f(y.y(value) + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
-          content: SVGNumber.compact(value))
+          "text", [("x", f(plot.x - 6)), ("y", f(at + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
+          content: tick.label)
       }
       let stats = zip(dates, output.buckets).compactMap { date, bucket -> (Date, CohortStats)? in
         bucket.values[measure].map { (date, $0) }
@@ -309,7 +307,7 @@ public struct CohortRadarSVGRenderer: Sendable {
     let desc =
       "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of "
       + "(\(output.asOf)): "
-      + output.axes.map { "\($0.label) median " + SVGNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(
+      + output.axes.map { "\($0.label) median " + ShownNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(
         separator: ", ") + "."
     SVGFrame.open(
       &b, width: size, height: RadarSVGRenderer.legendTop + 24, idPrefix: idPrefix,
@@ -343,7 +341,7 @@ public struct CohortRadarSVGRenderer: Sendable {
     for ring in [2, 4] {
       let p = RadarSVGRenderer.point(index: 0, count: n, fraction: Double(ring) / 4)
       SVGFrame.haloText(
-        &b, SVGNumber.format(outer * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9,
+        &b, ShownNumber.format(outer * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9,
         fill: Palette.muted)
     }
     func polygon(_ values: [Double]) -> String {

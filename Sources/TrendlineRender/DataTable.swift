@@ -7,12 +7,12 @@ import TrendlineSchema
 enum DataTable {
   static func html(_ chart: ChartDocument) -> String {
     switch chart {
-    case .user(.series(let o), _): return series(o)
-    case .user(.radar(let o), _): return radar(o)
-    case .user(.heatmap(let o), _): return heatmap(o)
-    case .user(.sparklines(let o), _): return sparklines(o)
-    case .user(.records(let o), _): return records(o)
-    case .user(.streak(let o), _): return streak(o)
+    case .user(.series(let o)): return series(o)
+    case .user(.radar(let o)): return radar(o)
+    case .user(.heatmap(let o)): return heatmap(o)
+    case .user(.sparklines(let o)): return sparklines(o)
+    case .user(.records(let o)): return records(o)
+    case .user(.streak(let o)): return streak(o)
     case .cohort(.series(let o), _): return cohortSeries(o)
     case .cohort(.radar(let o), _): return cohortRadar(o)
     }
@@ -99,7 +99,7 @@ enum DataTable {
   static func sparklines(_ o: SparklinesOutput) -> String {
     let zone = SVGFrame.zone(o.timeZone)
     let unit = SparklinesSVGRenderer.unit(o.value, o.units)
-    func shown(_ v: Double) -> String { SVGNumber.display(SparklinesSVGRenderer.shown(v, o)) + unit }
+    func shown(_ v: Double) -> String { ShownNumber.display(SparklinesSVGRenderer.shown(v, o)) + unit }
     let rows = o.lines.map { line -> [String] in
       let values = line.points.map(\.v)
       return [
@@ -145,8 +145,8 @@ enum DataTable {
 
   static func cohortRadar(_ o: CohortRadarOutput) -> String {
     let rows = o.axes.map { axis -> [String] in
-      [axis.label] + ["p25", "p50", "p75"].map { axis.counts.quantile($0).map { SVGNumber.display($0) } ?? "" }
-        + [SVGNumber.display(axis.counts.mean), SVGNumber.display(axis.counts.max)]
+      [axis.label] + ["p25", "p50", "p75"].map { axis.counts.quantile($0).map { ShownNumber.display($0) } ?? "" }
+        + [ShownNumber.display(axis.counts.mean), ShownNumber.display(axis.counts.max)]
     }
     return table(
       caption: "\(o.chart): sessions per area this \(o.period.rawValue), cohort of \(o.users) users",

@@ -64,6 +64,7 @@ public enum HTMLReport {
     public var user: String
     public var ok: Bool
     public var message: String?
+    /// Sessions up to as-of, as the user's page counts them.
     public var sessions: Int
     public var rowsRejected: Int
     public init(user: String, ok: Bool, message: String? = nil, sessions: Int, rowsRejected: Int) {
@@ -134,7 +135,8 @@ public enum HTMLReport {
     for chart in index.charts { body += figure(chart) }
     body +=
       "<section><h2>Users</h2>\n<table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
-      + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions</th><th scope=\"col\">Rejected rows</th>"
+      + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions up to as-of</th>"
+      + "<th scope=\"col\">Rejected rows</th>"
       + "</tr></thead>\n<tbody>\n"
     for entry in index.users {
       let link = "users/" + pathComponent(entry.user) + ".html"
@@ -166,7 +168,7 @@ public enum HTMLReport {
     out += SVGRenderer.render(chart)
     let hoverable: Bool
     switch chart {
-    case .user(.series, _), .user(.sparklines, _), .cohort(.series, _): hoverable = true
+    case .user(.series), .user(.sparklines), .cohort(.series, _): hoverable = true
     default: hoverable = false
     }
     if hoverable {
@@ -191,7 +193,7 @@ public enum HTMLReport {
         "\(LocalDate.weekdayNames[local.weekday]) \(local.long) \(clock)",
         session.name.isEmpty ? "(no name)" : session.name,
         session.durationSeconds.map { "\($0 / 60) min" } ?? "not recorded", String(session.setCount),
-        SVGNumber.display(page.units.weight(fromKilograms: session.volumeKg), decimals: 0) + " "
+        ShownNumber.display(page.units.weight(fromKilograms: session.volumeKg), decimals: 0) + " "
           + page.units.weight.rawValue,
       ]
     }

@@ -95,7 +95,7 @@ public struct RadarSVGRenderer: Sendable {
       for ring in [2, 4] {
         let p = Self.point(index: 0, count: n, fraction: Double(ring) / 4)
         SVGFrame.haloText(
-          &b, SVGNumber.format(Double(largest) * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9,
+          &b, ShownNumber.format(Double(largest) * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9,
           fill: Palette.muted)
       }
     }

@@ -2,20 +2,20 @@ import Foundation
 import TrendlineSchema
 
 /// One chart ready to draw: an output value as its JSON holds it, plus what drawing needs
-/// beyond it (a series' bands, a user's line over a cohort).
+/// beyond it (a user's line over a cohort).
 ///
 /// It wraps the schema's own enums rather than repeating their cases, so a new kind of output
 /// is a case of ``ChartOutput`` and a renderer, not a third list to keep in step.
 public enum ChartDocument: Sendable {
-  /// A user's chart; `bands` label a series' values and are ignored for other kinds.
-  case user(ChartOutput, bands: ValueBands? = nil)
+  /// A user's chart.
+  case user(ChartOutput)
   /// A cohort chart, with `user`'s own series drawn over a cohort series' band.
   case cohort(CohortChart, user: SeriesOutput? = nil)
 
   /// The chart's name from the pipeline file.
   public var name: String {
     switch self {
-    case .user(let output, _): return output.name
+    case .user(let output): return output.name
     case .cohort(let output, _): return output.name
     }
   }
@@ -33,13 +33,12 @@ public enum SVGRenderer {
   /// - Complexity: linear in the size of the output.
   public static func render(_ chart: ChartDocument, idPrefix: String? = nil) -> String {
     switch chart {
-    case .user(.series(let output), let bands):
-      return SeriesSVGRenderer(output, bands: bands, idPrefix: idPrefix).render()
-    case .user(.radar(let output), _): return RadarSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.heatmap(let output), _): return HeatmapSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.sparklines(let output), _): return SparklinesSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.records(let output), _): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.streak(let output), _): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.series(let output)): return SeriesSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.radar(let output)): return RadarSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.heatmap(let output)): return HeatmapSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.sparklines(let output)): return SparklinesSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.records(let output)): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.streak(let output)): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
     case .cohort(.series(let output), let user):
       return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix).render()
     case .cohort(.radar(let output), _): return CohortRadarSVGRenderer(output, idPrefix: idPrefix).render()

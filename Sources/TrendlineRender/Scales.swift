@@ -62,21 +62,6 @@ public struct LinearScale: Sendable, Equatable {
     return bottom - (value - domain.lowerBound) / span * (bottom - top)
   }
 
-  /// About `count` round tick values from the domain's lower bound to its upper bound.
-  ///
-  /// - Complexity: O(*count*).
-  public func ticks(count: Int = 4) -> [Double] {
-    let step = Self.niceStep(domain.upperBound - domain.lowerBound, count: count)
-    guard step > 0 else { return [domain.lowerBound] }
-    var ticks: [Double] = []
-    var value = (domain.lowerBound / step).rounded(.up) * step
-    while value <= domain.upperBound + step * 1e-9 {
-      ticks.append(value)
-      value += step
-    }
-    return ticks
-  }
-
   /// A step of 1, 2, 2.5 or 5 × 10ⁿ that cuts `span` into about `count` parts.
   static func niceStep(_ span: Double, count: Int) -> Double {
     guard span > 0, count > 0 else { return 0 }

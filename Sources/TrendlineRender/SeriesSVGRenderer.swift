@@ -14,6 +14,8 @@ public struct SeriesSVGRenderer: Sendable {
     public var measure: Measure
     public var plot: PlotRect
     public var y: LinearScale
+    /// The output's axis of this measure, whose five-label ticks are drawn as given.
+    public var axis: YAxis
   }
 
   /// Where everything goes, exposed so tests can check geometry without reading pixels.
@@ -26,7 +28,6 @@ public struct SeriesSVGRenderer: Sendable {
   }
 
   public var output: SeriesOutput
-  public var bands: ValueBands?
   public var idPrefix: String
 
   static let width = 720.0
@@ -37,15 +38,16 @@ public struct SeriesSVGRenderer: Sendable {
   static let plotHeight = 130.0
   static let axisHeight = 30.0
 
-  public init(_ output: SeriesOutput, bands: ValueBands? = nil, idPrefix: String? = nil) {
+  public init(_ output: SeriesOutput, idPrefix: String? = nil) {
     self.output = output
-    self.bands = bands
     self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
   }
 
   /// Room at the plot's leading edge for band labels, left of the time axis: labels drawn over
   /// the first bars would hide them. The bands' shading runs under the labels, so they still
   /// read as inside the plot. Every panel gets it, so all panels keep one x axis.
+  var bands: ValueBands? { output.bands }
+
   var gutter: Double {
     guard let bands else { return 0 }
     let widest = bands.levels.map { Double($0.label.count) * 6.2 }.max() ?? 0
@@ -62,19 +64,15 @@ public struct SeriesSVGRenderer: Sendable {
     for measure in output.measures {
       top += Self.panelTitle
       let plot = PlotRect(x: plotLeft, y: top, width: plotWidth, height: Self.plotHeight)
-      var largest = 0.0
-      for bucket in output.buckets {
-        largest = max(largest, bucket.values[measure] ?? 0, bucket.trend?[measure] ?? 0)
-      }
-      largest = max(largest, output.average[measure] ?? 0)
-      if let bands, bands.measure == measure, let last = bands.levels.last {
-        // Room for the top level's label: its band gets half the height of the one below it.
-        let below = bands.levels.count > 1 ? bands.levels[bands.levels.count - 2].from : 0
-        largest = max(largest, last.from + max((last.from - below) / 2, 0.5))
-      }
-      let scaledMax = MeasureDisplay.scaled(largest, measure, output.units)
-      let domain = LinearScale.niceDomain(max: scaledMax)
-      panels.append(Panel(measure: measure, plot: plot, y: LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)))
+      // The JSON's own axis, so the SVG and an app draw one scale; a hand-made output without
+      // one gets the axis Emit would have written.
+      let axis =
+        output.yAxis[measure]
+        ?? YAxis(measure: measure, largest: output.largestDrawn(measure), units: output.units)
+      let domain = 0...MeasureDisplay.scaled(axis.domain.max, measure, output.units)
+      panels.append(
+        Panel(
+          measure: measure, plot: plot, y: LinearScale(domain: domain, bottom: plot.maxY, top: plot.y), axis: axis))
       top = plot.maxY + Self.axisHeight
     }
     return Layout(width: Self.width, height: top + 6, x: x, panels: panels)
@@ -122,7 +120,7 @@ public struct SeriesSVGRenderer: Sendable {
     let ticks = TimeAxis.ticks(
       starts: output.buckets.map(\.start), granularity: output.granularity, zone: zone,
       width: x.range.upperBound - x.range.lowerBound)
-    let asOfIndex = output.buckets.lastIndex { $0.start <= output.asOf && output.asOf < $0.end }
+    let asOfIndex = output.asOfBucket
 
     for (panelIndex, panel) in layout.panels.enumerated() {
       panelFrame(&b, panel, ticks: ticks.map { x.x($0.date) })
@@ -138,7 +136,7 @@ public struct SeriesSVGRenderer: Sendable {
     if let first = layout.panels.first, let last = layout.panels.last {
       let plot = PlotRect(
         x: first.plot.x, y: first.plot.y, width: first.plot.width, height: last.plot.maxY - first.plot.y)
-      SVGFrame.hoverGroup(&b, plot: plot, scale: x, points: output.buckets.map { ($0.start, readout($0, zone: zone)) })
+      SVGFrame.hoverGroup(&b, plot: plot, scale: x, points: output.buckets.map { ($0.start, $0.label) })
     }
     b.close("svg")
     b.newline()
@@ -203,8 +201,8 @@ public struct SeriesSVGRenderer: Sendable {
       "text", [("x", f(plot.x - gutter)), ("y", f(plot.y - 8)), ("font-weight", "600")],
       content: MeasureDisplay.title(panel.measure, output.units))
     let lead = plot.x - gutter
-    for value in panel.y.ticks() {
-      let y = panel.y.y(value)
+    for tick in panel.axis.ticks[YAxis.defaultLabelCount] ?? [] {
+      let y = panel.y.y(MeasureDisplay.scaled(tick.value, panel.measure, output.units))
       b.element(
         "line",
         [
@@ -213,7 +211,7 @@ public struct SeriesSVGRenderer: Sendable {
         ])
       b.element(
         "text", [("x", f(lead - 6)), ("y", f(y + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
-        content: SVGNumber.compact(value))
+        content: tick.label)
     }
     b.element(
       "line",
@@ -334,10 +332,10 @@ public struct SeriesSVGRenderer: Sendable {
 
   func averageText(_ value: Double, _ measure: Measure) -> String {
     switch measure {
-    case .sessions, .sets: return SVGNumber.display(value, decimals: 1)
-    case .durationSeconds: return SVGNumber.display(value / 60, decimals: 0) + " min"
+    case .sessions, .sets: return ShownNumber.display(value, decimals: 1)
+    case .durationSeconds: return ShownNumber.display(value / 60, decimals: 0) + " min"
     case .volumeKg:
-      return SVGNumber.compact(output.units.weight(fromKilograms: value)) + " " + output.units.weight.rawValue
+      return ShownNumber.compact(output.units.weight(fromKilograms: value)) + " " + output.units.weight.rawValue
     default: return MeasureDisplay.text(value, measure, output.units)
     }
   }
@@ -381,21 +379,6 @@ public struct SeriesSVGRenderer: Sendable {
   }
 
   // MARK: Words
-
-  func readout(_ bucket: SeriesOutput.Bucket, zone: TimeZone) -> String {
-    var text = PeriodName.long(LocalDate(bucket.start, in: zone), output.granularity)
-    if bucket.partial { text += " (so far)" }
-    let parts = output.measures.map { measure -> String in
-      var part =
-        MeasureDisplay.short(measure) + " "
-        + (bucket.values[measure].map { MeasureDisplay.text($0, measure, output.units) } ?? "–")
-      if let trend = bucket.trend?[measure] {
-        part += " (trend " + MeasureDisplay.text(trend, measure, output.units) + ")"
-      }
-      return part
-    }
-    return text + ": " + parts.joined(separator: " · ")
-  }
 
   func description(zone: TimeZone) -> String {
     let per = output.granularity.rawValue

@@ -53,7 +53,7 @@ public struct SparklinesSVGRenderer: Sendable {
       + "\(output.windowDays) days from \(start.long) to \(end.long) (as of). "
       + output.lines.map { line in
         "\(line.exercise): \(line.points.count) session\(line.points.count == 1 ? "" : "s"), latest "
-          + SVGNumber.display(Self.shown(line.points.last?.v ?? 0, output)) + unit
+          + ShownNumber.display(Self.shown(line.points.last?.v ?? 0, output)) + unit
       }.joined(separator: "; ")
     SVGFrame.open(
       &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
@@ -102,7 +102,7 @@ public struct SparklinesSVGRenderer: Sendable {
         b.element("circle", [("cx", f(x.x(last.t))), ("cy", f(y.y(lastShown))), ("r", "2.5"), ("fill", Palette.trend)])
         b.element(
           "text", [("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 4))],
-          content: SVGNumber.display(lastShown) + unit)
+          content: ShownNumber.display(lastShown) + unit)
         b.element(
           "text",
           [
@@ -117,7 +117,8 @@ public struct SparklinesSVGRenderer: Sendable {
         points: line.points.map {
           (
             $0.t,
-            "\(line.exercise), \(LocalDate($0.t, in: zone).long): " + SVGNumber.display(Self.shown($0.v, output)) + unit
+            "\(line.exercise), \(LocalDate($0.t, in: zone).long): " + ShownNumber.display(Self.shown($0.v, output))
+              + unit
           )
         })
     }

@@ -30,7 +30,7 @@ public struct StreakSVGRenderer: Sendable {
     let width = max(Self.left * 2 + Double(perRow) * (Self.cell + Self.gap), 420)
     let height = Self.top + Double(rows) * (Self.cell + Self.gap) + 40
     let unit = output.granularity.rawValue
-    let share = output.share.map { SVGNumber.display($0 * 100, decimals: 0) + " %" } ?? "–"
+    let share = output.share.map { ShownNumber.display($0 * 100, decimals: 0) + " %" } ?? "–"
     let target =
       "\(MeasureDisplay.text(output.atLeast, output.measure, output.units)) \(MeasureDisplay.short(output.measure))"
     let summary =

@@ -130,7 +130,7 @@ enum UserJob {
       try AtomicFile.write(data, to: folder + "/" + chart.name + ".json")
       written.insert(chart.name + ".json")
       if compares(chart.name) { compared.append((chart.name, output)) }
-      let document = ChartDocument.user(output, bands: chart.bands)
+      let document = ChartDocument.user(output)
       if let svg = try ReportWriter.writeSVG(document, named: chart.name, in: folder, formats: formats) {
         written.insert(svg)
       }

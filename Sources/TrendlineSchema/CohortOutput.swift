@@ -100,8 +100,9 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
   public var users: Int
   /// Rows in date order.
   public var buckets: [Bucket]
-  /// One shared value axis per measure.
-  public var yDomain: [Measure: AxisDomain]
+  /// One shared value axis per measure (``YAxis``, in kilograms and kilometres: a cohort mixes
+  /// users of both units): every user's chart of this chart drawn on it compares honestly.
+  public var yAxis: [Measure: YAxis]
   /// The top users by the rank measure over the window; nil when the pipeline ranks by a
   /// measure this chart does not have.
   public var ranking: Ranking?
@@ -197,7 +198,7 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
 
   public init(
     chart: String, asOf: String, range: BucketRange, granularity: Granularity, measures: [Measure], users: Int,
-    buckets: [Bucket], yDomain: [Measure: AxisDomain], ranking: Ranking?
+    buckets: [Bucket], yAxis: [Measure: YAxis], ranking: Ranking?
   ) {
     self.chart = chart
     self.asOf = asOf
@@ -206,7 +207,7 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
     self.measures = measures
     self.users = users
     self.buckets = buckets
-    self.yDomain = yDomain
+    self.yAxis = yAxis
     self.ranking = ranking
   }
 }
@@ -279,7 +280,7 @@ extension AxisDomain: OutputWritable {
 }
 
 extension CohortSeriesOutput: OutputWritable {
-  /// Writes `schema, chart, asOf, range, granularity, measures, users, buckets, yDomain,
+  /// Writes `schema, chart, asOf, range, granularity, measures, users, buckets, yAxis,
   /// ranking`; `ranking` is left out, not `null`, when there is none.
   ///
   /// - Complexity: O(*b* × *m* × *q*), where *b* is the number of buckets, *m* of measures
@@ -296,8 +297,8 @@ extension CohortSeriesOutput: OutputWritable {
     writer.member("users", users)
     writer.key("buckets")
     try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
-    writer.key("yDomain")
-    try writer.object(yDomain) { try $1.write(to: &$0) }
+    writer.key("yAxis")
+    try writer.object(yAxis) { try $1.write(to: &$0) }
     if let ranking {
       writer.key("ranking")
       try ranking.write(to: &writer)

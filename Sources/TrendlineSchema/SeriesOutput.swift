@@ -14,7 +14,10 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/series@2"
 
   /// One calendar period.
-  public struct Bucket: Decodable, Sendable, Equatable {
+  public struct Bucket: Decodable, Sendable, Equatable, Identifiable {
+    /// The local date the period starts on, `YYYY-MM-DD`: the same bucket has the same id in
+    /// every run, so an app animates a new day's data instead of redrawing every bar.
+    public var id: String
     /// The period's first instant.
     public var start: Date
     /// The next period's first instant (so a day bucket may be 23 or 25 hours long).
@@ -32,11 +35,15 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     public var trend: [Measure: Double]?
     /// Where to draw the bar: start ± 0.35 × the bucket's length.
     public var bar: Extent
+    /// What a screen reader says for the bar, the report's read-out: `Week of 23 Nov 2026 (so
+    /// far): sessions 1 (trend 1.5) · volume 2 302 kg (trend 3 276 kg)`, in the user's units.
+    public var label: String
 
     public init(
-      start: Date, end: Date, partial: Bool, elapsed: Double = 1, values: [Measure: Double],
-      trend: [Measure: Double]? = nil, bar: Extent
+      id: String, start: Date, end: Date, partial: Bool, elapsed: Double = 1, values: [Measure: Double],
+      trend: [Measure: Double]? = nil, bar: Extent, label: String = ""
     ) {
+      self.id = id
       self.start = start
       self.end = end
       self.partial = partial
@@ -44,14 +51,16 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
       self.values = values
       self.trend = trend
       self.bar = bar
+      self.label = label
     }
 
     enum CodingKeys: String, CodingKey {
-      case start, end, partial, elapsed, values, trend, bar
+      case id, start, end, partial, elapsed, values, trend, bar, label
     }
 
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
+      id = try c.decode(String.self, forKey: .id)
       start = try c.decode(Date.self, forKey: .start)
       end = try c.decode(Date.self, forKey: .end)
       partial = try c.decode(Bool.self, forKey: .partial)
@@ -59,6 +68,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
       values = try c.decodeMeasures(forKey: .values)
       trend = try c.decodeMeasuresIfPresent(forKey: .trend)
       bar = try c.decode(Extent.self, forKey: .bar)
+      label = try c.decode(String.self, forKey: .label)
     }
   }
 
@@ -76,6 +86,16 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public var measures: [Measure]
   /// The x-axis domain; `null` when there are no buckets.
   public var domain: Extent?
+  /// The index in `buckets` of the one holding as-of, where "now" is drawn; nil when no bucket
+  /// holds it (no session in the period and no `fillGaps`).
+  public var asOfBucket: Int?
+  /// Per measure, the value axis of this user's chart (``YAxis``): from 0 to a round maximum
+  /// at or above every value, trend, average and band drawn, with ticks for 3, 4, 5 and 7
+  /// labels. A compared chart's shared axis is the cohort's (`cohort/<chart>.json`, `yAxis`).
+  public var yAxis: [Measure: YAxis]
+  /// The pipeline's value bands for this chart (`bands` stage), drawn behind the bars; nil
+  /// (left out of the JSON) without one.
+  public var bands: ValueBands?
   public var buckets: [Bucket]
   /// The mean of each measure over the complete buckets that have it (SPEC 10.6); absent
   /// (`null`) when none has.
@@ -83,8 +103,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 
   public init(
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, range: BucketRange,
-    granularity: Granularity, measures: [Measure], domain: Extent?, buckets: [Bucket],
-    average: [Measure: Double]
+    granularity: Granularity, measures: [Measure], domain: Extent?, asOfBucket: Int? = nil,
+    yAxis: [Measure: YAxis] = [:], bands: ValueBands? = nil, buckets: [Bucket], average: [Measure: Double]
   ) {
     self.schema = Self.schemaID
     self.user = user
@@ -96,12 +116,16 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     self.granularity = granularity
     self.measures = measures
     self.domain = domain
+    self.asOfBucket = asOfBucket
+    self.yAxis = yAxis
+    self.bands = bands
     self.buckets = buckets
     self.average = average
   }
 
   enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, range, granularity, measures, domain, buckets, average
+    case schema, user, chart, timeZone, asOf, range, granularity, measures, domain, asOfBucket, yAxis, bands
+    case buckets, average
   }
 
   public init(from decoder: any Decoder) throws {
@@ -112,14 +136,18 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measures = try c.decode([Measure].self, forKey: .measures)
     domain = try c.decodeIfPresent(Extent.self, forKey: .domain)
+    asOfBucket = try c.decodeIfPresent(Int.self, forKey: .asOfBucket)
+    yAxis = try c.decode([Measure: YAxis].self, forKey: .yAxis)
+    bands = try c.decodeIfPresent(ValueBands.self, forKey: .bands)
     buckets = try c.decode([Bucket].self, forKey: .buckets)
     average = try c.decodeMeasures(forKey: .average)
   }
 }
 
 extension SeriesOutput: OutputWritable {
-  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, range, granularity,
-  /// measures, domain, buckets, average`.
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, range,
+  /// granularity, measures, domain, asOfBucket, yAxis, bands, buckets, average` (`bands` only
+  /// with a `bands` stage).
   ///
   /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
   public func write(to writer: inout OutputWriter) throws {
@@ -132,6 +160,14 @@ extension SeriesOutput: OutputWritable {
     writer.key("domain")
     // Written as `null`, not left out: "no buckets, so no domain" is a fact the app should see.
     if let domain { domain.write(to: &writer) } else { writer.null() }
+    writer.key("asOfBucket")
+    if let asOfBucket { writer.number(asOfBucket) } else { writer.null() }
+    writer.key("yAxis")
+    try writer.object(yAxis) { try $1.write(to: &$0) }
+    if let bands {
+      writer.key("bands")
+      try bands.write(to: &writer)
+    }
     writer.key("buckets")
     try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
     writer.key("average")
@@ -141,12 +177,13 @@ extension SeriesOutput: OutputWritable {
 }
 
 extension SeriesOutput.Bucket {
-  /// Writes `start, end, partial, elapsed, values, trend, bar`, with a member for each of
-  /// `measures` in `values` and `trend`.
+  /// Writes `id, start, end, partial, elapsed, values, trend, bar, label`, with a member for
+  /// each of `measures` in `values` and `trend`.
   ///
   /// - Complexity: O(*m*), where *m* is the number of measures.
   func write(to writer: inout OutputWriter, measures: [Measure]) throws {
     writer.beginObject()
+    writer.member("id", id)
     writer.member("start", start)
     writer.member("end", end)
     writer.member("partial", partial)
@@ -160,6 +197,7 @@ extension SeriesOutput.Bucket {
     }
     writer.key("bar")
     bar.write(to: &writer)
+    writer.member("label", label)
     writer.endObject()
   }
 }

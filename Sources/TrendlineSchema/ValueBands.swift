@@ -2,13 +2,11 @@
 /// way a weather app labels UV levels (`{"bands": {"measure": "sessions", "levels": [[0,
 /// "Rest"], [1, "Light"], [3, "Regular"], [5, "Heavy"]]}}` in a pipeline file).
 ///
-/// Bands are a reading aid for the drawn chart only: they are not written into the series JSON,
-/// whose schema stays `trendline/series@1`, because an app that draws its own chart decides
-/// its own labels. They live in the schema module so the renderer, which depends on nothing
-/// else, can take them.
-public struct ValueBands: Sendable, Equatable {
+/// A series output states its chart's bands (`bands`: `{"measure": "sessions", "levels":
+/// [{"from": 0, "label": "Rest"}, …]}`), so an app draws the same levels the SVG does.
+public struct ValueBands: Decodable, Sendable, Equatable {
   /// A level starts at `from` (inclusive) and runs up to the next level's `from`.
-  public struct Level: Sendable, Equatable {
+  public struct Level: Decodable, Sendable, Equatable {
     public var from: Double
     public var label: String
     public init(from: Double, label: String) {
@@ -24,5 +22,23 @@ public struct ValueBands: Sendable, Equatable {
   public init(measure: Measure, levels: [Level]) {
     self.measure = measure
     self.levels = levels
+  }
+}
+
+extension ValueBands: OutputWritable {
+  /// Writes `measure, levels`, each level `from, label`.
+  ///
+  /// - Complexity: O(*l*) for *l* levels.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("measure", measure.rawValue)
+    writer.key("levels")
+    try writer.array(levels) { writer, level in
+      writer.beginObject()
+      try writer.member("from", level.from)
+      writer.member("label", level.label)
+      writer.endObject()
+    }
+    writer.endObject()
   }
 }

@@ -180,9 +180,9 @@ public struct Compare: Sendable, Equatable, Codable {
         date: date, granularity: part.granularity, partial: part.partial.contains(date), n: part.counts[date]!,
         values: values)
     }
-    var yDomain: [Measure: AxisDomain] = [:]
+    var yAxis: [Measure: YAxis] = [:]
     for measure in part.measures {
-      yDomain[measure] = AxisDomain(min: 0, max: Compare.niceMaximum(largest[measure] ?? 0))
+      yAxis[measure] = YAxis(measure: measure, largest: largest[measure] ?? 0, units: .metric)
     }
     var ranking: CohortSeriesOutput.Ranking?
     if let rankMeasure, part.measures.contains(rankMeasure) {
@@ -190,7 +190,7 @@ public struct Compare: Sendable, Equatable, Codable {
     }
     return CohortSeriesOutput(
       chart: chart, asOf: asOf, range: part.range, granularity: part.granularity, measures: part.measures,
-      users: part.users, buckets: buckets, yDomain: yDomain, ranking: ranking)
+      users: part.users, buckets: buckets, yAxis: yAxis, ranking: ranking)
   }
 
   /// The cohort radar of one chart.
@@ -258,19 +258,6 @@ public struct Compare: Sendable, Equatable, Codable {
     let difference = sorted[high] - sorted[low]
     // numpy's own interpolation: from the nearer end, so results match it to the last bit.
     return t >= 0.5 ? sorted[high] - difference * (1 - t) : sorted[low] + difference * t
-  }
-
-  /// The smallest of 1, 2, 2.5, 5 × 10ⁿ at or above `value` (1 for 0): an axis maximum a
-  /// reader can divide by eye.
-  ///
-  /// - Complexity: O(1).
-  public static func niceMaximum(_ value: Double) -> Double {
-    guard value > 0, value.isFinite else { return 1 }
-    var scale = 1.0
-    while scale * 10 <= value { scale *= 10 }
-    while scale > value { scale /= 10 }
-    for step in [1.0, 2, 2.5, 5, 10] where step * scale >= value { return step * scale }
-    return 10 * scale
   }
 
   /// A bucket's row in the cohort: its local start date, weeks moved to the nearest Monday

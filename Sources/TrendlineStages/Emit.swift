@@ -34,18 +34,23 @@ public struct Emit: Sendable, Equatable {
     min(1, max(0, Double(asOf - start + 1) / Double(end - start)))
   }
 
-  /// The output for `series` of `user`'s chart `chart`, instants in `calendar`'s zone.
+  /// The output for `series` of `user`'s chart `chart`, instants in `calendar`'s zone, read-outs
+  /// and axes in `units`, with the chart's `bands` (its `bands` stage).
   ///
   /// `domain` runs from the first bucket's start minus half *its* length to the last bucket's
   /// start plus half *its* length (months differ), and is nil without buckets. `average` is the
   /// mean of each measure over the *complete* buckets written that have it (SPEC 10.6: the
   /// period holding as-of is not evidence yet), unknown when none has; with `FillGaps` it
-  /// counts empty periods and without it does not.
+  /// counts empty periods and without it does not. `yAxis` covers everything drawn (values,
+  /// trends, averages, the top band's label) with round ticks in `units`; `asOfBucket` is the
+  /// index of the bucket holding as-of; each bucket's `id` is its local start date and its
+  /// `label` the report's read-out.
   ///
   /// - Complexity: O(*n* × *m*), where *n* is the number of buckets and *m* of measures.
-  public func apply(_ series: BucketedSeries, user: String, chart: String, calendar: UserCalendar)
-    -> SeriesOutput
-  {
+  public func apply(
+    _ series: BucketedSeries, user: String, chart: String, calendar: UserCalendar, units: Units = .metric,
+    bands: ValueBands? = nil
+  ) -> SeriesOutput {
     var domain: Extent?
     if let first = series.buckets.first, let last = series.buckets.last {
       domain = Extent(
@@ -53,10 +58,10 @@ public struct Emit: Sendable, Equatable {
         end: Date(epochSeconds: last.start + Self.halfLength(last.end - last.start)))
     }
     let buckets = series.buckets.map { bucket in
-      return SeriesOutput.Bucket(
-        start: Date(epochSeconds: bucket.start), end: Date(epochSeconds: bucket.end),
-        partial: bucket.partial, elapsed: Self.elapsed(bucket, asOf: series.asOf), values: bucket.values,
-        trend: bucket.trend,
+      SeriesOutput.Bucket(
+        id: RFC3339.localDate(seconds: bucket.start, timeZone: calendar.timeZone),
+        start: Date(epochSeconds: bucket.start), end: Date(epochSeconds: bucket.end), partial: bucket.partial,
+        elapsed: Self.elapsed(bucket, asOf: series.asOf), values: bucket.values, trend: bucket.trend,
         bar: Extent.bar(start: bucket.start, end: bucket.end))
     }
     var average: [Measure: Double] = [:]
@@ -71,10 +76,11 @@ public struct Emit: Sendable, Equatable {
       if count > 0 { average[measure] = sum / Double(count) }
     }
     return SeriesOutput(
-      user: user, chart: chart, timeZone: calendar.timeZoneName,
+      user: user, chart: chart, timeZone: calendar.timeZoneName, units: units,
       asOf: Date(epochSeconds: series.asOf),
       range: series.range, granularity: series.granularity, measures: series.measures,
-      domain: domain,
-      buckets: buckets, average: average)
+      domain: domain, asOfBucket: series.buckets.firstIndex { $0.start <= series.asOf && series.asOf < $0.end },
+      bands: bands, buckets: buckets, average: average
+    ).withDerivedFields()
   }
 }

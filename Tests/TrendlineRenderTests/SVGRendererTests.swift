@@ -16,13 +16,14 @@ let asOf = Date(epochSeconds: 1_795_993_199)
 let week: Int64 = 7 * 86_400
 
 /// Three Monday weeks in Oslo from 2026-11-09, the last partial; bars ± round(0.35 × week).
-func seriesFixture(user: String = "ingrid") -> SeriesOutput {
+func seriesFixture(user: String = "ingrid", bands: ValueBands? = nil) -> SeriesOutput {
   let firstMonday: Int64 = 1_794_178_800  // 2026-11-09T00:00:00+01:00
   let half: Int64 = 211_680  // round(0.35 × 604 800)
   let buckets = (0..<3).map { i -> SeriesOutput.Bucket in
     let start = firstMonday + Int64(i) * week
     return SeriesOutput.Bucket(
-      start: Date(epochSeconds: start), end: Date(epochSeconds: start + week), partial: i == 2,
+      id: ["2026-11-09", "2026-11-16", "2026-11-23"][i], start: Date(epochSeconds: start),
+      end: Date(epochSeconds: start + week), partial: i == 2,
       values: [.sessions: [2, 0, 3][i], .volumeKg: [4000, 0, 5200][i]],
       trend: [.sessions: [1, 1.67, 1.5][i], .volumeKg: [2000, 3066.67, 2600][i]],
       bar: Extent(start: Date(epochSeconds: start - half), end: Date(epochSeconds: start + half)))
@@ -32,7 +33,8 @@ func seriesFixture(user: String = "ingrid") -> SeriesOutput {
     measures: [.sessions, .volumeKg],
     domain: Extent(
       start: Date(epochSeconds: firstMonday - 302_400), end: Date(epochSeconds: firstMonday + 2 * week + 302_400)),
-    buckets: buckets, average: [.sessions: 1.67, .volumeKg: 3066.67])
+    asOfBucket: 2, bands: bands, buckets: buckets, average: [.sessions: 1.67, .volumeKg: 3066.67]
+  ).withDerivedFields()
 }
 
 func radarFixture(label: String = "Back") -> RadarOutput {
@@ -129,7 +131,7 @@ func cohortFixture(rankedUser: String = "ingrid") -> CohortSeriesOutput {
       .init(date: "2026-11-09", granularity: .week, partial: false, n: 3, values: [.sessions: stats(1, 2, 3)]),
       .init(date: "2026-11-16", granularity: .week, partial: false, n: 3, values: [.sessions: stats(0, 1, 2)]),
       .init(date: "2026-11-23", granularity: .week, partial: true, n: 3, values: [.sessions: stats(1, 1.5, 3)]),
-    ], yDomain: [.sessions: AxisDomain(min: 0, max: 5)],
+    ], yAxis: [.sessions: YAxis(measure: .sessions, largest: 3, units: .metric)],
     ranking: .init(
       measure: .sessions, top: 2, users: [.init(user: rankedUser, value: 5), .init(user: "tom", value: 3)]))
 }
@@ -144,10 +146,12 @@ func cohortRadarFixture() -> CohortRadarOutput {
 
 let allCharts: [ChartDocument] = [
   .user(
-    .series(seriesFixture()),
-    bands: ValueBands(
-      measure: .sessions,
-      levels: [.init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular")])),
+    .series(
+      seriesFixture(
+        bands: ValueBands(
+          measure: .sessions,
+          levels: [.init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular")])))
+  ),
   .user(.radar(radarFixture())), .user(.sparklines(sparklinesFixture())), .user(.heatmap(heatmapFixture())),
   .cohort(.series(cohortFixture()), user: seriesFixture()), .cohort(.radar(cohortRadarFixture())),
   .user(.records(recordsFixture())), .user(.streak(streakFixture())),
@@ -264,7 +268,7 @@ struct XMLError: Error, CustomStringConvertible {
     let evil = "<script>alert(1)</script>"
     let charts: [ChartDocument] = [
       .user(
-        .series(seriesFixture(user: evil)), bands: ValueBands(measure: .sessions, levels: [.init(from: 0, label: evil)])
+        .series(seriesFixture(user: evil, bands: ValueBands(measure: .sessions, levels: [.init(from: 0, label: evil)])))
       ),
       .user(.radar(radarFixture(label: evil))), .user(.sparklines(sparklinesFixture(exercise: evil))),
       .cohort(.series(cohortFixture(rankedUser: evil)), user: seriesFixture(user: evil)),
@@ -295,21 +299,20 @@ struct XMLError: Error, CustomStringConvertible {
   }
 
   @Test func numbersAreWrittenPlainly() {
-    #expect(SVGNumber.format(12.5) == "12.5")
-    #expect(SVGNumber.format(3.0) == "3")
-    #expect(SVGNumber.format(-0.001) == "0")
-    #expect(SVGNumber.format(0.00001) == "0")
-    #expect(SVGNumber.format(-2.345) == "-2.35")
-    #expect(SVGNumber.display(12340) == "12\u{2009}340")
-    #expect(SVGNumber.compact(12_500) == "13k")
-    #expect(SVGNumber.compact(2_500) == "2.5k")
+    #expect(ShownNumber.format(12.5) == "12.5")
+    #expect(ShownNumber.format(3.0) == "3")
+    #expect(ShownNumber.format(-0.001) == "0")
+    #expect(ShownNumber.format(0.00001) == "0")
+    #expect(ShownNumber.format(-2.345) == "-2.35")
+    #expect(ShownNumber.display(12340) == "12\u{2009}340")
+    #expect(ShownNumber.compact(12_500) == "13k")
+    #expect(ShownNumber.compact(2_500) == "2.5k")
   }
 
-  @Test func niceDomainsAndTicks() {
+  @Test func niceDomains() {
     #expect(LinearScale.niceDomain(max: 0) == 0...1)
     #expect(LinearScale.niceDomain(max: 3) == 0...3)
     #expect(LinearScale.niceDomain(max: 7.2) == 0...8)
-    #expect(LinearScale(domain: 0...10_000, bottom: 100, top: 0).ticks() == [0, 2500, 5000, 7500, 10_000])
   }
 
   // MARK: Snapshots

@@ -9,7 +9,7 @@ import TrendlineSchema
 /// 220.46 lb; 82.5 kg = 181.88 lb; 90.75 kg = 200.07 lb.
 @Suite struct UnitsRenderTests {
   static let imperial = Units(weight: .lb, distance: .mi)
-  /// The thin space `SVGNumber.display` groups thousands with.
+  /// The thin space `ShownNumber.display` groups thousands with.
   static let thin = "\u{2009}"
 
   /// One whole Oslo week from Monday 9 Nov 2026: 1000 kg of volume and 5 km.
@@ -24,11 +24,12 @@ import TrendlineSchema
       domain: Extent(start: Date(epochSeconds: monday - 302_400), end: Date(epochSeconds: monday + 302_400)),
       buckets: [
         .init(
-          start: Date(epochSeconds: monday), end: Date(epochSeconds: monday + week), partial: false,
+          id: "2026-11-09", start: Date(epochSeconds: monday), end: Date(epochSeconds: monday + week), partial: false,
           values: [.volumeKg: 1000, .distanceM: 5000],
           bar: Extent(start: Date(epochSeconds: monday - half), end: Date(epochSeconds: monday + half)))
       ],
-      average: [.volumeKg: 1000, .distanceM: 5000])
+      average: [.volumeKg: 1000, .distanceM: 5000]
+    ).withDerivedFields()
   }
 
   @Test func aPoundAndMileSeriesIsDrawnInThem() {
@@ -42,14 +43,16 @@ import TrendlineSchema
     #expect(!svg.contains(" kg"))
     #expect(!svg.contains("(km)"))
     // The axes are computed in pounds and miles, so their ticks are round there: 2204.62 lb
-    // gets steps of 1000 up to 3000 (in kilograms, 1000 kg would be 0…1000 by 250), and
-    // 3.107 mi steps of 1 up to 4.
+    // over four steps needs 551.2 a step, so 600 up to 2400 (in kilograms, 1000 kg would be
+    // 0…1000 by 250), and 3.107 mi needs 0.78, so 0.8 up to 3.2.
     let panels = renderer.layout.panels
-    #expect(panels[0].y.domain == 0...3000)
-    #expect(panels[0].y.ticks() == [0, 1000, 2000, 3000])
-    #expect(svg.contains(">3k</text>"))
-    #expect(panels[1].y.domain == 0...4)
-    #expect(panels[1].y.ticks() == [0, 1, 2, 3, 4])
+    // 2400 lb is stored as 1088.62 kg and read back: equal to the last bits.
+    #expect(abs(panels[0].y.domain.upperBound - 2400) < 1e-9)
+    #expect(
+      panels[0].axis.ticks[5]?.map(\.label) == ["0", "600", "1\(Self.thin)200", "1\(Self.thin)800", "2\(Self.thin)400"])
+    #expect(svg.contains(">2\(Self.thin)400</text>"))
+    #expect(abs(panels[1].y.domain.upperBound - 3.2) < 1e-12)
+    #expect(panels[1].axis.ticks[5]?.map(\.label) == ["0", "0.8", "1.6", "2.4", "3.2"])
   }
 
   @Test func aKilogramSeriesIsUnchanged() {
@@ -61,7 +64,8 @@ import TrendlineSchema
     #expect(!svg.contains(" lb"))
     let panels = renderer.layout.panels
     #expect(panels[0].y.domain == 0...1000)
-    #expect(panels[0].y.ticks() == [0, 250, 500, 750, 1000])
+    #expect(panels[0].axis.ticks[5]?.map(\.value) == [0, 250, 500, 750, 1000])
+    // 5 km over four steps needs 1.25 km a step: 1.5, up to 6.
     #expect(panels[1].y.domain == 0...6)
   }
 

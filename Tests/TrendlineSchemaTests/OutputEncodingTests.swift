@@ -20,19 +20,23 @@ import TrendlineSchema
       measures: [.sessions, .volumeKg],
       domain: Extent(
         start: Date(epochSeconds: w0 - 304_200), end: Date(epochSeconds: w1 + 302_400)),
-      buckets: [
-        .init(
-          start: Date(epochSeconds: w0), end: Date(epochSeconds: w1), partial: false,
-          values: [.sessions: 3, .volumeKg: 1250.5], trend: [.sessions: 2.5, .volumeKg: 1000],
-          bar: Extent(
-            start: Date(epochSeconds: w0 - 212_940), end: Date(epochSeconds: w0 + 212_940))),
-        .init(
-          start: Date(epochSeconds: w1), end: Date(epochSeconds: w2), partial: true,
-          values: [.sessions: 2, .volumeKg: 750], trend: [.sessions: 2.5, .volumeKg: 1000],
-          bar: Extent(
-            start: Date(epochSeconds: w1 - 211_680), end: Date(epochSeconds: w1 + 211_680))),
-      ],
-      average: [.sessions: 2.5, .volumeKg: 1000.25])
+      asOfBucket: 1, buckets: buckets(w0, w1, w2), average: [.sessions: 3, .volumeKg: 1250.5]
+    ).withDerivedFields()
+  }
+
+  func buckets(_ w0: Int64, _ w1: Int64, _ w2: Int64) -> [SeriesOutput.Bucket] {
+    [
+      .init(
+        id: "2025-10-20", start: Date(epochSeconds: w0), end: Date(epochSeconds: w1), partial: false,
+        values: [.sessions: 3, .volumeKg: 1250.5], trend: [.sessions: 2.5, .volumeKg: 1000],
+        bar: Extent(
+          start: Date(epochSeconds: w0 - 212_940), end: Date(epochSeconds: w0 + 212_940))),
+      .init(
+        id: "2025-10-27", start: Date(epochSeconds: w1), end: Date(epochSeconds: w2), partial: true,
+        elapsed: 6.0 / 7, values: [.sessions: 2, .volumeKg: 750], trend: [.sessions: 2.5, .volumeKg: 1000],
+        bar: Extent(
+          start: Date(epochSeconds: w1 - 211_680), end: Date(epochSeconds: w1 + 211_680))),
+    ]
   }
 
   @Test func roundTripThroughJSONDecoderWithISO8601() throws {
@@ -91,9 +95,12 @@ import TrendlineSchema
     // 2025-11-01T23:59:59+01:00; first bar w0 ∓ 212 940 s (2 d 11 h 9 min) =
     // 2025-10-17T12:51:00+02:00 … 2025-10-22T11:09:00+02:00; second bar w1 ∓ 211 680 s
     // (2 d 10 h 48 min) = 2025-10-24T14:12:00+02:00 … 2025-10-29T10:48:00+01:00.
+    // The second week holds as-of (asOfBucket 1): 6 of its 7 days have passed, so elapsed 6/7,
+    // and the average is the first week's alone. Axes of five labels: sessions reach 3, a step
+    // of 1 to 4; volume 1250.5, 312.6 a step, so 400 to 1600.
     let expected = """
       {
-        "schema": "trendline/series@1",
+        "schema": "trendline/series@2",
         "user": "ada",
         "chart": "training-volume",
         "timeZone": "Europe/Oslo",
@@ -112,11 +119,202 @@ import TrendlineSchema
           "start": "2025-10-16T11:30:00+02:00",
           "end": "2025-10-30T12:00:00+01:00"
         },
+        "asOfBucket": 1,
+        "yAxis": {
+          "sessions": {
+            "unit": "sessions",
+            "domain": {
+              "min": 0,
+              "max": 4
+            },
+            "ticks": {
+              "3": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                }
+              ],
+              "4": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                }
+              ],
+              "5": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                }
+              ],
+              "7": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 5,
+                  "label": "5"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ]
+            }
+          },
+          "volumeKg": {
+            "unit": "kg",
+            "domain": {
+              "min": 0,
+              "max": 1600
+            },
+            "ticks": {
+              "3": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 800,
+                  "label": "800"
+                },
+                {
+                  "value": 1600,
+                  "label": "1 600"
+                }
+              ],
+              "4": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 500,
+                  "label": "500"
+                },
+                {
+                  "value": 1000,
+                  "label": "1 000"
+                },
+                {
+                  "value": 1500,
+                  "label": "1 500"
+                }
+              ],
+              "5": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 400,
+                  "label": "400"
+                },
+                {
+                  "value": 800,
+                  "label": "800"
+                },
+                {
+                  "value": 1200,
+                  "label": "1 200"
+                },
+                {
+                  "value": 1600,
+                  "label": "1 600"
+                }
+              ],
+              "7": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 250,
+                  "label": "250"
+                },
+                {
+                  "value": 500,
+                  "label": "500"
+                },
+                {
+                  "value": 750,
+                  "label": "750"
+                },
+                {
+                  "value": 1000,
+                  "label": "1 000"
+                },
+                {
+                  "value": 1250,
+                  "label": "1 250"
+                },
+                {
+                  "value": 1500,
+                  "label": "1 500"
+                }
+              ]
+            }
+          }
+        },
         "buckets": [
           {
+            "id": "2025-10-20",
             "start": "2025-10-20T00:00:00+02:00",
             "end": "2025-10-27T00:00:00+01:00",
             "partial": false,
+            "elapsed": 1,
             "values": {
               "sessions": 3,
               "volumeKg": 1250.5
@@ -128,12 +326,15 @@ import TrendlineSchema
             "bar": {
               "start": "2025-10-17T12:51:00+02:00",
               "end": "2025-10-22T11:09:00+02:00"
-            }
+            },
+            "label": "Week of 20 Oct 2025: sessions 3 (trend 2.5) · volume 1 251 kg (trend 1 000 kg)"
           },
           {
+            "id": "2025-10-27",
             "start": "2025-10-27T00:00:00+01:00",
             "end": "2025-11-03T00:00:00+01:00",
             "partial": true,
+            "elapsed": 0.8571428571428571,
             "values": {
               "sessions": 2,
               "volumeKg": 750
@@ -145,12 +346,13 @@ import TrendlineSchema
             "bar": {
               "start": "2025-10-24T14:12:00+02:00",
               "end": "2025-10-29T10:48:00+01:00"
-            }
+            },
+            "label": "Week of 27 Oct 2025 (so far): sessions 2 (trend 2.5) · volume 750 kg (trend 1 000 kg)"
           }
         ],
         "average": {
-          "sessions": 2.5,
-          "volumeKg": 1000.25
+          "sessions": 3,
+          "volumeKg": 1250.5
         }
       }
 
@@ -248,7 +450,7 @@ import TrendlineSchema
     #expect(
       try written(OutputFixtures.series, zone: "America/St_Johns") == #"""
         {
-          "schema": "trendline/series@1",
+          "schema": "trendline/series@2",
           "user": "a\"b\\c\nd\te\rf\u0001g\u001fh/é😀",
           "chart": "training-volume",
           "timeZone": "America/St_Johns",
@@ -269,11 +471,122 @@ import TrendlineSchema
             "start": "1969-12-31T20:29:59-03:30",
             "end": "1969-12-31T20:30:01-03:30"
           },
+          "asOfBucket": 1,
+          "yAxis": {
+            "sessions": {
+              "unit": "sessions",
+              "domain": {
+                "min": 0,
+                "max": 4
+              },
+              "ticks": {
+                "3": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 4,
+                    "label": "4"
+                  }
+                ],
+                "4": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 1,
+                    "label": "1"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 3,
+                    "label": "3"
+                  }
+                ],
+                "5": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 1,
+                    "label": "1"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 3,
+                    "label": "3"
+                  },
+                  {
+                    "value": 4,
+                    "label": "4"
+                  }
+                ],
+                "7": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 1,
+                    "label": "1"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 3,
+                    "label": "3"
+                  },
+                  {
+                    "value": 4,
+                    "label": "4"
+                  },
+                  {
+                    "value": 5,
+                    "label": "5"
+                  },
+                  {
+                    "value": 6,
+                    "label": "6"
+                  }
+                ]
+              }
+            }
+          },
+          "bands": {
+            "measure": "sessions",
+            "levels": [
+              {
+                "from": 0,
+                "label": "Rest \"zero\""
+              },
+              {
+                "from": 2.5,
+                "label": "Ok"
+              }
+            ]
+          },
           "buckets": [
             {
+              "id": "2025-10-27",
               "start": "2025-10-25T22:29:59-02:30",
               "end": "2025-10-25T22:30:00-02:30",
               "partial": false,
+              "elapsed": 1,
               "values": {
                 "durationSeconds": 1e-07,
                 "sessions": 3,
@@ -289,17 +602,26 @@ import TrendlineSchema
               "bar": {
                 "start": "1969-12-31T20:30:00-03:30",
                 "end": "2023-11-14T18:43:20-03:30"
-              }
+              },
+              "label": "Week of 27 Oct 2025: \"all\" · 3"
             },
             {
+              "id": "2025-11-02",
               "start": "2025-10-25T22:30:00-02:30",
               "end": "2025-11-01T22:30:00-02:30",
               "partial": true,
-              "values": {},
+              "elapsed": 1,
+              "values": {
+                "durationSeconds": null,
+                "sessions": null,
+                "sets": null,
+                "volumeKg": null
+              },
               "bar": {
                 "start": "2025-10-25T22:30:00-02:30",
                 "end": "2025-10-25T22:30:00-02:30"
-              }
+              },
+              "label": ""
             }
           ],
           "average": {
@@ -318,7 +640,7 @@ import TrendlineSchema
     #expect(
       try written(OutputFixtures.emptySeries, zone: "UTC") == #"""
         {
-          "schema": "trendline/series@1",
+          "schema": "trendline/series@2",
           "user": "ada",
           "chart": "c",
           "timeZone": "UTC",
@@ -331,6 +653,8 @@ import TrendlineSchema
           "granularity": "day",
           "measures": [],
           "domain": null,
+          "asOfBucket": null,
+          "yAxis": {},
           "buckets": [],
           "average": {}
         }
@@ -362,11 +686,14 @@ import TrendlineSchema
               "label": "Legs"
             }
           ],
+          "largest": 4,
           "periods": [
             {
+              "id": "2025-10-01",
               "start": "2025-10-01T00:30:00+05:45",
               "end": "2025-11-01T00:30:00+05:45",
               "partial": false,
+              "elapsed": 1,
               "sessions": 7,
               "counts": [
                 4,
@@ -378,9 +705,11 @@ import TrendlineSchema
               ]
             },
             {
+              "id": "2025-11-01",
               "start": "2025-11-01T00:30:00+05:45",
               "end": "2025-12-01T00:30:00+05:45",
               "partial": true,
+              "elapsed": 0.5,
               "sessions": 0,
               "counts": [],
               "scale": []
@@ -415,6 +744,7 @@ import TrendlineSchema
           },
           "asOf": "1970-01-01T00:00:00+00:00",
           "axes": [],
+          "largest": 0,
           "periods": [],
           "unmappedExercises": []
         }
@@ -523,7 +853,7 @@ import TrendlineSchema
     #expect(
       try written(OutputFixtures.cohortSeries, zone: "UTC") == #"""
         {
-          "schema": "trendline/cohort-series@1",
+          "schema": "trendline/cohort-series@2",
           "chart": "training-volume",
           "asOf": "2025-11-29",
           "range": "6m",
@@ -536,14 +866,23 @@ import TrendlineSchema
           "buckets": [
             {
               "date": "2025-10-01",
+              "start": "2025-10-01T00:00:00+00:00",
+              "end": "2025-11-01T00:00:00+00:00",
+              "bar": {
+                "start": "2025-09-20T03:36:00+00:00",
+                "end": "2025-10-11T20:24:00+00:00"
+              },
+              "partial": false,
               "n": 2,
               "values": {
                 "sessions": {
+                  "n": 2,
                   "mean": 2,
                   "min": 1,
                   "max": 3
                 },
                 "volumeKg": {
+                  "n": 2,
                   "mean": 1500.25,
                   "min": 0,
                   "max": 3000.5,
@@ -555,18 +894,206 @@ import TrendlineSchema
             },
             {
               "date": "2025-11-01",
-              "n": 0,
-              "values": {}
+              "start": "2025-11-01T00:00:00+00:00",
+              "end": "2025-12-01T00:00:00+00:00",
+              "bar": {
+                "start": "2025-10-21T12:00:00+00:00",
+                "end": "2025-11-11T12:00:00+00:00"
+              },
+              "partial": true,
+              "n": 1,
+              "values": {
+                "sessions": null,
+                "volumeKg": null
+              }
             }
           ],
-          "yDomain": {
+          "yAxis": {
             "sessions": {
-              "min": 0,
-              "max": 2.5
+              "unit": "sessions",
+              "domain": {
+                "min": 0,
+                "max": 4
+              },
+              "ticks": {
+                "3": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 4,
+                    "label": "4"
+                  }
+                ],
+                "4": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 1,
+                    "label": "1"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 3,
+                    "label": "3"
+                  }
+                ],
+                "5": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 1,
+                    "label": "1"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 3,
+                    "label": "3"
+                  },
+                  {
+                    "value": 4,
+                    "label": "4"
+                  }
+                ],
+                "7": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 1,
+                    "label": "1"
+                  },
+                  {
+                    "value": 2,
+                    "label": "2"
+                  },
+                  {
+                    "value": 3,
+                    "label": "3"
+                  },
+                  {
+                    "value": 4,
+                    "label": "4"
+                  },
+                  {
+                    "value": 5,
+                    "label": "5"
+                  },
+                  {
+                    "value": 6,
+                    "label": "6"
+                  }
+                ]
+              }
             },
             "volumeKg": {
-              "min": 0,
-              "max": 5000
+              "unit": "kg",
+              "domain": {
+                "min": 0,
+                "max": 3200
+              },
+              "ticks": {
+                "3": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 2000,
+                    "label": "2 000"
+                  },
+                  {
+                    "value": 4000,
+                    "label": "4 000"
+                  }
+                ],
+                "4": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 1500,
+                    "label": "1 500"
+                  },
+                  {
+                    "value": 3000,
+                    "label": "3 000"
+                  },
+                  {
+                    "value": 4500,
+                    "label": "4 500"
+                  }
+                ],
+                "5": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 800,
+                    "label": "800"
+                  },
+                  {
+                    "value": 1600,
+                    "label": "1 600"
+                  },
+                  {
+                    "value": 2400,
+                    "label": "2 400"
+                  },
+                  {
+                    "value": 3200,
+                    "label": "3 200"
+                  }
+                ],
+                "7": [
+                  {
+                    "value": 0,
+                    "label": "0"
+                  },
+                  {
+                    "value": 600,
+                    "label": "600"
+                  },
+                  {
+                    "value": 1200,
+                    "label": "1 200"
+                  },
+                  {
+                    "value": 1800,
+                    "label": "1 800"
+                  },
+                  {
+                    "value": 2400,
+                    "label": "2 400"
+                  },
+                  {
+                    "value": 3000,
+                    "label": "3 000"
+                  },
+                  {
+                    "value": 3600,
+                    "label": "3 600"
+                  }
+                ]
+              }
             }
           },
           "ranking": {
@@ -593,15 +1120,15 @@ import TrendlineSchema
     #expect(
       try written(OutputFixtures.cohortSeriesWithoutRanking, zone: "UTC") == #"""
         {
-          "schema": "trendline/cohort-series@1",
+          "schema": "trendline/cohort-series@2",
           "chart": "c",
-          "asOf": "today",
+          "asOf": "2025-11-29",
           "range": "all",
           "granularity": "week",
           "measures": [],
           "users": 0,
           "buckets": [],
-          "yDomain": {}
+          "yAxis": {}
         }
 
         """#)
@@ -615,12 +1142,14 @@ import TrendlineSchema
           "chart": "muscle-balance",
           "asOf": "2025-11-29T23:59:59+01:00",
           "period": "month",
+          "partial": true,
           "users": 3,
           "axes": [
             {
               "id": "back",
               "label": "Back",
               "counts": {
+                "n": 3,
                 "mean": 4.333333333333333,
                 "min": 1,
                 "max": 8,
@@ -632,6 +1161,7 @@ import TrendlineSchema
               "id": "legs",
               "label": "Legs",
               "counts": {
+                "n": 3,
                 "mean": 0,
                 "min": 0,
                 "max": 0
@@ -649,8 +1179,9 @@ import TrendlineSchema
         {
           "schema": "trendline/cohort-radar@1",
           "chart": "r",
-          "asOf": "today",
+          "asOf": "2025-11-29",
           "period": "day",
+          "partial": false,
           "users": 0,
           "axes": []
         }

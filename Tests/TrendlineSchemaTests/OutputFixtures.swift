@@ -22,18 +22,22 @@ enum OutputFixtures {
     asOf: Date(epochSeconds: 1_764_475_199), range: .threeMonths, granularity: .week,
     measures: [.volumeKg, .sessions, .sets, .durationSeconds],
     domain: Extent(start: Date(epochSeconds: -1), end: Date(epochSeconds: 1)),
+    asOfBucket: 1, yAxis: [.sessions: YAxis(measure: .sessions, largest: 2.5, units: .metric)],
+    bands: ValueBands(
+      measure: .sessions, levels: [.init(from: 0, label: "Rest \"zero\""), .init(from: 2.5, label: "Ok")]),
     buckets: [
       .init(
-        start: Date(epochSeconds: beforeFallBack), end: Date(epochSeconds: atFallBack),
+        id: "2025-10-27", start: Date(epochSeconds: beforeFallBack), end: Date(epochSeconds: atFallBack),
         partial: false,
         values: [.volumeKg: 0.1, .sessions: 3, .sets: -0.0, .durationSeconds: 1e-7],
         trend: [
           .volumeKg: 1e300, .sessions: 2.5, .sets: 9_007_199_254_740_991,
           .durationSeconds: 9_007_199_254_740_992,
         ],
-        bar: Extent(start: Date(epochSeconds: 0), end: Date(epochSeconds: 1_700_000_000))),
+        bar: Extent(start: Date(epochSeconds: 0), end: Date(epochSeconds: 1_700_000_000)),
+        label: "Week of 27 Oct 2025: \"all\" · 3"),
       .init(
-        start: Date(epochSeconds: atFallBack), end: Date(epochSeconds: atFallBack + 604_800),
+        id: "2025-11-02", start: Date(epochSeconds: atFallBack), end: Date(epochSeconds: atFallBack + 604_800),
         partial: true,
         values: [:], trend: nil,
         bar: Extent(start: Date(epochSeconds: atFallBack), end: Date(epochSeconds: atFallBack))),
@@ -118,14 +122,17 @@ enum OutputFixtures {
         ]),
       .init(date: "2025-11-01", granularity: .month, partial: true, n: 1, values: [:]),
     ],
-    yDomain: [.volumeKg: AxisDomain(min: 0, max: 5000), .sessions: AxisDomain(min: 0, max: 2.5)],
+    yAxis: [
+      .volumeKg: YAxis(measure: .volumeKg, largest: 3000.5, units: .metric),
+      .sessions: YAxis(measure: .sessions, largest: 3, units: .metric),
+    ],
     ranking: .init(
       measure: .volumeKg, top: 2,
       users: [.init(user: "bo", value: 3000.5), .init(user: awkward, value: 0.1)]))
 
   static let cohortSeriesWithoutRanking = CohortSeriesOutput(
     chart: "c", asOf: "2025-11-29", range: .all, granularity: .week, measures: [], users: 0, buckets: [],
-    yDomain: [:], ranking: nil)
+    yAxis: [:], ranking: nil)
 
   static let cohortRadar = CohortRadarOutput(
     chart: "muscle-balance", asOf: "2025-11-29T23:59:59+01:00", period: .month, partial: true, users: 3,

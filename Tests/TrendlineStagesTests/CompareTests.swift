@@ -11,8 +11,8 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
     granularity: .week, measures: [.sessions, .volumeKg], domain: extent,
     buckets: buckets.map { start, sessions, volume in
       .init(
-        start: date(start), end: date(start), partial: false, values: [.sessions: sessions, .volumeKg: volume],
-        bar: extent)
+        id: String(start.prefix(10)), start: date(start), end: date(start), partial: false,
+        values: [.sessions: sessions, .volumeKg: volume], bar: extent)
     },
     average: [:])
 }
@@ -49,9 +49,11 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   #expect(cohort.buckets[0].n == 3)
   #expect(cohort.buckets[0].values[.sessions]?.mean == 3)  // (2 + 3 + 4) / 3
   #expect(cohort.buckets[0].values[.volumeKg]?.quantile("p50") == 200)
-  // The largest volume is 300: the shared axis runs to 500, the next of 1, 2, 2.5, 5 × 10ⁿ.
-  #expect(cohort.yDomain[.volumeKg] == AxisDomain(min: 0, max: 500))
-  #expect(cohort.yDomain[.sessions] == AxisDomain(min: 0, max: 5))
+  // The largest volume is 300: five labels need a step of at least 300 / 4 = 75, so 80 and an
+  // axis to 320; three labels 150 (0, 150, 300). Sessions reach 4: a step of 1, an axis to 4.
+  #expect(cohort.yAxis[.volumeKg]?.domain == AxisDomain(min: 0, max: 320))
+  #expect(cohort.yAxis[.volumeKg]?.ticks[3]?.map(\.value) == [0, 150, 300])
+  #expect(cohort.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 4))
   #expect(cohort.ranking?.users.map(\.user) == ["ny", "sunday"])
 }
 
@@ -70,7 +72,7 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
         ]))
 }
 
-/// An empty cohort (no user succeeded): no rows, an axis of 0…1, no statistics.
+/// An empty cohort (no user succeeded): no rows, the smallest axis, no statistics.
 @Test func emptyCohort() {
   let compare = Compare(rankMeasure: .volumeKg)
   let empty = Compare.SeriesPart(
@@ -78,7 +80,8 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   let cohort = compare.reduce(empty, chart: "volume", asOf: "2025-11-29")
   #expect(cohort.users == 0)
   #expect(cohort.buckets == [])
-  #expect(cohort.yDomain[.volumeKg] == AxisDomain(min: 0, max: 1))
+  // Nothing to reach: the smallest axis, one kilogram a label.
+  #expect(cohort.yAxis[.volumeKg]?.domain == AxisDomain(min: 0, max: 4))
   #expect(cohort.ranking?.users == [])
   // Statistics of no value are unknown, not 0 (SPEC 10.3).
   #expect(compare.stats([]) == nil)
@@ -94,9 +97,4 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   let other = compare.reduce(compare.merge(c, compare.merge(b, a)), chart: "v", asOf: "x")
   #expect(one == other)
   #expect(one.ranking?.users.map(\.user) == ["c"])
-}
-
-@Test(arguments: [(0.0, 1.0), (7, 10), (13, 20), (21, 25), (250, 250), (251, 500), (0.3, 0.5), (1, 1)])
-func niceMaximum(value: Double, expected: Double) {
-  #expect(Compare.niceMaximum(value) == expected)
 }

@@ -1,0 +1,179 @@
+import Foundation
+
+/// A value axis of one measure, worked out so that an app draws it as given: a domain from 0 and
+/// tick values with their labels for each label count a phone chart uses (see
+/// `Guides/AppGeometry.md`).
+///
+/// Ticks are round *in the unit shown* (500 lb, 30 min, 2.5 km), though their values are in the
+/// JSON's units (kilograms, seconds, metres) like every other number, so an app places them with
+/// the data and prints the label as written. For *k* labels the ticks are 0, s, 2s, … (k − 1)s,
+/// s the smallest step of 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10ⁿ that reaches the axis's largest
+/// value and is a whole number of the unit shown (a tenth of a km or mi): the labels need no
+/// rounding, so an app never asks Swift Charts for a `desiredCount` it rounds up and truncates.
+/// A chart that draws *k* labels sets its domain to 0 … the last of `ticks[k]`; `domain` is
+/// the five-label one, the one the SVG draws.
+public struct YAxis: Decodable, Sendable, Equatable {
+  /// One tick: where it is, in the JSON's units, and what it says, in the unit shown.
+  public struct Tick: Decodable, Sendable, Equatable {
+    public var value: Double
+    public var label: String
+    public init(value: Double, label: String) {
+      self.value = value
+      self.label = label
+    }
+  }
+
+  /// The label counts ticks are given for: what a phone chart shows, small to roomy.
+  public static let labelCounts = [3, 4, 5, 7]
+  /// The label count of `domain`.
+  public static let defaultLabelCount = 5
+
+  /// What the labels count in: `kg`, `lb`, `min`, `km`, `mi`, or the measure's own word
+  /// (`sessions`, `sets`, `reps`, `records`).
+  public var unit: String
+  /// 0 … the last tick of the five-label axis, in the JSON's units.
+  public var domain: AxisDomain
+  /// Label count (3, 4, 5, 7) → its ticks, lowest first.
+  public var ticks: [Int: [Tick]]
+
+  public init(unit: String, domain: AxisDomain, ticks: [Int: [Tick]]) {
+    self.unit = unit
+    self.domain = domain
+    self.ticks = ticks
+  }
+
+  /// The axis of `measure` for values up to `largest` (JSON units; 0 or less gives the
+  /// smallest axis, 0 … 2, 3, 4 or 6 units), shown in `units`.
+  ///
+  /// - Complexity: O(*k*²) for the *k* label counts: a few dozen steps are tried.
+  public init(measure: Measure, largest: Double, units: Units) {
+    let shown = MeasureDisplay.scaled(largest, measure, units)
+    // Distances are read to a tenth; everything else in whole units.
+    let resolution: Int64 = measure == .distanceM ? 10 : 1
+    var ticks: [Int: [Tick]] = [:]
+    for count in Self.labelCounts {
+      let step = Self.step(reaching: shown, intervals: count - 1, resolution: resolution)
+      ticks[count] = (0..<Int64(count)).map { index in
+        let count = index * step
+        return Tick(
+          value: MeasureDisplay.unscaled(Double(count) / Double(resolution), measure, units),
+          label: Self.label(count, resolution: resolution))
+      }
+    }
+    self.unit = MeasureDisplay.unit(measure, units)
+    self.domain = AxisDomain(min: 0, max: ticks[Self.defaultLabelCount]!.last!.value)
+    self.ticks = ticks
+  }
+
+  /// Mantissas of a round step, in tenths: 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8.
+  static let mantissas: [Int64] = [10, 15, 20, 25, 30, 40, 50, 60, 80]
+
+  /// The smallest round step, in units of 1 / `resolution`, whose `intervals` steps reach
+  /// `shown`; at least one unit of the resolution.
+  ///
+  /// - Complexity: O(1): at most 19 powers of ten × 9 mantissas.
+  static func step(reaching shown: Double, intervals: Int, resolution: Int64) -> Int64 {
+    let needed = shown.isFinite ? max(shown, 0) * Double(resolution) / Double(intervals) : 0
+    var power: Int64 = 1
+    for _ in 0..<17 {
+      for mantissa in mantissas where (mantissa * power) % 10 == 0 {
+        let step = mantissa * power / 10
+        if Double(step) >= needed { return step }
+      }
+      power *= 10
+    }
+    // Beyond 10¹⁷ units no measure reaches: the largest step the loop knows.
+    return 80 * power / 100
+  }
+
+  /// `count` units of 1 / `resolution` as a label: `2 500`, `0.5`, grouped like every value
+  /// a person reads (``ShownNumber/display(_:decimals:)``).
+  static func label(_ count: Int64, resolution: Int64) -> String {
+    ShownNumber.display(Double(count) / Double(resolution), decimals: resolution == 1 ? 0 : 1)
+  }
+
+  enum CodingKeys: String, CodingKey { case unit, domain, ticks }
+
+  /// Decodes `{"unit", "domain", "ticks": {"3": [...], ...}}`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    unit = try c.decode(String.self, forKey: .unit)
+    domain = try c.decode(AxisDomain.self, forKey: .domain)
+    let byName = try c.decode([String: [Tick]].self, forKey: .ticks)
+    var ticks: [Int: [Tick]] = [:]
+    for (name, list) in byName {
+      guard let count = Int(name) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .ticks, in: c, debugDescription: "tick count '\(name)' is not a number")
+      }
+      ticks[count] = list
+    }
+    self.ticks = ticks
+  }
+}
+
+extension YAxis: OutputWritable {
+  /// Writes `unit, domain, ticks`, the label counts ascending.
+  ///
+  /// - Complexity: O(*t*), where *t* is the number of ticks.
+  public func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    writer.member("unit", unit)
+    writer.key("domain")
+    try domain.write(to: &writer)
+    writer.key("ticks")
+    writer.beginObject()
+    for count in ticks.keys.sorted() {
+      writer.key(escaping: String(count))
+      try writer.array(ticks[count]!) { writer, tick in
+        writer.beginObject()
+        try writer.member("value", tick.value)
+        writer.member("label", tick.label)
+        writer.endObject()
+      }
+    }
+    writer.endObject()
+    writer.endObject()
+  }
+}
+
+extension SeriesOutput {
+  /// The largest number drawn for `measure`: its values, trends and average, and, when the
+  /// chart's bands are on this measure, room above the top level for its label (half the
+  /// height of the level below it, at least half a unit).
+  ///
+  /// - Complexity: O(*b*), where *b* is the number of buckets.
+  public func largestDrawn(_ measure: Measure) -> Double {
+    var largest = average[measure] ?? 0
+    for bucket in buckets {
+      largest = max(largest, bucket.values[measure] ?? 0, bucket.trend?[measure] ?? 0)
+    }
+    if let bands, bands.measure == measure, let last = bands.levels.last {
+      let below = bands.levels.count > 1 ? bands.levels[bands.levels.count - 2].from : 0
+      largest = max(largest, last.from + max((last.from - below) / 2, 0.5))
+    }
+    return largest
+  }
+
+  /// This output with what its values imply filled in, in its zone and units: each bucket's
+  /// `label` (``ReadOut/bucket(start:partial:values:trend:measures:granularity:zone:units:)``)
+  /// and each measure's ``YAxis`` over everything drawn. `Emit` writes it; a hand-made output
+  /// gets the same from it.
+  ///
+  /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
+  public func withDerivedFields() -> SeriesOutput {
+    var output = self
+    let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
+    for index in output.buckets.indices {
+      let bucket = output.buckets[index]
+      output.buckets[index].label = ReadOut.bucket(
+        start: bucket.start, partial: bucket.partial, values: bucket.values, trend: bucket.trend, measures: measures,
+        granularity: granularity, zone: zone, units: units)
+    }
+    output.yAxis = [:]
+    for measure in measures {
+      output.yAxis[measure] = YAxis(measure: measure, largest: largestDrawn(measure), units: units)
+    }
+    return output
+  }
+}
