@@ -24,12 +24,15 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
   }
 
   public struct Period: Decodable, Sendable, Equatable {
+    /// The local date the period starts on, `YYYY-MM-DD`: stable across runs.
+    public var id: String
     public var start: Date
     public var end: Date
     public var partial: Bool
     public var groups: [Group]
 
-    public init(start: Date, end: Date, partial: Bool, groups: [Group]) {
+    public init(id: String, start: Date, end: Date, partial: Bool, groups: [Group]) {
+      self.id = id
       self.start = start
       self.end = end
       self.partial = partial
@@ -82,11 +85,12 @@ extension HeatmapOutput: OutputWritable {
 }
 
 extension HeatmapOutput.Period: OutputWritable {
-  /// Writes `start, end, partial, groups`.
+  /// Writes `id, start, end, partial, groups`.
   ///
   /// - Complexity: O(*g*), where *g* is the number of groups.
   public func write(to writer: inout OutputWriter) throws {
     writer.beginObject()
+    writer.member("id", id)
     writer.member("start", start)
     writer.member("end", end)
     writer.member("partial", partial)

@@ -19,7 +19,7 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public struct Period: Decodable, Sendable, Equatable, Identifiable {
+  public struct Period: Decodable, Sendable, Equatable {
     /// The local date the period starts on, `YYYY-MM-DD`: stable across runs.
     public var id: String
     public var start: Date

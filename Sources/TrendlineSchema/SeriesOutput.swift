@@ -14,7 +14,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/series@2"
 
   /// One calendar period.
-  public struct Bucket: Decodable, Sendable, Equatable, Identifiable {
+  public struct Bucket: Decodable, Sendable, Equatable {
     /// The local date the period starts on, `YYYY-MM-DD`: the same bucket has the same id in
     /// every run, so an app animates a new day's data instead of redrawing every bar.
     public var id: String

@@ -11,6 +11,8 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/streak@1"
 
   public struct Period: Decodable, Sendable, Equatable {
+    /// The local date the period starts on, `YYYY-MM-DD`: stable across runs.
+    public var id: String
     public var start: Date
     public var end: Date
     public var partial: Bool
@@ -19,7 +21,8 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     public var value: Double?
     public var met: Bool
 
-    public init(start: Date, end: Date, partial: Bool, value: Double?, met: Bool) {
+    public init(id: String, start: Date, end: Date, partial: Bool, value: Double?, met: Bool) {
+      self.id = id
       self.start = start
       self.end = end
       self.partial = partial
@@ -159,11 +162,12 @@ extension StreakOutput.Run {
 }
 
 extension StreakOutput.Period: OutputWritable {
-  /// Writes `start, end, partial, value, met`.
+  /// Writes `id, start, end, partial, value, met`.
   ///
   /// - Complexity: O(1).
   public func write(to writer: inout OutputWriter) throws {
     writer.beginObject()
+    writer.member("id", id)
     writer.member("start", start)
     writer.member("end", end)
     writer.member("partial", partial)

@@ -50,6 +50,7 @@ public struct Heatmap: Sendable, Equatable {
     let largest = counts.joined().max() ?? 0
     let outputPeriods = (0..<periods.count).map { index in
       HeatmapOutput.Period(
+        id: RFC3339.localDate(seconds: periods.start(index), timeZone: calendar.timeZone),
         start: Date(epochSeconds: periods.start(index)),
         end: Date(epochSeconds: periods.end(index)),
         partial: index == periods.count - 1,

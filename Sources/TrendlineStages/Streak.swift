@@ -41,6 +41,7 @@ public struct Streak: Sendable, Equatable {
         }
         periods.append(
           StreakOutput.Period(
+            id: RFC3339.localDate(seconds: window.start(index), timeZone: calendar.timeZone),
             start: Date(epochSeconds: window.start(index)), end: Date(epochSeconds: window.end(index)),
             partial: index == window.count - 1, value: value, met: value.map { $0 >= atLeast } ?? false))
       }

@@ -89,7 +89,8 @@ func streakFixture() -> StreakOutput {
   let values: [Double?] = [2, 3, 1, 0]
   let periods = weeks.indices.map { index in
     StreakOutput.Period(
-      start: weeks[index], end: weeks[index].addingTimeInterval(7 * 86_400), partial: index == 3,
+      id: ["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"][index], start: weeks[index],
+      end: weeks[index].addingTimeInterval(7 * 86_400), partial: index == 3,
       value: values[index], met: (values[index] ?? 0) >= 2)
   }
   return StreakOutput(
@@ -104,13 +105,15 @@ func heatmapFixture() -> HeatmapOutput {
     user: "ingrid", chart: "muscle-heatmap", timeZone: oslo, asOf: asOf,
     periods: [
       .init(
-        start: Date(epochSeconds: 1_794_783_600), end: Date(epochSeconds: 1_795_388_400), partial: false,
+        id: "2026-11-16", start: Date(epochSeconds: 1_794_783_600), end: Date(epochSeconds: 1_795_388_400),
+        partial: false,
         groups: [
           .init(id: 1, name: "Chest", sessions: 2, intensity: 1),
           .init(id: 2, name: "Biceps", sessions: 0, intensity: 0),
         ]),
       .init(
-        start: Date(epochSeconds: 1_795_388_400), end: Date(epochSeconds: 1_795_993_200), partial: true,
+        id: "2026-11-23", start: Date(epochSeconds: 1_795_388_400), end: Date(epochSeconds: 1_795_993_200),
+        partial: true,
         groups: [
           .init(id: 1, name: "Chest", sessions: 1, intensity: 0.5),
           .init(id: 2, name: "Biceps", sessions: 1, intensity: 0.5),

@@ -62,7 +62,7 @@ import TrendlineSchema
       user: "ada", chart: "body", timeZone: "Europe/Oslo", asOf: t,
       periods: [
         .init(
-          start: t, end: t, partial: true,
+          id: "2025-11-01", start: t, end: t, partial: true,
           groups: [.init(id: 1, name: "Chest", sessions: 1, intensity: 0.5)])
       ])
     #expect(
@@ -768,6 +768,7 @@ import TrendlineSchema
           "asOf": "1900-01-01T00:00:00+00:00",
           "periods": [
             {
+              "id": "1900-01-01",
               "start": "1900-01-01T00:00:00+00:00",
               "end": "2025-11-29T18:29:59+01:00",
               "partial": true,
@@ -793,6 +794,7 @@ import TrendlineSchema
               ]
             },
             {
+              "id": "1970-01-01",
               "start": "1970-01-01T01:00:00+01:00",
               "end": "1970-01-02T01:00:00+01:00",
               "partial": false,

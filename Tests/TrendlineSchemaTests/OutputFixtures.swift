@@ -79,7 +79,7 @@ enum OutputFixtures {
     asOf: Date(epochSeconds: -2_208_988_800),
     periods: [
       .init(
-        start: Date(epochSeconds: -2_208_988_800), end: Date(epochSeconds: 1_764_437_399),
+        id: "1900-01-01", start: Date(epochSeconds: -2_208_988_800), end: Date(epochSeconds: 1_764_437_399),
         partial: true,
         groups: [
           .init(id: 1, name: "Chest", sessions: 3, intensity: 1),
@@ -87,7 +87,7 @@ enum OutputFixtures {
           .init(id: -4, name: "", sessions: 1, intensity: 0.3333333333333333),
         ]),
       .init(
-        start: Date(epochSeconds: 0), end: Date(epochSeconds: 86_400), partial: false, groups: []),
+        id: "1970-01-01", start: Date(epochSeconds: 0), end: Date(epochSeconds: 86_400), partial: false, groups: []),
     ])
 
   static let sparklines = SparklinesOutput(

@@ -31,14 +31,14 @@ import TrendlineStages
     #expect(
       output.periods == [
         HeatmapOutput.Period(
-          start: date("2025-11-10T00:00:00Z"), end: date("2025-11-17T00:00:00Z"), partial: false,
+          id: "2025-11-10", start: date("2025-11-10T00:00:00Z"), end: date("2025-11-17T00:00:00Z"), partial: false,
           groups: [
             .init(id: 4, name: "Chest", sessions: 1, intensity: 1.0 / 3.0),
             .init(id: 1, name: "Upper Back", sessions: 2, intensity: 2.0 / 3.0),
             .init(id: 2, name: "Traps", sessions: 0, intensity: 0),
           ]),
         HeatmapOutput.Period(
-          start: date("2025-11-17T00:00:00Z"), end: date("2025-11-24T00:00:00Z"), partial: true,
+          id: "2025-11-17", start: date("2025-11-17T00:00:00Z"), end: date("2025-11-24T00:00:00Z"), partial: true,
           groups: [
             .init(id: 4, name: "Chest", sessions: 3, intensity: 1),
             .init(id: 1, name: "Upper Back", sessions: 0, intensity: 0),
