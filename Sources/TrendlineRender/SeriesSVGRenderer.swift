@@ -126,6 +126,16 @@ public struct SeriesSVGRenderer: Sendable {
       panelFrame(&b, panel, ticks: ticks.map { x.x($0.date) })
       if let bands, bands.measure == panel.measure { drawBands(&b, bands, panel: panel) }
       drawBars(&b, panel: panel, x: x)
+      if output.buckets.allSatisfy({ $0.values[panel.measure] == nil }) {
+        // Unknown throughout (no export of the user states it): said, not drawn as an empty
+        // or zero chart.
+        b.element(
+          "text",
+          [
+            ("x", f(panel.plot.x + panel.plot.width / 2)), ("y", f(panel.plot.y + panel.plot.height / 2)),
+            ("text-anchor", "middle"), ("fill", Palette.muted),
+          ], content: "No \(MeasureDisplay.short(panel.measure)) recorded in these exports")
+      }
       drawTrend(&b, panel: panel, x: x)
       drawAverage(&b, panel: panel)
       drawXAxis(&b, panel: panel, x: x, ticks: ticks)

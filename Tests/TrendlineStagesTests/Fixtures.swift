@@ -40,12 +40,13 @@ func trained(
 }
 
 /// A session starting at `start`; by default one set of 5 × 100 kg squats (volume 500) and an
-/// hour long, so the measures of a bucket are easy to add up by hand.
+/// hour long, so the measures of a bucket are easy to add up by hand; `minutes: nil` for an
+/// export that states no duration.
 func session(
-  _ start: String, minutes: Int64 = 60,
+  _ start: String, minutes: Int64? = 60,
   _ sets: [TrainedSet] = [trained("Squat", [20], kg: 100, reps: 5)]
 ) -> Session {
-  Session(key: start, start: at(start), durationSeconds: minutes * 60, name: "Workout", sets: sets)
+  Session(key: start, start: at(start), durationSeconds: minutes.map { $0 * 60 }, name: "Workout", sets: sets)
 }
 
 /// A bucket as (start, end, partial, sessions), the parts most tests pin.

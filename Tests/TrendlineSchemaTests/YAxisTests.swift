@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TrendlineSchema
+
+/// Axes worked out by hand: for *k* labels, the smallest step of 1, 1.5, 2, 2.5, 3, 4, 5, 6 or
+/// 8 × 10ⁿ (a whole number of the unit shown, a tenth for distances) whose k − 1 steps reach the
+/// largest value shown.
+@Suite struct YAxisTests {
+  let thin = "\u{2009}"
+
+  @Test func volumeInKilograms() {
+    // 4 300 kg: three labels need 2 150 a step → 2 500; four 1 433.3 → 1 500; five 1 075 →
+    // 1 500; seven 716.7 → 800.
+    let axis = YAxis(measure: .volumeKg, largest: 4300, units: .metric)
+    #expect(axis.unit == "kg")
+    #expect(axis.ticks[3]?.map(\.value) == [0, 2500, 5000])
+    #expect(axis.ticks[4]?.map(\.value) == [0, 1500, 3000, 4500])
+    #expect(axis.ticks[5]?.map(\.value) == [0, 1500, 3000, 4500, 6000])
+    #expect(axis.ticks[7]?.map(\.value) == [0, 800, 1600, 2400, 3200, 4000, 4800])
+    #expect(axis.ticks[5]?.map(\.label) == ["0", "1\(thin)500", "3\(thin)000", "4\(thin)500", "6\(thin)000"])
+    // The domain is the five-label axis's.
+    #expect(axis.domain == AxisDomain(min: 0, max: 6000))
+    #expect(axis.ticks.keys.sorted() == YAxis.labelCounts)
+  }
+
+  @Test func poundsAreRoundInPounds() {
+    // 1 000 kg = 2 204.62 lb: three labels need 1 102.3 lb a step → 1 500 lb, placed at
+    // 1 500 × 0.45359237 kg; the labels are in pounds, the values in kilograms like the data.
+    let units = Units(weight: .lb, distance: .mi)
+    let axis = YAxis(measure: .volumeKg, largest: 1000, units: units)
+    #expect(axis.unit == "lb")
+    #expect(axis.ticks[3]?.map(\.label) == ["0", "1\(thin)500", "3\(thin)000"])
+    #expect(axis.ticks[3]?.map(\.value) == [0, 1500 * Units.kilogramsPerPound, 3000 * Units.kilogramsPerPound])
+  }
+
+  @Test func durationsAreRoundInMinutes() {
+    // 5 400 s = 90 min: five labels need 22.5 min a step → 25 min.
+    let axis = YAxis(measure: .durationSeconds, largest: 5400, units: .metric)
+    #expect(axis.unit == "min")
+    #expect(axis.ticks[5]?.map(\.label) == ["0", "25", "50", "75", "100"])
+    #expect(axis.ticks[5]?.map(\.value) == [0, 1500, 3000, 4500, 6000])
+    // Three labels need 45 min → 50, at 3 000 s.
+    #expect(axis.ticks[3]?.map(\.value) == [0, 3000, 6000])
+  }
+
+  @Test func distancesGoToTenths() {
+    // 5 000 m = 5 km: three labels need 2.5 km a step, which is allowed to a tenth.
+    let axis = YAxis(measure: .distanceM, largest: 5000, units: .metric)
+    #expect(axis.unit == "km")
+    #expect(axis.ticks[3]?.map(\.label) == ["0", "2.5", "5"])
+    #expect(axis.ticks[3]?.map(\.value) == [0, 2500, 5000])
+    // 800 m: seven labels need 0.133 km → 0.15 is not a tenth, so 0.2.
+    #expect(YAxis(measure: .distanceM, largest: 800, units: .metric).ticks[7]?.last?.label == "1.2")
+  }
+
+  @Test func countsHaveWholeLabels() {
+    // An average of 1.5 sessions: seven labels would need 0.25 a step; a count is labelled in
+    // whole numbers, so 1.
+    let axis = YAxis(measure: .sessions, largest: 1.5, units: .metric)
+    #expect(axis.unit == "sessions")
+    #expect(axis.ticks[7]?.map(\.label) == ["0", "1", "2", "3", "4", "5", "6"])
+    #expect(axis.ticks[3]?.map(\.value) == [0, 1, 2])
+  }
+
+  @Test func nothingToReachGivesTheSmallestAxis() {
+    for largest in [0, -5, Double.nan, -Double.infinity] {
+      let axis = YAxis(measure: .sets, largest: largest, units: .metric)
+      #expect(axis.ticks[3]?.map(\.value) == [0, 1, 2])
+      #expect(axis.domain == AxisDomain(min: 0, max: 4))
+    }
+  }
+
+  @Test func aSeriesAxisCoversTheTrendAverageAndBands() {
+    // Values up to 3 sessions, a trend of 4.2, bands up to "Heavy" at 5 (room above it: half of
+    // 5 − 3) — the largest drawn is 6, so five labels step by 2 to 8.
+    let start = Date(epochSeconds: 1_794_178_800)  // 2026-11-09T00:00:00+01:00
+    var output = SeriesOutput(
+      user: "ada", chart: "c", timeZone: "Europe/Oslo", asOf: start, range: .oneMonth, granularity: .week,
+      measures: [.sessions], domain: nil,
+      bands: ValueBands(
+        measure: .sessions,
+        levels: [
+          .init(from: 0, label: "Rest"), .init(from: 3, label: "Regular"),
+          .init(from: 5, label: "Heavy"),
+        ]),
+      buckets: [
+        .init(
+          id: "2026-11-09", start: start, end: start, partial: false, values: [.sessions: 3],
+          trend: [.sessions: 4.2], bar: Extent(start: start, end: start))
+      ], average: [.sessions: 3])
+    #expect(output.largestDrawn(.sessions) == 6)
+    output = output.withDerivedFields()
+    #expect(output.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 8))
+    #expect(output.buckets[0].label == "Week of 9 Nov 2026: sessions 3 (trend 4.2)")
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import _TrendlineTestSupport
+
+/// The SampleData report on 1 December, as a reader sees it (SPEC 10.3, 10.6, 10.7, 10.8): no
+/// dip at the right edge, no "0 min" for exports without durations, pound users in pounds, the
+/// resolved date everywhere, and the index counting what the user's page counts.
+@Suite struct HonestEdgesTests {
+  static func json(_ url: URL) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+  }
+
+  static func text(_ url: URL) throws -> String { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
+
+  @Test func sampleDataOnTheFirstOfDecember() throws {
+    let scratch = try RunCommandTests.Scratch()
+    let out = scratch.url.appendingPathComponent("out")
+    let run = try runTrendline([
+      "run", TestPaths.pipelines.appendingPathComponent("overview.json").path, "--as-of", "2026-12-01", "--output",
+      out.path, "--quiet",
+    ])
+    try #require(run.status == 0, "\(run.stderr)")
+
+    // lena (UTC, Monday weeks): the week of 30 Nov is two days old. Its 0 sessions are no input
+    // of the trend, which stays at 3 276.25 kg (the mean of the complete weeks around it), not
+    // the 2 184 kg a 0 pulled it to.
+    let lena = try Self.json(out.appendingPathComponent("users/lena/training-volume.json"))
+    #expect(lena["schema"] as? String == "trendline/series@2")
+    let buckets = try #require(lena["buckets"] as? [[String: Any]])
+    let last = try #require(buckets.last)
+    #expect(last["id"] as? String == "2026-11-30")
+    #expect(last["partial"] as? Bool == true)
+    #expect(last["elapsed"] as? Double == 2.0 / 7)
+    #expect((last["trend"] as? [String: Double])?["volumeKg"] == 3276.25)
+    #expect(lena["asOfBucket"] as? Int == buckets.count - 1)
+
+    // giulia's exports state no duration: null throughout, no average, and her chart says so.
+    let giulia = try Self.json(out.appendingPathComponent("users/giulia/training-volume.json"))
+    let giuliaBuckets = try #require(giulia["buckets"] as? [[String: Any]])
+    #expect(giuliaBuckets.allSatisfy { ($0["values"] as? [String: Any])?["durationSeconds"] is NSNull })
+    #expect((giulia["average"] as? [String: Any])?["durationSeconds"] is NSNull)
+    let giuliaSVG = try Self.text(out.appendingPathComponent("users/giulia/training-volume.svg"))
+    #expect(giuliaSVG.contains("No duration recorded in these exports"))
+    let giuliaPage = try Self.text(out.appendingPathComponent("report/users/giulia.html"))
+    #expect(!giuliaPage.contains(">0 min<"))
+
+    // The cohort's duration covers the 13 users whose exports state one; its last row is marked
+    // as the week in progress.
+    let cohort = try Self.json(out.appendingPathComponent("cohort/training-volume.json"))
+    #expect(cohort["asOf"] as? String == "2026-12-01")
+    let rows = try #require(cohort["buckets"] as? [[String: Any]])
+    #expect(rows.last?["partial"] as? Bool == true)
+    #expect(rows.dropLast().allSatisfy { $0["partial"] as? Bool == false })
+    let duration = try #require(
+      (rows[rows.count - 2]["values"] as? [String: Any])?["durationSeconds"] as? [String: Any])
+    #expect(duration["n"] as? Int == 13)
+    #expect(rows[rows.count - 2]["n"] as? Int == 18)
+
+    // ethan reads pounds.
+    let ethan = try Self.json(out.appendingPathComponent("users/ethan/training-volume.json"))
+    #expect((ethan["units"] as? [String: String])?["weight"] == "lb")
+    #expect(
+      (ethan["yAxis"] as? [String: Any]).flatMap { ($0["volumeKg"] as? [String: Any])?["unit"] } as? String == "lb")
+    #expect(try Self.text(out.appendingPathComponent("users/ethan/training-volume.svg")).contains(">Volume (lb)<"))
+
+    // The resolved date everywhere, never the word.
+    #expect(try Self.json(out.appendingPathComponent("manifest.json"))["asOf"] as? String == "2026-12-01")
+    let index = try Self.text(out.appendingPathComponent("report/index.html"))
+    #expect(index.contains("2026-12-01") || index.contains("1 Dec 2026"))
+    #expect(!index.contains("today"))
+  }
+
+  /// With sessions after as-of (lena has 11 after 1 October), the index counts those up to it,
+  /// as her page does: 76, not the 87 the manifest read.
+  @Test func theIndexCountsSessionsUpToAsOf() throws {
+    let scratch = try RunCommandTests.Scratch()
+    let out = scratch.url.appendingPathComponent("out")
+    let run = try runTrendline([
+      "run", TestPaths.pipelines.appendingPathComponent("overview.json").path, "--as-of", "2026-10-01", "--output",
+      out.path, "--quiet",
+    ])
+    try #require(run.status == 0, "\(run.stderr)")
+    let manifest = try Self.json(out.appendingPathComponent("manifest.json"))
+    let lena = try #require((manifest["users"] as? [[String: Any]])?.first { $0["user"] as? String == "lena" })
+    #expect(lena["sessions"] as? Int == 87)
+    #expect(lena["afterAsOf"] as? Int == 11)
+    let index = try Self.text(out.appendingPathComponent("report/index.html"))
+    #expect(index.contains(#"lena</a></th><td class="ok">ok</td><td>76</td>"#))
+    let page = try Self.text(out.appendingPathComponent("report/users/lena.html"))
+    #expect(page.contains("76 sessions up to as-of"))
+  }
+}
