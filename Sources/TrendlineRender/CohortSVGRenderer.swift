@@ -171,6 +171,12 @@ public struct CohortSeriesSVGRenderer: Sendable {
             ("fill", "none"), ("stroke", Palette.bar), ("stroke-width", "2"),
           ])
       }
+      // The row still in progress (SPEC 10.6): said above it, so a median that drops there
+      // reads as "so far", not as a collapse.
+      for (date, bucket) in zip(dates, output.buckets) where bucket.partial {
+        SVGFrame.haloText(
+          &b, "so far", x: x.x(date), y: plot.y + 10, anchor: "middle", size: 10, fill: Palette.muted)
+      }
       let mine = userPoints.compactMap { date, values -> String? in
         values[measure].map { f(x.x(date)) + "," + f(y.y(MeasureDisplay.scaled($0, measure, Self.units))) }
       }
@@ -219,6 +225,8 @@ public struct CohortSeriesSVGRenderer: Sendable {
           var text =
             MeasureDisplay.short(measure) + " median "
             + MeasureDisplay.text(s.quantile("p50") ?? s.mean, measure, Self.units)
+          // Fewer users than the row's when some have no value for it (SPEC 10.3).
+          if s.n != bucket.n { text += " of \(s.n) users" }
           if let p25 = s.quantile("p25"), let p75 = s.quantile("p75") {
             let range = MeasureDisplay.text(p25, measure, Self.units) + "–"
             text += " (" + range + MeasureDisplay.text(p75, measure, Self.units) + ")"
@@ -228,7 +236,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
           }
           return text
         }
-        let name = PeriodName.long(LocalDate(date, in: utc), output.granularity)
+        let name = PeriodName.long(LocalDate(date, in: utc), output.granularity) + (bucket.partial ? " (so far)" : "")
         return (date, "\(name), n=\(bucket.n): " + parts.joined(separator: " · "))
       })
     if let rank = output.ranking, !ranking.isEmpty {
@@ -306,7 +314,7 @@ public struct CohortRadarSVGRenderer: Sendable {
     let outer = LinearScale.niceDomain(max: largest).upperBound
     let desc =
       "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of "
-      + "(\(output.asOf)): "
+      + "(\(output.asOf))\(output.partial ? ", so far" : ""): "
       + output.axes.map { "\($0.label) median " + ShownNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(
         separator: ", ") + "."
     SVGFrame.open(
@@ -317,7 +325,8 @@ public struct CohortRadarSVGRenderer: Sendable {
     b.element(
       "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
       content:
-        "cohort of \(output.users) users · sessions per area this \(output.period.rawValue) · as of \(output.asOf)")
+        "cohort of \(output.users) users · sessions per area this \(output.period.rawValue)"
+        + (output.partial ? " so far" : "") + " · as of \(output.asOf)")
     guard n >= 3 else {
       b.close("svg")
       b.newline()
