@@ -91,7 +91,7 @@ public struct Chart: Sendable, Equatable {
   /// A series' bands, which its output states for what is drawn from it.
   public var bands: ValueBands? { stage(ValueBands.self) }
 
-  /// Whether the chart's output is a `trendline/series@1`: its chain ends in a series, which
+  /// Whether the chart's output is a `trendline/series@2`: its chain ends in a series, which
   /// the implicit emit writes.
   public var isSeries: Bool {
     guard let last = stages.last else { return false }

@@ -1,7 +1,7 @@
 import Foundation
 import TrendlineSchema
 
-/// Draws a `trendline/cohort-series@1` output: per measure, the p25–p75 band as an area, the
+/// Draws a `trendline/cohort-series@2` output: per measure, the p25–p75 band as an area, the
 /// median as a line and, when given, one user's own line over them, all on the cohort's shared
 /// `yAxis`; then the ranking as horizontal bars.
 ///

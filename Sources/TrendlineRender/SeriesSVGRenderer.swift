@@ -1,7 +1,7 @@
 import Foundation
 import TrendlineSchema
 
-/// Draws a `trendline/series@1` output: one panel per measure, stacked on one time axis.
+/// Draws a `trendline/series@2` output: one panel per measure, stacked on one time axis.
 ///
 /// Bars are the JSON's `bar` extents mapped through ``TimeScale`` (70 % of their period, on
 /// the padded `domain`), the trend an orange dashed line over the blue bars, the average a

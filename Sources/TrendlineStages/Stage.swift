@@ -5,7 +5,7 @@ import TrendlineSupport
 /// produces, by which the loader checks any chain.
 ///
 /// A chain starts with a user's `sessions`. It ends in a finished `chart`, or in a series
-/// (`buckets`, `trend` or `banded`) that the implicit emit turns into `trendline/series@1`.
+/// (`buckets`, `trend` or `banded`) that the implicit emit turns into `trendline/series@2`.
 public enum StageData: String, Sendable, CaseIterable {
   /// A user's sessions, sorted by start.
   case sessions
