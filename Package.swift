@@ -35,6 +35,11 @@ let package = Package(
       dependencies: [
         "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlinePipeline", "TrendlineRunner",
       ]),
+    // The app-side example: a module of its own whose one dependency is TrendlineSchema, as an app's would be.
+    // Not a product, so no client sees it; built by `swift build` and tested by ExamplesTests.
+    .target(
+      name: "ChartMarksExample", dependencies: ["TrendlineSchema"], path: "Examples/ChartMarks",
+      exclude: ["README.md"]),
     .target(name: "_TrendlineTestSupport", path: "Tests/_TrendlineTestSupport"),
     .testTarget(name: "TrendlineSchemaTests", dependencies: ["TrendlineSchema", "_TrendlineTestSupport"]),
     .testTarget(
@@ -58,6 +63,10 @@ let package = Package(
     .testTarget(
       name: "TrendlineRunnerTests",
       dependencies: ["TrendlineRunner", "TrendlinePipeline", "TrendlineSchema", "_TrendlineTestSupport"]),
+    // `trendline` so the binary the test runs is built first.
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: ["ChartMarksExample", "TrendlineSchema", "_TrendlineTestSupport", "trendline"]),
     .testTarget(
       name: "trendlineTests", dependencies: ["trendline", "TrendlineSupport", "_TrendlineTestSupport"]),
   ],
