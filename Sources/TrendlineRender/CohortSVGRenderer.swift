@@ -33,29 +33,14 @@ public struct CohortSeriesSVGRenderer: Sendable {
     self.idPrefix = idPrefix ?? "tl-cohort-" + idSafe(output.chart)
   }
 
-  /// The bucket dates as instants (midnight UTC), in order.
-  var dates: [Date] { output.buckets.compactMap { LocalDate(key: $0.date)?.utcMidnight } }
+  /// The rows' starts as instants (their local dates at midnight UTC), in order.
+  var dates: [Date] { output.buckets.map(\.start) }
 
-  /// The x scale: the first date minus half a bucket to the last plus half a bucket, as a
-  /// user's series pads its domain.
+  /// The x scale over the output's `domain`, padded by half a period like a user's series.
   ///
-  /// - Complexity: O(*b*) for *b* buckets.
+  /// - Complexity: O(1).
   public var xScale: TimeScale? {
-    let dates = self.dates
-    guard let first = dates.first, let last = dates.last else { return nil }
-    let start = first.addingTimeInterval(-Self.length(of: first, output.granularity) / 2)
-    let end = last.addingTimeInterval(Self.length(of: last, output.granularity) / 2)
-    return TimeScale(domain: Extent(start: start, end: end), range: Self.left...(Self.width - Self.right))
-  }
-
-  static func length(of date: Date, _ granularity: Granularity) -> TimeInterval {
-    switch granularity {
-    case .day: return 86_400
-    case .week: return 7 * 86_400
-    case .month:
-      let d = LocalDate(date, in: TimeZone(identifier: "UTC")!)
-      return Double(RFC3339.daysInMonth(year: Int64(d.year), month: Int64(d.month))) * 86_400
-    }
+    output.domain.map { TimeScale(domain: $0, range: Self.left...(Self.width - Self.right)) }
   }
 
   /// The cohort's shared axis of `measure` (``YAxis``), so this chart and every user's drawn on
@@ -131,7 +116,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
     }
     let ticks = TimeAxis.ticks(
       starts: dates, granularity: output.granularity, zone: utc, width: x.range.upperBound - x.range.lowerBound)
-    let userPoints = userLine(dates: dates)
+    let userPoints = userLine()
     for (index, measure) in output.measures.enumerated() {
       let plot = self.plot(panel: index)
       let y = yScale(measure, plot: plot)
@@ -249,16 +234,18 @@ public struct CohortSeriesSVGRenderer: Sendable {
 
   /// The user's buckets placed on the cohort's dates: by local start date, or the nearest
   /// cohort date within half a bucket (a Sunday-first week joins the row of the Monday after).
-  func userLine(dates: [Date]) -> [(Date, [Measure: Double])] {
+  func userLine() -> [(Date, [Measure: Double])] {
     guard let user else { return [] }
     let zone = SVGFrame.zone(user.timeZone)
     return user.buckets.compactMap { bucket in
       let local = LocalDate(bucket.start, in: zone).utcMidnight
-      let half = Self.length(of: local, output.granularity) / 2
-      guard let nearest = dates.min(by: { abs($0.timeIntervalSince(local)) < abs($1.timeIntervalSince(local)) }),
-        abs(nearest.timeIntervalSince(local)) < half
+      guard
+        let nearest = output.buckets.min(by: {
+          abs($0.start.timeIntervalSince(local)) < abs($1.start.timeIntervalSince(local))
+        }),
+        abs(nearest.start.timeIntervalSince(local)) < nearest.end.timeIntervalSince(nearest.start) / 2
       else { return nil }
-      return (nearest, bucket.values)
+      return (nearest.start, bucket.values)
     }
   }
 

@@ -97,3 +97,58 @@ public enum CohortChart: Sendable, Equatable {
     }
   }
 }
+
+/// The `schema` member alone, read first to choose the type that decodes the rest.
+private struct SchemaOnly: Decodable {
+  var schema: String
+}
+
+extension ChartOutput: Decodable {
+  /// Any user output, by its `schema`: an app that lists `users/<user>/` decodes each file
+  /// without knowing which chart it holds. A schema of no user output (another version, a cohort
+  /// file) is an error naming it and the schemas this decoder reads.
+  ///
+  /// - Complexity: that of the output's own decoding.
+  public init(from decoder: any Decoder) throws {
+    let schema = try SchemaOnly(from: decoder).schema
+    switch schema {
+    case SeriesOutput.schemaID: self = .series(try SeriesOutput(from: decoder))
+    case RadarOutput.schemaID: self = .radar(try RadarOutput(from: decoder))
+    case HeatmapOutput.schemaID: self = .heatmap(try HeatmapOutput(from: decoder))
+    case SparklinesOutput.schemaID: self = .sparklines(try SparklinesOutput(from: decoder))
+    case RecordsOutput.schemaID: self = .records(try RecordsOutput(from: decoder))
+    case StreakOutput.schemaID: self = .streak(try StreakOutput(from: decoder))
+    default: throw unreadSchema(schema, decoder: decoder, reads: Self.schemaIDs)
+    }
+  }
+
+  /// The schemas ``init(from:)`` reads.
+  public static let schemaIDs = [
+    SeriesOutput.schemaID, RadarOutput.schemaID, HeatmapOutput.schemaID, SparklinesOutput.schemaID,
+    RecordsOutput.schemaID, StreakOutput.schemaID,
+  ]
+}
+
+extension CohortChart: Decodable {
+  /// A cohort output, by its `schema`.
+  ///
+  /// - Complexity: that of the output's own decoding.
+  public init(from decoder: any Decoder) throws {
+    let schema = try SchemaOnly(from: decoder).schema
+    switch schema {
+    case CohortSeriesOutput.schemaID: self = .series(try CohortSeriesOutput(from: decoder))
+    case CohortRadarOutput.schemaID: self = .radar(try CohortRadarOutput(from: decoder))
+    default: throw unreadSchema(schema, decoder: decoder, reads: Self.schemaIDs)
+    }
+  }
+
+  /// The schemas ``init(from:)`` reads.
+  public static let schemaIDs = [CohortSeriesOutput.schemaID, CohortRadarOutput.schemaID]
+}
+
+private func unreadSchema(_ schema: String, decoder: any Decoder, reads: [String]) -> DecodingError {
+  DecodingError.dataCorrupted(
+    .init(
+      codingPath: decoder.codingPath,
+      debugDescription: "schema '\(schema)' is none this decoder reads (\(reads.joined(separator: ", ")))"))
+}

@@ -98,6 +98,9 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
   public var measures: [Measure]
   /// Users whose chart was counted.
   public var users: Int
+  /// The x-axis domain of the rows' instants, padded by half a period at each end like a
+  /// user's chart; nil without rows.
+  public var domain: Extent?
   /// Rows in date order.
   public var buckets: [Bucket]
   /// One shared value axis per measure (``YAxis``, in kilograms and kilometres: a cohort mixes
@@ -198,7 +201,7 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
 
   public init(
     chart: String, asOf: String, range: BucketRange, granularity: Granularity, measures: [Measure], users: Int,
-    buckets: [Bucket], yAxis: [Measure: YAxis], ranking: Ranking?
+    domain: Extent? = nil, buckets: [Bucket], yAxis: [Measure: YAxis], ranking: Ranking?
   ) {
     self.chart = chart
     self.asOf = asOf
@@ -206,6 +209,7 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
     self.granularity = granularity
     self.measures = measures
     self.users = users
+    self.domain = domain
     self.buckets = buckets
     self.yAxis = yAxis
     self.ranking = ranking
@@ -280,7 +284,7 @@ extension AxisDomain: OutputWritable {
 }
 
 extension CohortSeriesOutput: OutputWritable {
-  /// Writes `schema, chart, asOf, range, granularity, measures, users, buckets, yAxis,
+  /// Writes `schema, chart, asOf, range, granularity, measures, users, domain, buckets, yAxis,
   /// ranking`; `ranking` is left out, not `null`, when there is none.
   ///
   /// - Complexity: O(*b* × *m* × *q*), where *b* is the number of buckets, *m* of measures
@@ -295,6 +299,8 @@ extension CohortSeriesOutput: OutputWritable {
     writer.key("measures")
     writer.array(measures) { $0.string($1.rawValue) }
     writer.member("users", users)
+    writer.key("domain")
+    if let domain { domain.write(to: &writer) } else { writer.null() }
     writer.key("buckets")
     try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
     writer.key("yAxis")

@@ -114,6 +114,8 @@ public struct Bucket: Sendable, Equatable {
         buckets: [])
     }
     let periods = Periods(granularity, from: windowStart, through: asOf, calendar: calendar)
+    // Whether any session up to as-of, in the window or before it, states a duration.
+    let durationRecorded = sessions.contains { $0.start <= asOf && $0.durationSeconds != nil }
     var sessionCounts = [Int](repeating: 0, count: periods.count)
     // Sessions with a known duration: a period whose sessions all lack one has an unknown
     // duration, not 0 minutes (SPEC 10.3).
@@ -162,7 +164,7 @@ public struct Bucket: Sendable, Equatable {
     }
     return BucketedSeries(
       range: range, granularity: granularity, measures: measures, asOf: asOf, periods: periods,
-      buckets: buckets)
+      buckets: buckets, unrecorded: durationRecorded || !measures.contains(.durationSeconds) ? [] : [.durationSeconds])
   }
 
   /// The bucket's value of each measure; what is unknown is left out: a best no set reached,

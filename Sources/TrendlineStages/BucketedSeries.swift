@@ -38,11 +38,16 @@ public struct BucketedSeries: Sendable, Equatable {
   public var periods: Periods?
   /// Oldest first.
   public var buckets: [Bucket]
+  /// Totals that none of the user's sessions up to as-of records (an export with no duration):
+  /// unknown in every period, the empty ones too (SPEC 10.3). A 0 for the weeks without
+  /// training beside unknown weeks with it would be the only number the chart, its average and
+  /// the cohort see of such a user, and would pull them all down.
+  public var unrecorded: Set<Measure>
 
   public init(
     range: BucketRange, granularity: Granularity, measures: [Measure], asOf: Int64,
     periods: Periods?,
-    buckets: [Bucket]
+    buckets: [Bucket], unrecorded: Set<Measure> = []
   ) {
     self.range = range
     self.granularity = granularity
@@ -50,5 +55,6 @@ public struct BucketedSeries: Sendable, Equatable {
     self.asOf = asOf
     self.periods = periods
     self.buckets = buckets
+    self.unrecorded = unrecorded
   }
 }

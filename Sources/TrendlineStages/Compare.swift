@@ -188,9 +188,16 @@ public struct Compare: Sendable, Equatable, Codable {
     if let rankMeasure, part.measures.contains(rankMeasure) {
       ranking = .init(measure: rankMeasure, top: rankTop, users: part.ranking)
     }
+    var domain: Extent?
+    if let first = buckets.first, let last = buckets.last {
+      let (firstStart, lastStart) = (first.start.epochSeconds, last.start.epochSeconds)
+      domain = Extent(
+        start: Date(epochSeconds: firstStart - Emit.halfLength(first.end.epochSeconds - firstStart)),
+        end: Date(epochSeconds: lastStart + Emit.halfLength(last.end.epochSeconds - lastStart)))
+    }
     return CohortSeriesOutput(
       chart: chart, asOf: asOf, range: part.range, granularity: part.granularity, measures: part.measures,
-      users: part.users, buckets: buckets, yAxis: yAxis, ranking: ranking)
+      users: part.users, domain: domain, buckets: buckets, yAxis: yAxis, ranking: ranking)
   }
 
   /// The cohort radar of one chart.

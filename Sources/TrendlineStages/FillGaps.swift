@@ -23,21 +23,17 @@ public struct FillGaps: Sendable, Equatable {
   /// One bucket per period of `series.periods`: the existing buckets as they are, every other
   /// period with each total 0 and no best.
   ///
-  /// A total that no bucket with sessions knows (an export that states no duration for any
-  /// session of the window) stays unknown in the empty periods too: a 0 there next to unknown
-  /// weeks of training would be the only number the chart, its average and the cohort see of
-  /// the user, and would pull them all down (SPEC 10.3). A filled bucket has no `trend`;
-  /// `Smooth` runs after this stage, never before it.
+  /// A total the user's exports never record (``BucketedSeries/unrecorded``) stays unknown in
+  /// the empty periods too. A filled bucket has no `trend`; `Smooth` runs after this stage,
+  /// never before it.
   ///
-  /// - Complexity: O(*p* + *b* × *m*), where *p* is the number of periods in the window, *b* of
-  ///   buckets and *m* of measures.
+  /// - Complexity: O(*p*), where *p* is the number of periods in the window.
   public func apply(_ series: BucketedSeries) -> BucketedSeries {
     guard let periods = series.periods else { return series }
     var zeros: [Measure: Double] = [:]
     // A best (`topSetKg`) of a period without sessions is unknown, not 0: it stays out.
-    for measure in series.measures where !measure.isBest {
-      let known = series.buckets.isEmpty || series.buckets.contains { $0.values[measure] != nil }
-      if known { zeros[measure] = 0 }
+    for measure in series.measures where !measure.isBest && !series.unrecorded.contains(measure) {
+      zeros[measure] = 0
     }
     var filled: [BucketedSeries.Bucket] = []
     filled.reserveCapacity(periods.count)

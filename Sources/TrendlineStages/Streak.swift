@@ -34,7 +34,9 @@ public struct Streak: Sendable, Equatable {
       var buckets = series.buckets.makeIterator()
       var next = buckets.next()
       for index in 0..<window.count {
-        var value: Double? = measure.isBest ? nil : 0  // No sessions: a total is 0, a best has none.
+        // No sessions: a total is 0, a best has none, and a total the exports never record is
+        // unknown (``BucketedSeries/unrecorded``), which meets no target.
+        var value: Double? = measure.isBest || series.unrecorded.contains(measure) ? nil : 0
         if let bucket = next, bucket.start == window.start(index) {
           value = bucket.values[measure]
           next = buckets.next()

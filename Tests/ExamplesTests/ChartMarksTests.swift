@@ -44,8 +44,9 @@ import _TrendlineTestSupport
     return files.sorted { $0.path < $1.path }
   }
 
+  /// A file of `cohort/` decodes as a cohort chart, any other as a user's.
   func decode(_ url: URL) throws -> OutputFile {
-    try OutputFile.decode(Data(contentsOf: url))
+    try OutputFile.decode(Data(contentsOf: url), cohort: url.deletingLastPathComponent().lastPathComponent == "cohort")
   }
 
   /// `users/<user>/<chart>.json` of `pipeline`'s run, a series.

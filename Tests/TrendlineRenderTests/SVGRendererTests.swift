@@ -130,6 +130,8 @@ func stats(_ p25: Double, _ p50: Double, _ p75: Double) -> CohortStats {
 func cohortFixture(rankedUser: String = "ingrid") -> CohortSeriesOutput {
   CohortSeriesOutput(
     chart: "training-volume", asOf: "2026-11-29", range: .oneMonth, granularity: .week, measures: [.sessions], users: 3,
+    // 9 Nov − 3.5 days … 23 Nov + 3.5 days, the rows being at midnight UTC.
+    domain: Extent(start: Date(epochSeconds: 1_793_880_000), end: Date(epochSeconds: 1_795_694_400)),
     buckets: [
       .init(date: "2026-11-09", granularity: .week, partial: false, n: 3, values: [.sessions: stats(1, 2, 3)]),
       .init(date: "2026-11-16", granularity: .week, partial: false, n: 3, values: [.sessions: stats(0, 1, 2)]),

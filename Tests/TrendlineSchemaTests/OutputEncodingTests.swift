@@ -395,6 +395,21 @@ import TrendlineSchema
     }
   }
 
+  /// `ChartOutput` and `CohortChart` decode any output of their kind by its `schema`.
+  @Test func anyOutputDecodesByItsSchema() throws {
+    let decoder = OutputWriter.makeDecoder()
+    let heatmap = try OutputWriter.encode(OutputFixtures.heatmap, timeZone: TimeZone(identifier: "UTC")!)
+    #expect(try decoder.decode(ChartOutput.self, from: heatmap) == .heatmap(OutputFixtures.heatmap))
+    let cohort = try OutputWriter.encode(OutputFixtures.cohortSeries, timeZone: TimeZone(identifier: "UTC")!)
+    #expect(try decoder.decode(CohortChart.self, from: cohort) == .series(OutputFixtures.cohortSeries))
+    do {
+      _ = try decoder.decode(ChartOutput.self, from: cohort)
+      Issue.record("a cohort file decoded as a user's chart")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.debugDescription.hasPrefix("schema 'trendline/cohort-series@2' is none this decoder reads ("))
+    }
+  }
+
   /// A file of the version before unknown values became `null` (SPEC 10.9) is refused with what
   /// to do, not decoded with its zeros taken for facts.
   @Test func decodingAnOlderVersionSaysToRunAgain() throws {
@@ -865,6 +880,10 @@ import TrendlineSchema
             "volumeKg"
           ],
           "users": 3,
+          "domain": {
+            "start": "2025-09-15T12:00:00+00:00",
+            "end": "2025-11-16T00:00:00+00:00"
+          },
           "buckets": [
             {
               "date": "2025-10-01",
@@ -1129,6 +1148,7 @@ import TrendlineSchema
           "granularity": "week",
           "measures": [],
           "users": 0,
+          "domain": null,
           "buckets": [],
           "yAxis": {}
         }

@@ -108,6 +108,7 @@ enum OutputFixtures {
   static let cohortSeries = CohortSeriesOutput(
     chart: "training-volume", asOf: "2025-11-29", range: .sixMonths, granularity: .month,
     measures: [.sessions, .volumeKg], users: 3,
+    domain: Extent(start: Date(epochSeconds: 1_757_937_600), end: Date(epochSeconds: 1_763_251_200)),
     buckets: [
       .init(
         date: "2025-10-01", granularity: .month, partial: false, n: 2,

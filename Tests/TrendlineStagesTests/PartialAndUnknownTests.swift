@@ -104,7 +104,10 @@ import TrendlineStages
     }
     let compare = Compare(quantiles: [0.5])
     let part = compare.add(user("b", minutes: nil), to: compare.add(user("a", minutes: 60), to: nil))
-    let row = compare.reduce(part, chart: "c", asOf: "2025-11-26").buckets.last!
+    let cohort = compare.reduce(part, chart: "c", asOf: "2025-11-26")
+    // One row: the domain is its start ± half a week, as a user's chart pads its own.
+    #expect(cohort.domain == Extent(start: date("2025-11-20T12:00:00Z"), end: date("2025-11-27T12:00:00Z")))
+    let row = cohort.buckets.last!
     #expect(row.date == "2025-11-24")
     #expect(row.partial)
     #expect(row.n == 2)
@@ -134,5 +137,26 @@ extension PartialAndUnknownTests {
     let output = Emit().apply(Smooth().apply(series), user: "ada", chart: "c", calendar: utc)
     #expect(output.average[.durationSeconds] == nil)
     #expect(output.buckets.allSatisfy { $0.trend?[.durationSeconds] == nil })
+  }
+}
+
+extension PartialAndUnknownTests {
+  /// Whether an export records durations is read from every session up to as-of, not only the
+  /// window's: a user idle in the window whose exports never state one is unknown there too (not
+  /// a 0 in the cohort's duration), and one whose earlier sessions state them has true zeros.
+  @Test func recordedOrNotIsReadFromTheWholeHistory() {
+    func durations(_ minutes: Int64?) -> [Double?] {
+      let series = FillGaps().apply(
+        Bucket(range: .oneMonth, granularity: .week, measures: [.durationSeconds]).apply(
+          [session("2025-06-02T18:00:00Z", minutes: minutes)], calendar: utc, asOf: at("2025-11-26T23:59:59Z")))
+      return series.buckets.map { $0.values[.durationSeconds] }
+    }
+    #expect(durations(nil) == [nil, nil, nil, nil, nil, nil])
+    #expect(durations(45) == [0, 0, 0, 0, 0, 0])
+    // A streak on a measure the exports never record meets no target in its empty weeks.
+    let idle = Bucket(range: .oneMonth, granularity: .week, measures: [.durationSeconds]).apply(
+      [session("2025-06-02T18:00:00Z", minutes: nil)], calendar: utc, asOf: at("2025-11-26T23:59:59Z"))
+    let streak = Streak(measure: .durationSeconds, atLeast: 60).apply(idle, user: "ada", chart: "c", calendar: utc)
+    #expect(streak.periods.allSatisfy { $0.value == nil && !$0.met })
   }
 }
