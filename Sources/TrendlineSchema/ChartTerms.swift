@@ -100,6 +100,17 @@ public struct Extent: Decodable, Sendable, Equatable {
     return Extent(start: Date(epochSeconds: start - half), end: Date(epochSeconds: start + half))
   }
 
+  /// How much of the period from `start` to `end` had passed at `asOf`, 0…1: SPEC 10.6's
+  /// (as-of − start) / (end − start), with as-of counted whole. As-of is the last second a chart
+  /// counts (a session starting at it is in), so the time elapsed runs to its end: as-of −
+  /// start + 1 seconds. A week whose second day ends at as-of has 2/7 elapsed, not 2/7 less a
+  /// second.
+  ///
+  /// - Complexity: O(1).
+  public static func elapsed(start: Int64, end: Int64, asOf: Int64) -> Double {
+    min(1, max(0, Double(asOf - start + 1) / Double(end - start)))
+  }
+
   /// `round(0.35 × length)`, halves up, in whole seconds.
   ///
   /// - Complexity: O(1).
@@ -164,6 +175,33 @@ func decodeSchema<Key: CodingKey>(
       debugDescription: "schema '\(found)' is not '\(expected)', the only version this decoder reads: \(advice)")
   }
   return found
+}
+
+/// Keys a schema's version gained after its first files were written (an `id`, an `elapsed`):
+/// a file without them is still that version's, so it decodes, with what they would have held
+/// worked out from the rest of the file (``decodeAdded(_:forKey:)`` and the outputs' own
+/// `init(from:)`).
+extension KeyedDecodingContainer {
+  /// The added key's value, or nil in a file written before it.
+  func decodeAdded<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+    try decodeIfPresent(type, forKey: key)
+  }
+}
+
+extension Array where Element: PeriodOfOutput {
+  /// Each period with the keys an older file lacks filled in: its `id` (the local start date in
+  /// `zone`) and its `elapsed` at `asOf`.
+  func completed(zone: String, asOf: Date) -> [Element] {
+    guard contains(where: \.isIncomplete) else { return self }
+    let zone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+    return map { $0.isIncomplete ? $0.completed(zone: zone, asOf: asOf.epochSeconds) : $0 }
+  }
+}
+
+/// A period of a user output, whose `id` (and `elapsed`) older files of its version lack.
+protocol PeriodOfOutput {
+  var isIncomplete: Bool { get }
+  func completed(zone: TimeZone, asOf: Int64) -> Self
 }
 
 /// The coding keys every user output starts with, so their decoding is written once.

@@ -53,7 +53,9 @@ public struct CohortStats: Decodable, Sendable, Equatable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Key.self)
-    n = try container.decode(Int.self, forKey: Key("n"))
+    // Added to the statistics with `cohort-series@2`; a `cohort-radar@1` file written before
+    // lacks it, and its output fills it in (every user has a count on every axis).
+    n = try container.decodeAdded(Int.self, forKey: Key("n")) ?? -1
     mean = try container.decode(Double.self, forKey: Key("mean"))
     min = try container.decode(Double.self, forKey: Key("min"))
     max = try container.decode(Double.self, forKey: Key("max"))
@@ -176,6 +178,11 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
       partial = try c.decode(Bool.self, forKey: .partial)
       n = try c.decode(Int.self, forKey: .n)
       values = try c.decode([Measure: CohortStats?].self, forKey: .values).compactMapValues { $0 }
+      // Version 2 states how many users each statistic covers; a file without is not one.
+      if values.values.contains(where: { $0.n < 0 }) {
+        throw DecodingError.keyNotFound(
+          CohortStats.Key("n"), .init(codingPath: c.codingPath, debugDescription: "a statistic without 'n'"))
+      }
     }
   }
 
@@ -214,6 +221,26 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
     self.yAxis = yAxis
     self.ranking = ranking
   }
+
+  enum CodingKeys: String, CodingKey {
+    case schema, chart, asOf, range, granularity, measures, users, domain, buckets, yAxis, ranking
+  }
+
+  /// Decodes version 2, the schema checked first so an older file is refused saying so.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
+    chart = try c.decode(String.self, forKey: .chart)
+    asOf = try c.decode(String.self, forKey: .asOf)
+    range = try c.decode(BucketRange.self, forKey: .range)
+    granularity = try c.decode(Granularity.self, forKey: .granularity)
+    measures = try c.decode([Measure].self, forKey: .measures)
+    users = try c.decode(Int.self, forKey: .users)
+    domain = try c.decodeIfPresent(Extent.self, forKey: .domain)
+    buckets = try c.decode([Bucket].self, forKey: .buckets)
+    yAxis = try c.decode([Measure: YAxis].self, forKey: .yAxis)
+    ranking = try c.decodeIfPresent(Ranking.self, forKey: .ranking)
+  }
 }
 
 /// Cross-user comparison of one radar chart (`trendline/cohort-radar@1`, SPEC 7): per axis,
@@ -250,6 +277,23 @@ public struct CohortRadarOutput: Decodable, Sendable, Equatable {
     self.partial = partial
     self.users = users
     self.axes = axes
+  }
+
+  enum CodingKeys: String, CodingKey { case schema, chart, asOf, period, partial, users, axes }
+
+  /// Decodes a cohort radar; `partial` and the counts' `n`, added to `trendline/cohort-radar@1`
+  /// later, may be absent: the period was then the one holding as-of, so partial, and every
+  /// counted user had a count on every axis.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: Self.schemaID)
+    chart = try c.decode(String.self, forKey: .chart)
+    asOf = try c.decode(String.self, forKey: .asOf)
+    period = try c.decode(Granularity.self, forKey: .period)
+    partial = try c.decodeAdded(Bool.self, forKey: .partial) ?? true
+    users = try c.decode(Int.self, forKey: .users)
+    axes = try c.decode([Axis].self, forKey: .axes)
+    for index in axes.indices where axes[index].counts.n < 0 { axes[index].counts.n = users }
   }
 }
 

@@ -67,7 +67,30 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     units = try UserOutputHeader.units(decoder)
-    periods = try c.decode([Period].self, forKey: .periods)
+    periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+  }
+}
+
+extension HeatmapOutput.Period: PeriodOfOutput {
+  enum CodingKeys: String, CodingKey { case id, start, end, partial, groups }
+
+  /// Decodes a period; `id`, added to this schema's version later, may be absent and is then
+  /// the local start date (``completed(zone:asOf:)``).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decodeAdded(String.self, forKey: .id) ?? ""
+    start = try c.decode(Date.self, forKey: .start)
+    end = try c.decode(Date.self, forKey: .end)
+    partial = try c.decode(Bool.self, forKey: .partial)
+    groups = try c.decode([HeatmapOutput.Group].self, forKey: .groups)
+  }
+
+  var isIncomplete: Bool { id.isEmpty }
+
+  func completed(zone: TimeZone, asOf: Int64) -> Self {
+    var period = self
+    period.id = RFC3339.localDate(seconds: start.epochSeconds, timeZone: zone)
+    return period
   }
 }
 

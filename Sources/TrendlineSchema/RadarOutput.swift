@@ -102,9 +102,38 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     units = try UserOutputHeader.units(decoder)
     axes = try c.decode([Axis].self, forKey: .axes)
-    largest = try c.decode(Int.self, forKey: .largest)
-    periods = try c.decode([Period].self, forKey: .periods)
+    periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+    largest = try c.decodeAdded(Int.self, forKey: .largest) ?? periods.lazy.flatMap(\.counts).max() ?? 0
     unmappedExercises = try c.decode([UnmappedExercise].self, forKey: .unmappedExercises)
+  }
+}
+
+extension RadarOutput.Period: PeriodOfOutput {
+  enum CodingKeys: String, CodingKey { case id, start, end, partial, elapsed, sessions, counts, scale }
+
+  /// Decodes a period; `id` and `elapsed`, added to `trendline/radar@1` later, may be absent and
+  /// are then filled in by the output (``completed(zone:asOf:)``).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decodeAdded(String.self, forKey: .id) ?? ""
+    start = try c.decode(Date.self, forKey: .start)
+    end = try c.decode(Date.self, forKey: .end)
+    partial = try c.decode(Bool.self, forKey: .partial)
+    elapsed = try c.decodeAdded(Double.self, forKey: .elapsed) ?? -1
+    sessions = try c.decode(Int.self, forKey: .sessions)
+    counts = try c.decode([Int].self, forKey: .counts)
+    scale = try c.decode([Double].self, forKey: .scale)
+  }
+
+  var isIncomplete: Bool { id.isEmpty || elapsed < 0 }
+
+  func completed(zone: TimeZone, asOf: Int64) -> Self {
+    var period = self
+    if id.isEmpty { period.id = RFC3339.localDate(seconds: start.epochSeconds, timeZone: zone) }
+    if elapsed < 0 {
+      period.elapsed = partial ? Extent.elapsed(start: start.epochSeconds, end: end.epochSeconds, asOf: asOf) : 1
+    }
+    return period
   }
 }
 

@@ -115,7 +115,31 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     complete = try c.decode(Int.self, forKey: .complete)
     met = try c.decode(Int.self, forKey: .met)
     share = try c.decodeIfPresent(Double.self, forKey: .share)
-    periods = try c.decode([Period].self, forKey: .periods)
+    periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+  }
+}
+
+extension StreakOutput.Period: PeriodOfOutput {
+  enum CodingKeys: String, CodingKey { case id, start, end, partial, value, met }
+
+  /// Decodes a period; `id`, added to this schema's version later, may be absent and is then
+  /// the local start date (``completed(zone:asOf:)``).
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    id = try c.decodeAdded(String.self, forKey: .id) ?? ""
+    start = try c.decode(Date.self, forKey: .start)
+    end = try c.decode(Date.self, forKey: .end)
+    partial = try c.decode(Bool.self, forKey: .partial)
+    value = try c.decodeIfPresent(Double.self, forKey: .value)
+    met = try c.decode(Bool.self, forKey: .met)
+  }
+
+  var isIncomplete: Bool { id.isEmpty }
+
+  func completed(zone: TimeZone, asOf: Int64) -> Self {
+    var period = self
+    period.id = RFC3339.localDate(seconds: start.epochSeconds, timeZone: zone)
+    return period
   }
 }
 

@@ -16,22 +16,12 @@ public struct Emit: Sendable, Equatable {
   /// - Complexity: O(1).
   public static func halfLength(_ length: Int64) -> Int64 { (length + 1) / 2 }
 
-  /// How much of `bucket`'s period had passed at `asOf`: ``elapsed(start:end:asOf:)`` for the
-  /// partial bucket, 1 for a complete one.
+  /// How much of `bucket`'s period had passed at `asOf`: ``Extent/elapsed(start:end:asOf:)``
+  /// for the partial bucket, 1 for a complete one.
   ///
   /// - Complexity: O(1).
   public static func elapsed(_ bucket: BucketedSeries.Bucket, asOf: Int64) -> Double {
-    bucket.partial ? elapsed(start: bucket.start, end: bucket.end, asOf: asOf) : 1
-  }
-
-  /// How much of a period had passed at as-of, 0…1: SPEC 10.6's (as-of − start) / (end −
-  /// start), with as-of counted whole. As-of is the last second a chart counts (a session
-  /// starting at it is in), so the time elapsed runs to its end: as-of − start + 1 seconds. A
-  /// week whose second day ends at as-of has 2/7 elapsed, not 2/7 less a second.
-  ///
-  /// - Complexity: O(1).
-  public static func elapsed(start: Int64, end: Int64, asOf: Int64) -> Double {
-    min(1, max(0, Double(asOf - start + 1) / Double(end - start)))
+    bucket.partial ? Extent.elapsed(start: bucket.start, end: bucket.end, asOf: asOf) : 1
   }
 
   /// The output for `series` of `user`'s chart `chart`, instants in `calendar`'s zone, read-outs

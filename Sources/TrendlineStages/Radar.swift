@@ -83,7 +83,7 @@ public struct Radar: Sendable, Equatable {
       return RadarOutput.Period(
         id: RFC3339.localDate(seconds: start, timeZone: calendar.timeZone),
         start: Date(epochSeconds: start), end: Date(epochSeconds: end), partial: partial,
-        elapsed: partial ? Emit.elapsed(start: start, end: end, asOf: asOf) : 1,
+        elapsed: partial ? Extent.elapsed(start: start, end: end, asOf: asOf) : 1,
         sessions: sessionCounts[index], counts: counts[index],
         scale: counts[index].map { largest == 0 ? 0 : Double($0) / Double(largest) })
     }

@@ -410,6 +410,44 @@ import TrendlineSchema
     }
   }
 
+  /// Keys added to a version after its first files (radar `largest`, a period's `id` and
+  /// `elapsed`, a cohort radar's `partial` and `n`) may be absent: an older file of the same
+  /// version decodes, with them worked out from the rest of the file.
+  @Test func olderFilesOfAVersionDecodeWithTheAddedKeysWorkedOut() throws {
+    /// The output's JSON without `top` keys at its top level and `inner` keys in each element
+    /// of `list` (and of that list's elements' `counts` objects).
+    func older<T: Decodable>(
+      _ output: some OutputWritable, _ type: T.Type, top: Set<String> = [], list: String, inner: Set<String>
+    ) throws -> T {
+      let data = try OutputWriter.encode(output, timeZone: TimeZone(identifier: "UTC")!)
+      var object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+      for key in top { object[key] = nil }
+      object[list] = (object[list] as! [[String: Any]]).map { element in
+        var element = element.filter { !inner.contains($0.key) }
+        if var counts = element["counts"] as? [String: Any] {
+          for key in inner { counts[key] = nil }
+          element["counts"] = counts
+        }
+        return element
+      }
+      return try OutputWriter.makeDecoder().decode(type, from: JSONSerialization.data(withJSONObject: object))
+    }
+    let radar = try older(
+      OutputFixtures.radar, RadarOutput.self, top: ["largest", "units"], list: "periods", inner: ["id", "elapsed"])
+    #expect(radar.largest == 4)
+    // Local start dates in Kathmandu (+05:45); the partial month's elapsed from as-of:
+    // (1 764 437 399 + 1 − 1 761 936 300) / (1 764 528 300 − 1 761 936 300).
+    #expect(radar.periods.map(\.id) == ["2025-10-01", "2025-11-01"])
+    #expect(radar.periods.map(\.elapsed) == [1, 2_501_100.0 / 2_592_000])
+    #expect(radar.axes == OutputFixtures.radar.axes)
+    let heatmap = try older(OutputFixtures.heatmap, HeatmapOutput.self, list: "periods", inner: ["id"])
+    #expect(heatmap.periods.map(\.id) == OutputFixtures.heatmap.periods.map(\.id))
+    let cohort = try older(
+      OutputFixtures.cohortRadar, CohortRadarOutput.self, top: ["partial"], list: "axes", inner: ["n"])
+    #expect(cohort.partial)
+    #expect(cohort.axes.map(\.counts.n) == [3, 3])
+  }
+
   /// A file of the version before unknown values became `null` (SPEC 10.9) is refused with what
   /// to do, not decoded with its zeros taken for facts.
   @Test func decodingAnOlderVersionSaysToRunAgain() throws {
