@@ -65,9 +65,7 @@ public struct CohortStats: Decodable, Sendable, Equatable {
   }
 }
 
-/// A value axis shared by every user's chart of one measure, so charts drawn side by side
-/// compare honestly: from 0 to a "nice" rounded maximum (1, 2, 2.5 or 5 × 10ⁿ) at or above the
-/// largest value any user has.
+/// The extent of a value axis, `min` … `max` in the JSON's units: a ``YAxis``'s `domain`.
 public struct AxisDomain: Decodable, Sendable, Equatable {
   public var min: Double
   public var max: Double

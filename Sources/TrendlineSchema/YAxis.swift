@@ -42,8 +42,8 @@ public struct YAxis: Decodable, Sendable, Equatable {
     self.ticks = ticks
   }
 
-  /// The axis of `measure` for values up to `largest` (JSON units; 0 or less gives the
-  /// smallest axis, 0 … 2, 3, 4 or 6 units), shown in `units`.
+  /// The axis of `measure` for values up to `largest` (JSON units), shown in `units`; 0, less,
+  /// or not a number gives the smallest axis, one unit a step (a tenth for distances).
   ///
   /// - Complexity: O(*k*²) for the *k* label counts: a few dozen steps are tried.
   public init(measure: Measure, largest: Double, units: Units) {

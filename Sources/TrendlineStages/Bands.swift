@@ -1,7 +1,8 @@
 import TrendlineSchema
 import TrendlineSupport
 
-/// `bands`: labelled value levels of one measure, for the drawn chart (SVG and HTML).
+/// `bands`: labelled value levels of one measure, stated in the series output (`bands`) and
+/// drawn behind its bars (SVG and HTML).
 ///
 /// It computes nothing, so it passes the series through unchanged; it is written like a stage,
 /// last in a series, so a chart reads top to bottom in the order its data is made and then
@@ -10,7 +11,7 @@ import TrendlineSupport
 /// schema alone.
 extension ValueBands: SeriesStage {
   public static let key = "bands"
-  public static let summary = "Labels value levels of one measure on the drawn chart, e.g. Rest, Light, Regular."
+  public static let summary = "Labels value levels of one measure, e.g. Rest, Light, Regular, in the JSON and drawn."
   public static let reads: [StageData] = [.buckets, .trend]
   public static let produces = StageData.banded
   /// Enough levels for any scale a person reads at a glance.
