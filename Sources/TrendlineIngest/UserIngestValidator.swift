@@ -43,7 +43,8 @@ public enum UserIngestValidator {
     // A set takes at least a byte of its file, so no file states a unit for more sets than it
     // has bytes.
     let stated = ingest.statedUnits
-    let setBound = rowBound * max(ingest.files.count, 1)
+    let (product, overflow) = rowBound.multipliedReportingOverflow(by: max(ingest.files.count, 1))
+    let setBound = overflow ? Int.max : product
     for count in [stated.kilograms, stated.pounds, stated.kilometers, stated.miles] where count < 0 || count > setBound
     {
       return "a count of stated units is \(count), outside 0...\(setBound)"

@@ -111,20 +111,27 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
       guard part.ranking.count <= compare.rankTop, part.ranking.allSatisfy({ $0.value.isFinite }) else {
         return "chart '\(name)' ranks \(part.ranking.count) users, more than \(compare.rankTop) or not finite"
       }
-      for (date, measures) in part.buckets {
-        let count = part.counts[date] ?? 0
-        guard count >= 1, count <= part.users else {
-          return "chart '\(name)' counts \(count) users in row \(TerminalText.escaped(date)) of \(part.users)"
+      // Rows in date order, so a partial with two bad rows names the same one on every run.
+      for date in part.counts.keys.sorted() + part.partial where !Compare.isRowKey(date, granularity: part.granularity)
+      {
+        return
+          "chart '\(name)' has a row '\(TerminalText.escaped(date))' that is not the YYYY-MM-DD start of a "
+          + part.granularity.rawValue
+      }
+      // Every row's count, a row of unknown values only included: merge adds them up.
+      for date in part.counts.keys.sorted() where !(1...part.users).contains(part.counts[date]!) {
+        return "chart '\(name)' counts \(part.counts[date]!) users in row \(date) of \(part.users)"
+      }
+      for date in part.buckets.keys.sorted() {
+        guard let count = part.counts[date] else {
+          return "chart '\(name)' holds values in row \(TerminalText.escaped(date)), which it does not count"
         }
-        for values in measures.values {
+        for values in part.buckets[date]!.values {
           guard values.allSatisfy(\.isFinite) else { return "chart '\(name)' holds a value that is not finite" }
           guard values.count <= count else {
-            return "chart '\(name)' holds \(values.count) values in row \(TerminalText.escaped(date)) of \(count) users"
+            return "chart '\(name)' holds \(values.count) values in row \(date) of \(count) users"
           }
         }
-      }
-      for date in Array(part.counts.keys) + part.partial where !Compare.isRowKey(date) {
-        return "chart '\(name)' has a row '\(TerminalText.escaped(date))' that is not a YYYY-MM-DD date"
       }
       guard part.partial.allSatisfy({ part.counts[$0] != nil }) else {
         return "chart '\(name)' marks a row partial that it does not count"

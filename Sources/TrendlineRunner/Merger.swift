@@ -199,6 +199,7 @@ public enum Merger {
           data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
         written.append("cohort/" + name + ".json")
       }
+      try CohortAxisStamp.stamp(reduced, users: users, output: output)
       written += try ReportWriter.writeCohortReport(
         reduced, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
@@ -325,6 +326,12 @@ public enum Merger {
     let counts = [totals.users, totals.usersOK, totals.usersFailed, totals.sessions]
     guard counts.allSatisfy(range.contains), totals.rows.isWithin(range) else {
       return "a total is negative or over \(CohortPartial.maximumCount)"
+    }
+    // The report's index shows sessions − afterAsOf of each user.
+    for user in manifest.users
+    where !range.contains(user.sessions) || !(0...user.sessions).contains(user.afterAsOf) || !user.rows.isWithin(range)
+    {
+      return "user '\(TerminalText.escaped(user.user))' counts \(user.sessions) sessions, \(user.afterAsOf) after as-of"
     }
     return nil
   }

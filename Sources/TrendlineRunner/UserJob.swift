@@ -127,7 +127,15 @@ enum UserJob {
       } catch {
         preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
       }
-      try AtomicFile.write(data, to: folder + "/" + chart.name + ".json")
+      if compares(chart.name), case .series = output {
+        // Staged until the cohort is known, then stamped with its axis under the final name
+        // (``CohortAxisStamp``), so a file under the final name is never one still missing it.
+        let staged = CohortAxisStamp.stagedName(chart.name)
+        try AtomicFile.write(data, to: folder + "/" + staged)
+        written.insert(staged)
+      } else {
+        try AtomicFile.write(data, to: folder + "/" + chart.name + ".json")
+      }
       written.insert(chart.name + ".json")
       if compares(chart.name) { compared.append((chart.name, output)) }
       let document = ChartDocument.user(output)

@@ -3,7 +3,9 @@ import Foundation
 // Every list an app iterates has elements with a stable identity, so a SwiftUI `ForEach` or a
 // chart animates a new night's data instead of redrawing everything. Periods and buckets write
 // an `id` (their local start date); the other elements are identified by a key they already
-// hold, unique within their list, named here once (see `Guides/AppGeometry.md`).
+// hold, unique within their list, named here once (see `Guides/AppGeometry.md`). A sparkline's
+// points are not marks of their own but one line, drawn in order: two sessions may start at
+// the same instant, so no key of a point is unique.
 
 extension SeriesOutput.Bucket: Identifiable {}
 extension RadarOutput.Period: Identifiable {}
@@ -24,11 +26,6 @@ extension RadarOutput.UnmappedExercise: Identifiable {
 extension SparklinesOutput.Line: Identifiable {
   /// The exercise, one line each.
   public var id: String { exercise }
-}
-
-extension SparklinesOutput.Point: Identifiable {
-  /// The session's instant: a line has one point per session.
-  public var id: Date { t }
 }
 
 extension RecordsOutput.Exercise: Identifiable {

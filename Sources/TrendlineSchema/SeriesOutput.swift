@@ -100,6 +100,12 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   /// The mean of each measure over the complete buckets that have it (SPEC 10.6); absent
   /// (`null`) when none has.
   public var average: [Measure: Double]
+  /// When the pipeline compares this chart: the cohort's shared axis of each measure (the
+  /// `yAxis` of `cohort/<chart>.json`, in kilograms and kilometres), so this user's chart drawn
+  /// on it compares honestly with everyone's. The cohort is known only once every user has run,
+  /// so it is stamped into the written file then (``stamping(cohortYAxis:into:)``); absent for a
+  /// chart the pipeline does not compare.
+  public var cohortYAxis: [Measure: YAxis]?
 
   public init(
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, range: BucketRange,
@@ -125,7 +131,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 
   enum CodingKeys: String, UserOutputCodingKey {
     case schema, user, chart, timeZone, asOf, range, granularity, measures, domain, asOfBucket, yAxis, bands
-    case buckets, average
+    case buckets, average, cohortYAxis
   }
 
   public init(from decoder: any Decoder) throws {
@@ -141,6 +147,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     bands = try c.decodeIfPresent(ValueBands.self, forKey: .bands)
     buckets = try c.decode([Bucket].self, forKey: .buckets)
     average = try c.decodeMeasures(forKey: .average)
+    cohortYAxis = try c.decodeIfPresent([Measure: YAxis].self, forKey: .cohortYAxis)
   }
 }
 
@@ -172,6 +179,55 @@ extension SeriesOutput: OutputWritable {
     try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
     writer.key("average")
     try writer.measures(measures, average)
+    if let cohortYAxis { try Self.writeCohortYAxis(cohortYAxis, to: &writer) }
+    writer.endObject()
+  }
+
+  static func writeCohortYAxis(_ axes: [Measure: YAxis], to writer: inout OutputWriter) throws {
+    writer.key("cohortYAxis")
+    try writer.object(axes) { try $1.write(to: &$0) }
+  }
+
+  /// The bytes of a written series output (``OutputWriter/encode(_:timeZone:)``) with
+  /// `cohortYAxis` as its last member, replacing one stamped before: exactly the bytes the
+  /// output with that axis encodes to, without decoding the file. A run stamps each compared
+  /// chart once the cohort is reduced, and `merge` each shard's, so a merged output stays
+  /// byte-identical to one run's, and stamping again is harmless.
+  ///
+  /// Returns nil for bytes that are not a written output (no closing `\n}\n`).
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of the file.
+  public static func stamping(cohortYAxis axes: [Measure: YAxis], into bytes: [UInt8]) throws -> [UInt8]? {
+    let end = Array("\n}\n".utf8)
+    guard bytes.count > end.count, Array(bytes.suffix(end.count)) == end else { return nil }
+    var body = Array(bytes.dropLast(end.count))
+    // A top-level member is indented by exactly two spaces, so this finds no nested key.
+    let marker = Array(",\n  \"cohortYAxis\": ".utf8)
+    if let start = lastRange(of: marker, in: body) { body.removeSubrange(start...) }
+    let wrapper = try OutputWriter.encode(CohortYAxisMember(axes: axes), timeZone: TimeZone(secondsFromGMT: 0)!)
+    // "{\n" + the member + "\n}\n": the member alone, indented as a top-level one.
+    let member = wrapper.dropFirst(2).dropLast(end.count)
+    return body + Array(",\n".utf8) + member + end
+  }
+
+  private static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    guard haystack.count >= needle.count else { return nil }
+    var index = haystack.count - needle.count
+    while index >= 0 {
+      if haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) { return index }
+      index -= 1
+    }
+    return nil
+  }
+}
+
+/// `{"cohortYAxis": …}`, encoded to take the member's bytes in the outputs' layout.
+private struct CohortYAxisMember: OutputWritable {
+  var axes: [Measure: YAxis]
+
+  func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    try SeriesOutput.writeCohortYAxis(axes, to: &writer)
     writer.endObject()
   }
 }

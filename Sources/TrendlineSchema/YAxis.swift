@@ -71,14 +71,17 @@ public struct YAxis: Decodable, Sendable, Equatable {
   /// The smallest round step, in units of 1 / `resolution`, whose `intervals` steps reach
   /// `shown`; at least one unit of the resolution.
   ///
-  /// - Complexity: O(1): at most 19 powers of ten × 9 mantissas.
+  /// A step within a billionth of `needed` reaches it: converting a round value in miles to
+  /// metres and back can land an ulp above it, which must not cost a step.
+  ///
+  /// - Complexity: O(1): at most 17 powers of ten × 9 mantissas.
   static func step(reaching shown: Double, intervals: Int, resolution: Int64) -> Int64 {
     let needed = shown.isFinite ? max(shown, 0) * Double(resolution) / Double(intervals) : 0
     var power: Int64 = 1
     for _ in 0..<17 {
       for mantissa in mantissas where (mantissa * power) % 10 == 0 {
         let step = mantissa * power / 10
-        if Double(step) >= needed { return step }
+        if Double(step) >= needed * (1 - 1e-9) { return step }
       }
       power *= 10
     }

@@ -235,20 +235,30 @@ public struct Compare: Sendable, Equatable, Codable {
   /// - Complexity: O((*a* + *b*) log(*a* + *b*)); the lists hold a date or two.
   static func union(_ a: [String], _ b: [String]) -> [String] { Array(Set(a).union(b)).sorted() }
 
-  /// Whether `key` is a row key ``dateKey(_:zone:granularity:)`` can write: `YYYY-MM-DD`, a real
-  /// date of the years as-of dates and their windows reach. Merge checks partials with it, so
-  /// that a forged key cannot reach the date arithmetic of a row's instants.
+  /// Whether `key` is a row key ``dateKey(_:zone:granularity:)`` can write for `granularity`:
+  /// `YYYY-MM-DD`, a real date of the years as-of dates and their windows reach, the first of a
+  /// month for months and a Monday for weeks. Merge checks partials with it, so that a forged
+  /// key cannot reach the date arithmetic of a row's instants or make a row of no period.
   ///
   /// - Complexity: O(1).
-  public static func isRowKey(_ key: String) -> Bool {
+  public static func isRowKey(_ key: String, granularity: Granularity) -> Bool {
     let bytes = Array(key.utf8)
     guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
     let parts = key.split(separator: "-")
     guard parts.count == 3, parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
       let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2])
     else { return false }
-    return (1960...2210).contains(year) && (1...12).contains(month)
-      && (1...RFC3339.daysInMonth(year: year, month: month)).contains(day)
+    guard (1960...2210).contains(year), (1...12).contains(month),
+      (1...RFC3339.daysInMonth(year: year, month: month)).contains(day)
+    else { return false }
+    switch granularity {
+    case .day: return true
+    case .month: return day == 1
+    case .week:
+      // 1970-01-01 was a Thursday: (days + 3) mod 7 is 0 on Mondays.
+      let days = RFC3339.days(fromCivil: year, month: month, day: day)
+      return ((days + 3) % 7 + 7) % 7 == 0
+    }
   }
 
   /// Quantile `q` of ascending `sorted` values by linear interpolation between closest ranks

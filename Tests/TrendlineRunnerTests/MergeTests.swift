@@ -189,6 +189,43 @@ import _TrendlineTestSupport
     #expect(!cohort.contains("today"))
   }
 
+  /// A resealed partial whose rows would trap or lie is refused, naming the row: a count that
+  /// would overflow when shards are added, a negative one, a monthly row that starts on no first
+  /// of a month. And a manifest whose user counts more sessions after as-of than it has.
+  @Test(arguments: [
+    ("2025-01-01", Int.max, "counts 9223372036854775807 users in row 2025-01-01 of"),
+    ("2025-01-01", -7, "counts -7 users in row 2025-01-01 of"),
+    ("2025-01-06", 1, "has a row '2025-01-06' that is not the YYYY-MM-DD start of a month"),
+  ])
+  func forgedRowsAreRefused(row: String, count: Int, message: String) throws {
+    let fixture = try Fixture()
+    try fixture.editPartial(1) { $0.series["volume"]!.counts[row] = count }
+    do {
+      _ = try fixture.merge([fixture.out], into: fixture.out)
+      Issue.record("a forged row was merged")
+    } catch {
+      #expect(error.description.contains(message), "\(error.description)")
+    }
+  }
+
+  /// A resealed manifest whose user has more sessions after as-of than sessions (the index
+  /// shows their difference) is refused.
+  @Test func forgedSessionCountsAreRefused() throws {
+    let fixture = try Fixture()
+    let url = fixture.shard(1).appendingPathComponent("manifest.json")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    try #require(text.contains(#""afterAsOf" : 0"#))
+    try text.replacingOccurrences(of: #""afterAsOf" : 0"#, with: #""afterAsOf" : -9223372036854775808"#)
+      .write(to: url, atomically: true, encoding: .utf8)
+    try fixture.editPartial(1) { _ in }
+    do {
+      _ = try fixture.merge([fixture.out], into: fixture.out)
+      Issue.record("a forged manifest was merged")
+    } catch {
+      #expect(error.description.contains("sessions, -9223372036854775808 after as-of"), "\(error.description)")
+    }
+  }
+
   /// A partial or manifest changed after its shard wrote it is refused by name.
   @Test func editedPartialIsRefused() throws {
     let fixture = try Fixture()

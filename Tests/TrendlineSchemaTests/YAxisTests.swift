@@ -49,6 +49,13 @@ import TrendlineSchema
     #expect(axis.unit == "km")
     #expect(axis.ticks[3]?.map(\.label) == ["0", "2.5", "5"])
     #expect(axis.ticks[3]?.map(\.value) == [0, 2500, 5000])
+    // 0.9 mi, stored in metres and shown in miles again an ulp above 0.9: four labels still
+    // step by 0.3, not 0.4.
+    let miles = Units(weight: .lb, distance: .mi)
+    #expect(
+      YAxis(measure: .distanceM, largest: 0.9 * Units.metersPerMile, units: miles).ticks[4]?.map(\.label) == [
+        "0", "0.3", "0.6", "0.9",
+      ])
     // 800 m: seven labels need 0.133 km → 0.15 is not a tenth, so 0.2.
     #expect(YAxis(measure: .distanceM, largest: 800, units: .metric).ticks[7]?.last?.label == "1.2")
   }
@@ -92,5 +99,32 @@ import TrendlineSchema
     output = output.withDerivedFields()
     #expect(output.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 8))
     #expect(output.buckets[0].label == "Week of 9 Nov 2026: sessions 3 (trend 4.2)")
+  }
+
+  /// The cohort's shared axis is stamped into a written file as its last member: the same bytes
+  /// the output with the axis encodes to, and stamping again replaces it.
+  @Test func theCohortAxisIsStampedIntoAWrittenFile() throws {
+    let utc = TimeZone(identifier: "UTC")!
+    let start = Date(epochSeconds: 1_794_182_400)
+    let plain = SeriesOutput(
+      user: "ada", chart: "c", timeZone: "UTC", asOf: start, range: .oneMonth, granularity: .week,
+      measures: [.sessions], domain: nil,
+      buckets: [
+        .init(
+          id: "2026-11-09", start: start, end: start, partial: false, values: [.sessions: 3],
+          bar: Extent(start: start, end: start))
+      ], average: [.sessions: 3]
+    ).withDerivedFields()
+    var stamped = plain
+    stamped.cohortYAxis = [.sessions: YAxis(measure: .sessions, largest: 7, units: .metric)]
+    let written = Array(try OutputWriter.encode(plain, timeZone: utc))
+    let once = try #require(try SeriesOutput.stamping(cohortYAxis: stamped.cohortYAxis!, into: written))
+    #expect(once == Array(try OutputWriter.encode(stamped, timeZone: utc)))
+    var wider = stamped
+    wider.cohortYAxis = [.sessions: YAxis(measure: .sessions, largest: 70, units: .metric)]
+    let twice = try #require(try SeriesOutput.stamping(cohortYAxis: wider.cohortYAxis!, into: once))
+    #expect(twice == Array(try OutputWriter.encode(wider, timeZone: utc)))
+    #expect(try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: Data(twice)) == wider)
+    #expect(try SeriesOutput.stamping(cohortYAxis: [:], into: Array("not an output".utf8)) == nil)
   }
 }

@@ -57,6 +57,11 @@ import _TrendlineTestSupport
     #expect(duration["n"] as? Int == 11)
     #expect(rows[rows.count - 2]["n"] as? Int == 18)
 
+    // A compared chart carries the cohort's shared axis too, stamped in once the cohort is known.
+    #expect(
+      (lena["cohortYAxis"] as? [String: Any]).map { NSDictionary(dictionary: $0) }
+        == (cohort["yAxis"] as? [String: Any]).map { NSDictionary(dictionary: $0) })
+
     // ethan reads pounds.
     let ethan = try Self.json(out.appendingPathComponent("users/ethan/training-volume.json"))
     #expect((ethan["units"] as? [String: String])?["weight"] == "lb")
@@ -89,5 +94,28 @@ import _TrendlineTestSupport
     #expect(index.contains(#"lena</a></th><td class="ok">ok</td><td>76</td>"#))
     let page = try Self.text(out.appendingPathComponent("report/users/lena.html"))
     #expect(page.contains("76 sessions up to as-of"))
+  }
+
+  /// A compared series waits under a staged name until its cohort is known: after a shard, only
+  /// the staged file; after the merge, the final one with the cohort's axis and no staged file.
+  @Test func aShardsComparedChartWaitsForTheMerge() throws {
+    let scratch = try RunCommandTests.Scratch()
+    let out = scratch.url.appendingPathComponent("out")
+    let pipeline = TestPaths.pipelines.appendingPathComponent("overview.json").path
+    for shard in ["0/2", "1/2"] {
+      let run = try runTrendline(["run", pipeline, "--as-of", "2026-12-01", "--output", out.path, "--shard", shard])
+      try #require(run.status == 0, "\(run.stderr)")
+    }
+    let lena = out.appendingPathComponent("users/lena")
+    let final = lena.appendingPathComponent("training-volume.json").path
+    let staged = lena.appendingPathComponent(".staged-training-volume.json").path
+    #expect(!FileManager.default.fileExists(atPath: final))
+    #expect(FileManager.default.fileExists(atPath: staged))
+    // Charts the pipeline does not compare are final at once.
+    #expect(FileManager.default.fileExists(atPath: lena.appendingPathComponent("muscle-heatmap.json").path))
+    let merged = try runTrendline(["merge", "--output", out.path, out.path])
+    try #require(merged.status == 0, "\(merged.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: staged))
+    #expect(try Self.json(URL(fileURLWithPath: final))["cohortYAxis"] != nil)
   }
 }
