@@ -199,7 +199,8 @@ public enum Merger {
           data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
         written.append("cohort/" + name + ".json")
       }
-      try CohortAxisStamp.stamp(reduced, users: users, output: output)
+      try CohortAxisStamp.stamp(
+        reduced, users: users, output: output, jobs: ProcessInfo.processInfo.activeProcessorCount)
       written += try ReportWriter.writeCohortReport(
         reduced, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,

@@ -222,7 +222,8 @@ public enum Runner {
         let reduced = gathered.reduce(asOf: asOfText)
         let cohortFiles = try writeCohort(reduced, to: options.output)
         try CohortAxisStamp.stamp(
-          reduced, users: userRecords.filter { $0.status == .ok }.map(\.user), output: options.output)
+          reduced, users: userRecords.filter { $0.status == .ok }.map(\.user), output: options.output,
+          jobs: options.jobs)
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: options.output)
