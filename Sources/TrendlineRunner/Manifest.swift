@@ -28,6 +28,9 @@ public struct Manifest: Decodable, Sendable, Equatable {
   /// manifest (every user's record) and totals. A merged manifest's `users` then lists only
   /// the users that failed, so merging never holds every user's record at once.
   public var shards: [ShardSummary]? = nil
+  /// The workers a run used (`--jobs`, by default the processors it may use, see
+  /// ``CPUAllocation``); nil for a merge, which runs no user.
+  public var jobs: Int? = nil
 
   public struct ShardSummary: Decodable, Sendable, Equatable {
     public var shard: ShardRecord
@@ -194,6 +197,7 @@ extension Manifest: OutputWritable {
     writer.beginObject()
     writer.member("asOf", asOf)
     writer.member("finishedAt", finishedAt)
+    if let jobs { writer.member("jobs", jobs) }
     writer.key("pipeline")
     pipeline.write(to: &writer)
     writer.member("schema", schema)

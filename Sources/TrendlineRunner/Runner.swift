@@ -31,7 +31,7 @@ public struct RunOptions: Sendable {
 
   public init(
     input: URL? = nil, output: URL, asOf: AsOf? = nil, asOfText: String? = nil,
-    jobs: Int = ProcessInfo.processInfo.activeProcessorCount, shard: Shard? = nil, strict: Bool = false,
+    jobs: Int = CPUAllocation.usable, shard: Shard? = nil, strict: Bool = false,
     now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String, cache: URL? = nil,
     cacheVerify: Bool = false
   ) {
@@ -196,13 +196,14 @@ public enum Runner {
     let userRecords = records.withLock { $0.compactMap { $0 } }
     let pipelineRecord = Manifest.PipelineRecord(
       name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash)
-    let manifest = Manifest(
+    var manifest = Manifest(
       toolVersion: options.toolVersion, pipeline: pipelineRecord, asOf: asOfText,
       shard: options.shard.map { .init(index: $0.index, count: $0.count) }, startedAt: timestamp(startedAt),
       finishedAt: timestamp(Date()), totals: totals(userRecords), users: userRecords,
       skippedEntries: discovered.problems.map {
         .init(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil)
       })
+    manifest.jobs = options.jobs
     let gathered = cohort.withLock { $0 }
     do {
       if let shard = options.shard {

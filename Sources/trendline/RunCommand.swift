@@ -29,7 +29,8 @@ enum RunCommand {
       --as-of WHEN      An RFC 3339 instant, or YYYY-MM-DD meaning the end of that local
                         day for each user (default: today, the date in the pipeline's
                         default time zone when the run starts, for every user).
-      --jobs N          Users processed at once (default: the number of processors).
+      --jobs N          Users processed at once (default: the processors this process may use:
+                        its CPU affinity and cgroup quota, as Slurm, taskset or Kubernetes set them).
       --shard I/N       Run only shard I (0-based) of N: the users whose id hashes to I.
                         Writes their files and shards/I-of-N/ for 'trendline merge'.
       --shards N        Split into N shards and take the index from the scheduler:
@@ -67,7 +68,7 @@ enum RunCommand {
     var input: String?
     var output = "out"
     var asOf: String?
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var jobs = CPUAllocation.usable
     var shard: Shard?
     var shards: Int?
     var strict = false
