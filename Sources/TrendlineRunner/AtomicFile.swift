@@ -95,23 +95,57 @@ public enum AtomicFile {
     return String(repeating: "0", count: 16 - text.count) + text
   }()
 
-  /// Removes temporary files left under `folder` by runs on this host that were killed before
-  /// they could rename them. A temporary file of a process still running, or of another host
-  /// (a shard elsewhere writing into the same shared folder), is left alone.
+  /// How long a temporary file of another host is taken to be in use. A file is a temporary
+  /// for the milliseconds its writer takes to fill and rename it; one six hours old belongs to a
+  /// writer that was killed (a pod evicted, a node lost), whose process this host cannot ask
+  /// about. Generous, so a clock between hosts that is off by minutes removes nothing alive.
+  public static let abandonedAfter: TimeInterval = 6 * 3600
+
+  /// Whether the temporary file `name` at `path` was left by a writer that is gone: one of this
+  /// host whose process no longer exists, or one of another host (a shard elsewhere writing
+  /// into the same shared folder) older than ``abandonedAfter``. Any other name is no
+  /// temporary and is never abandoned.
+  static func isAbandoned(_ name: String, at path: String, now: Date = Date()) -> Bool {
+    guard name.hasPrefix(temporaryPrefix) else { return false }
+    let owner = name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" }  // "<pid>@<host>"
+    let parts = owner.split(separator: "@")
+    if parts.count == 2, parts[1] == hostTag, let pid = Int32(parts[0]) {
+      // kill(pid, 0) fails with ESRCH when no such process exists: the writer is gone.
+      return kill(pid, 0) != 0 && errno == ESRCH
+    }
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return false }
+    #if os(Linux)
+      let modified = status.st_mtim.tv_sec
+    #else
+      let modified = status.st_mtimespec.tv_sec
+    #endif
+    return now.timeIntervalSince1970 - Double(modified) > abandonedAfter
+  }
+
+  /// Removes the abandoned temporary files (``isAbandoned(_:at:now:)``) of `folder` itself, not
+  /// of its sub-folders: what a shard cleans, the folders it writes, so its work follows its
+  /// own users and not every user's folder in a shared output tree.
+  ///
+  /// - Complexity: O(*e*), where *e* is the number of entries in `folder`.
+  public static func removeStaleTemporaries(in folder: String, now: Date = Date()) {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    for name in names where name.hasPrefix(temporaryPrefix) {
+      let path = folder + "/" + name
+      if isAbandoned(name, at: path, now: now) { unlink(path) }
+    }
+  }
+
+  /// Removes the abandoned temporary files under `folder`, at any depth: what a run over all
+  /// users and a merge clean.
   ///
   /// - Complexity: O(*f*), where *f* is the number of files under `folder`.
-  public static func removeStaleTemporaries(under folder: URL) {
+  public static func removeStaleTemporaries(under folder: URL, now: Date = Date()) {
     guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return }
     for case let path as String in enumerator {
       let name = (path as NSString).lastPathComponent
-      guard name.hasPrefix(temporaryPrefix) else { continue }
-      let owner = name.dropFirst(temporaryPrefix.count).prefix { $0 != "-" }  // "<pid>@<host>"
-      let parts = owner.split(separator: "@")
-      guard parts.count == 2, parts[1] == hostTag, let pid = Int32(parts[0]) else { continue }
-      // kill(pid, 0) fails with ESRCH when no such process exists: the writer is gone.
-      if kill(pid, 0) != 0 && errno == ESRCH {
-        unlink(folder.appendingPathComponent(path).path)
-      }
+      let full = folder.appendingPathComponent(path).path
+      if isAbandoned(name, at: full, now: now) { unlink(full) }
     }
   }
 

@@ -192,6 +192,9 @@ public enum Merger {
     let cohortFiles = try cohortFiles(reduced)
     do {
       try OutputSweep.claim(output.path)
+      // The shards cleaned only what each wrote; the merge cleans the whole tree, the report's
+      // and cohort's folders and the temporaries of shards killed on any host.
+      AtomicFile.removeStaleTemporaries(under: output)
       try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
       var written: [String] = []
       for (name, data) in cohortFiles {

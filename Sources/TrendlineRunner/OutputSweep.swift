@@ -80,6 +80,10 @@ enum OutputSweep {
     else { return }
     var left = 0
     for name in names {
+      if AtomicFile.isAbandoned(name, at: folder + "/" + name) {
+        unlink(folder + "/" + name)
+        continue
+      }
       // Hidden entries are another process's temporaries, except a compared chart staged by an
       // earlier run of this user (``CohortAxisStamp``) that this run did not stage again.
       if (name.hasPrefix(".") && !name.hasPrefix(CohortAxisStamp.stagedPrefix)) || kept.contains(name) {

@@ -138,7 +138,15 @@ public enum Runner {
         try OutputSweep.unlinkIfLink(shardFolder(shard, in: options.output).path)
         try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS").path)
       }
-      AtomicFile.removeStaleTemporaries(under: options.output)
+      if let shard = options.shard {
+        // A shard cleans what it writes: the top of the output, its own shard folder here, and
+        // each of its users' folders as it writes them (``OutputSweep/removeAll(in:except:)``).
+        // Listing every user's folder of a shared tree cost a shard of 50,000 users seconds.
+        AtomicFile.removeStaleTemporaries(in: options.output.path)
+        AtomicFile.removeStaleTemporaries(in: shardFolder(shard, in: options.output).path)
+      } else {
+        AtomicFile.removeStaleTemporaries(under: options.output)
+      }
       // Cache entries are written the same way, and a killed run leaves its temporaries there too.
       if let cache = options.cache { AtomicFile.removeStaleTemporaries(under: cache) }
     } catch {
