@@ -203,7 +203,7 @@ public enum Merger {
         written.append("cohort/" + name + ".json")
       }
       try CohortAxisStamp.stamp(
-        reduced, users: users, output: output, jobs: ProcessInfo.processInfo.activeProcessorCount)
+        reduced, users: users, output: output, jobs: CPUAllocation.usable)
       written += try ReportWriter.writeCohortReport(
         reduced, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
