@@ -68,17 +68,20 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The shard index a scheduler gives an array task, from its environment: Kubernetes
-  /// Indexed Jobs (`JOB_COMPLETION_INDEX`), Slurm arrays (`SLURM_ARRAY_TASK_ID`, counted from
-  /// `SLURM_ARRAY_TASK_MIN` when set, so `--array=1-7` works too) and AWS Batch array jobs
+  /// Indexed Jobs (`JOB_COMPLETION_INDEX`), Slurm arrays (`SLURM_ARRAY_TASK_ID`, the task's own
+  /// id: submit `--array=0-15` for 16 shards) and AWS Batch array jobs
   /// (`AWS_BATCH_JOB_ARRAY_INDEX`). Nil when none is set.
   ///
+  /// Slurm's id is taken as it is, never counted from `SLURM_ARRAY_TASK_MIN`: a retry of one
+  /// task (`sbatch --array=5`) has a minimum of 5, and counting from it ran shard 0 again and
+  /// exited 0, while shard 5 stayed missing. An id outside the shard count is refused.
+  ///
   /// - Throws: ``EnvironmentError`` when the first variable set is not a whole number in
-  ///   `0..<10000` (nor is `SLURM_ARRAY_TASK_MIN`): a misspelt job template must stop the run,
-  ///   not have it claim that no index is set, nor run all users as if unsharded.
+  ///   `0..<10000`: a misspelt job template must stop the run, not have it claim that no index
+  ///   is set, nor run all users as if unsharded.
   public static func indexFromEnvironment(_ environment: [String: String]) throws(EnvironmentError)
     -> (index: Int, source: String)?
   {
-    // Bounded before any arithmetic, so the Slurm subtraction below cannot overflow.
     func number(_ variable: String) throws(EnvironmentError) -> Int? {
       guard let text = environment[variable] else { return nil }
       guard let value = Int(text), (0..<counts.upperBound).contains(value) else {
@@ -87,9 +90,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
       return value
     }
     if let index = try number("JOB_COMPLETION_INDEX") { return (index, "JOB_COMPLETION_INDEX") }
-    if let id = try number("SLURM_ARRAY_TASK_ID") {
-      return (id - (try number("SLURM_ARRAY_TASK_MIN") ?? 0), "SLURM_ARRAY_TASK_ID")
-    }
+    if let id = try number("SLURM_ARRAY_TASK_ID") { return (id, "SLURM_ARRAY_TASK_ID") }
     if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") { return (index, "AWS_BATCH_JOB_ARRAY_INDEX") }
     return nil
   }

@@ -20,10 +20,12 @@ func stableHashOfAUserID(id: String, hash: UInt64) {
 
 @Test func shardIndexFromSchedulers() throws {
   #expect(try Shard.indexFromEnvironment(["JOB_COMPLETION_INDEX": "3"])! == (3, "JOB_COMPLETION_INDEX"))
+  // A retry of task 2 alone (`sbatch --array=2`): Slurm sets the minimum to 2 and the count to
+  // 1; the shard is still 2.
   #expect(
-    try Shard.indexFromEnvironment(["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1"])! == (
-      3, "SLURM_ARRAY_TASK_ID"
-    ))
+    try Shard.indexFromEnvironment([
+      "SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_COUNT": "1",
+    ])! == (2, "SLURM_ARRAY_TASK_ID"))
   #expect(try Shard.indexFromEnvironment(["AWS_BATCH_JOB_ARRAY_INDEX": "0"])! == (0, "AWS_BATCH_JOB_ARRAY_INDEX"))
   #expect(try Shard.indexFromEnvironment([:]) == nil)
   #expect(Shard(parsing: "2/7") == Shard(index: 2, count: 7))
