@@ -200,8 +200,23 @@ extension Array where Element: PeriodOfOutput {
 
 /// A period of a user output, whose `id` (and `elapsed`) older files of its version lack.
 protocol PeriodOfOutput {
+  var id: String { get set }
+  var start: Date { get }
   var isIncomplete: Bool { get }
   func completed(zone: TimeZone, asOf: Int64) -> Self
+}
+
+extension PeriodOfOutput {
+  /// A period lacks only its `id` unless it says otherwise.
+  var isIncomplete: Bool { id.isEmpty }
+
+  /// The period with its `id`, the local start date in `zone`, filled in when it has none.
+  func completed(zone: TimeZone, asOf: Int64) -> Self {
+    guard id.isEmpty else { return self }
+    var period = self
+    period.id = RFC3339.localDate(seconds: start.epochSeconds, timeZone: zone)
+    return period
+  }
 }
 
 /// The coding keys every user output starts with, so their decoding is written once.

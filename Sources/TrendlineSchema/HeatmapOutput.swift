@@ -85,13 +85,6 @@ extension HeatmapOutput.Period: PeriodOfOutput {
     groups = try c.decode([HeatmapOutput.Group].self, forKey: .groups)
   }
 
-  var isIncomplete: Bool { id.isEmpty }
-
-  func completed(zone: TimeZone, asOf: Int64) -> Self {
-    var period = self
-    period.id = RFC3339.localDate(seconds: start.epochSeconds, timeZone: zone)
-    return period
-  }
 }
 
 extension HeatmapOutput: OutputWritable {

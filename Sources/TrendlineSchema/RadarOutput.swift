@@ -130,6 +130,7 @@ extension RadarOutput.Period: PeriodOfOutput {
   func completed(zone: TimeZone, asOf: Int64) -> Self {
     var period = self
     if id.isEmpty { period.id = RFC3339.localDate(seconds: start.epochSeconds, timeZone: zone) }
+    // Besides the id, which every period of an output may lack, `elapsed`.
     if elapsed < 0 {
       period.elapsed = partial ? Extent.elapsed(start: start.epochSeconds, end: end.epochSeconds, asOf: asOf) : 1
     }

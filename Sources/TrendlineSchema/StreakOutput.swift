@@ -134,13 +134,6 @@ extension StreakOutput.Period: PeriodOfOutput {
     met = try c.decode(Bool.self, forKey: .met)
   }
 
-  var isIncomplete: Bool { id.isEmpty }
-
-  func completed(zone: TimeZone, asOf: Int64) -> Self {
-    var period = self
-    period.id = RFC3339.localDate(seconds: start.epochSeconds, timeZone: zone)
-    return period
-  }
 }
 
 extension StreakOutput: OutputWritable {

@@ -164,9 +164,11 @@ extension SeriesOutput {
   /// gets the same from it.
   ///
   /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
-  public func withDerivedFields() -> SeriesOutput {
+  /// `zone` is the output's own `timeZone` when the caller has it at hand (`Emit`, once per
+  /// chart of every user), else looked up by name.
+  public func withDerivedFields(zone known: TimeZone? = nil) -> SeriesOutput {
     var output = self
-    let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
+    let zone = known ?? TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
     for index in output.buckets.indices {
       let bucket = output.buckets[index]
       output.buckets[index].label = ReadOut.bucket(

@@ -71,6 +71,6 @@ public struct Emit: Sendable, Equatable {
       range: series.range, granularity: series.granularity, measures: series.measures,
       domain: domain, asOfBucket: series.buckets.firstIndex { $0.start <= series.asOf && series.asOf < $0.end },
       bands: bands, buckets: buckets, average: average
-    ).withDerivedFields()
+    ).withDerivedFields(zone: calendar.timeZone)
   }
 }

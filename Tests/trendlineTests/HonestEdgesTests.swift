@@ -12,14 +12,20 @@ import _TrendlineTestSupport
 
   static func text(_ url: URL) throws -> String { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
 
-  @Test func sampleDataOnTheFirstOfDecember() throws {
-    let scratch = try RunCommandTests.Scratch()
+  /// The README's pipeline on SampleData as of `asOf`, into a fresh folder of `scratch`.
+  static func overview(asOf: String, in scratch: RunCommandTests.Scratch) throws -> URL {
     let out = scratch.url.appendingPathComponent("out")
     let run = try runTrendline([
-      "run", TestPaths.pipelines.appendingPathComponent("overview.json").path, "--as-of", "2026-12-01", "--output",
-      out.path, "--quiet",
+      "run", TestPaths.pipelines.appendingPathComponent("overview.json").path, "--as-of", asOf, "--output", out.path,
+      "--quiet",
     ])
     try #require(run.status == 0, "\(run.stderr)")
+    return out
+  }
+
+  @Test func sampleDataOnTheFirstOfDecember() throws {
+    let scratch = try RunCommandTests.Scratch()
+    let out = try Self.overview(asOf: "2026-12-01", in: scratch)
 
     // lena (UTC, Monday weeks): the week of 30 Nov is two days old. Its 0 sessions are no input
     // of the trend, which stays at 3 276.25 kg (the mean of the complete weeks around it), not
@@ -80,12 +86,7 @@ import _TrendlineTestSupport
   /// as her page does: 76, not the 87 the manifest read.
   @Test func theIndexCountsSessionsUpToAsOf() throws {
     let scratch = try RunCommandTests.Scratch()
-    let out = scratch.url.appendingPathComponent("out")
-    let run = try runTrendline([
-      "run", TestPaths.pipelines.appendingPathComponent("overview.json").path, "--as-of", "2026-10-01", "--output",
-      out.path, "--quiet",
-    ])
-    try #require(run.status == 0, "\(run.stderr)")
+    let out = try Self.overview(asOf: "2026-10-01", in: scratch)
     let manifest = try Self.json(out.appendingPathComponent("manifest.json"))
     let lena = try #require((manifest["users"] as? [[String: Any]])?.first { $0["user"] as? String == "lena" })
     #expect(lena["sessions"] as? Int == 87)
