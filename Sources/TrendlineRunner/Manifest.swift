@@ -31,6 +31,17 @@ public struct Manifest: Decodable, Sendable, Equatable {
   /// The workers a run used (`--jobs`, by default the processors it may use, see
   /// ``CPUAllocation``); nil for a merge, which runs no user.
   public var jobs: Int? = nil
+  /// Users whose folder is in `users/` but who are no longer in the input, written by a run
+  /// over all users and by merge when there are any; nil otherwise.
+  public var departed: Departed? = nil
+
+  /// Users no longer in the input, and whether this run removed their folders.
+  public struct Departed: Decodable, Sendable, Equatable {
+    /// In id order.
+    public var users: [String]
+    /// True with `--remove-departed`; otherwise their folders and report pages were kept.
+    public var removed: Bool
+  }
 
   public struct ShardSummary: Decodable, Sendable, Equatable {
     public var shard: ShardRecord
@@ -196,6 +207,14 @@ extension Manifest: OutputWritable {
   public func write(to writer: inout OutputWriter) {
     writer.beginObject()
     writer.member("asOf", asOf)
+    if let departed {
+      writer.key("departed")
+      writer.beginObject()
+      writer.member("removed", departed.removed)
+      writer.key("users")
+      writer.array(departed.users) { $0.string($1) }
+      writer.endObject()
+    }
     writer.member("finishedAt", finishedAt)
     if let jobs { writer.member("jobs", jobs) }
     writer.key("pipeline")

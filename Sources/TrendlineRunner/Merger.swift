@@ -92,7 +92,10 @@ public enum Merger {
   /// them belong to one run.
   ///
   /// - Complexity: O(*v* log *v*), where *v* is the number of cohort values.
-  public static func merge(inputs: [URL], output: URL, toolVersion: String) throws(Failure) -> Manifest {
+  public static func merge(inputs: [URL], output: URL, toolVersion: String, removeDeparted: Bool = false)
+    throws(Failure)
+    -> Manifest
+  {
     let startedAt = Date()
     var folders: [URL] = []
     // Folders no output may be in: every shard folder, and the `shards/` folder holding them
@@ -208,8 +211,10 @@ public enum Merger {
         reduced, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
         users: entries, output: output)
-      try OutputSweep.sweepRun(
-        output: output.path, users: users + failed.map(\.user), written: written, keepShards: true)
+      let departed = try OutputSweep.sweepRun(
+        output: output.path, users: users + failed.map(\.user), written: written, keepShards: true,
+        removeDeparted: removeDeparted)
+      if !departed.isEmpty { merged.departed = .init(users: departed, removed: removeDeparted) }
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json").path)
       try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
     } catch {

@@ -10,8 +10,9 @@ import TrendlineSupport
 ///
 /// - each user job removes, in its own `users/<user>/`, every file it did not write (a shard
 ///   does this for its own users only);
-/// - a run over all users, and `merge`, then remove the folders of users it did not run, the
-///   report pages of users it did not run, and every cohort and report file they did not write;
+/// - a run over all users, and `merge`, then remove every cohort and report file they did not
+///   write, and the folders and report pages of users no longer in the input when asked to
+///   (`--remove-departed`; otherwise they are kept and the manifest lists them);
 ///   a run over all users also removes `shards/`, whose partials belong to an earlier split.
 ///
 /// Removing is safe only in a folder Trendline owns, so a run refuses, before anything is read,
@@ -96,21 +97,44 @@ enum OutputSweep {
   }
 
   /// The run-level sweep of a run over all users (`keepShards` false) or a merge (true): what
-  /// is left of users not in `users` and of cohort and report files not in `written` (paths
-  /// relative to `output`, such as `cohort/training-volume.json`).
+  /// is left of cohort and report files not in `written` (paths relative to `output`, such as
+  /// `cohort/training-volume.json`), and of users' folders not in `users`.
   ///
+  /// A folder in `users/` of a user this run did not run is a departed user's: their export
+  /// was deleted or renamed, or the input is not the folder it was. Their folder and report
+  /// page are kept unless `removeDeparted`, and returned either way, so the manifest names
+  /// them: an input mounted empty by mistake must cost a warning, not every user's charts.
+  ///
+  /// - Returns: The departed users, in id order.
   /// - Complexity: O(*e*), where *e* is the number of entries in the swept folders.
-  static func sweepRun(output: String, users: [String], written: [String], keepShards: Bool)
-    throws(AtomicFile.WriteError)
+  static func sweepRun(output: String, users: [String], written: [String], keepShards: Bool, removeDeparted: Bool)
+    throws(AtomicFile.WriteError) -> [String]
   {
     let writtenSet = Set(written)
-    try removeAll(in: output + "/users", except: Set(users))
+    let ran = Set(users)
+    let departed = departedUsers(in: output + "/users", ran: ran)
+    let kept = removeDeparted ? ran : ran.union(departed)
+    try removeAll(in: output + "/users", except: kept)
     try removeAll(in: output + "/cohort", except: Set(written.compactMap { name(of: $0, in: "cohort/") }))
-    let pages = writtenSet.contains("report/index.html") ? Set(users.map { $0 + ".html" }) : []
+    let pages = writtenSet.contains("report/index.html") ? Set(kept.map { $0 + ".html" }) : []
     try removeAll(in: output + "/report/users", except: pages)
     try removeAll(
       in: output + "/report", except: Set(written.compactMap { name(of: $0, in: "report/") }).union(["users"]))
     if !keepShards { try AtomicFile.remove(output + "/shards") }
+    return departed
+  }
+
+  /// The names of the real folders in `folder` (hidden ones apart) that are not in `ran`.
+  private static func departedUsers(in folder: String, ran: Set<String>) -> [String] {
+    var status = stat()
+    guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+    else { return [] }
+    return names.filter { name in
+      guard !name.hasPrefix("."), !ran.contains(name) else { return false }
+      var entry = stat()
+      return lstat(folder + "/" + name, &entry) == 0 && entry.st_mode & S_IFMT == S_IFDIR
+    }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   /// The file name of `path` when it lies directly in `folder` (`cohort/`).

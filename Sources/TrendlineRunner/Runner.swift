@@ -28,13 +28,17 @@ public struct RunOptions: Sendable {
   public var cache: URL?
   /// `--cache-verify`: hash every input even when its stat is unchanged.
   public var cacheVerify: Bool
+  /// `--remove-departed`: remove the folders of users no longer in the input (a run over all
+  /// users only; a shard never touches another user's folder).
+  public var removeDeparted: Bool
 
   public init(
     input: URL? = nil, output: URL, asOf: AsOf? = nil, asOfText: String? = nil,
     jobs: Int = CPUAllocation.usable, shard: Shard? = nil, strict: Bool = false,
     now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String, cache: URL? = nil,
-    cacheVerify: Bool = false
+    cacheVerify: Bool = false, removeDeparted: Bool = false
   ) {
+    self.removeDeparted = removeDeparted
     self.input = input
     self.output = output
     self.asOf = asOf
@@ -236,9 +240,10 @@ public enum Runner {
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: options.output)
-        try OutputSweep.sweepRun(
+        let departed = try OutputSweep.sweepRun(
           output: options.output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
-          keepShards: false)
+          keepShards: false, removeDeparted: options.removeDeparted)
+        if !departed.isEmpty { manifest.departed = .init(users: departed, removed: options.removeDeparted) }
         try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS").path)
       }

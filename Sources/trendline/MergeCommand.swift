@@ -11,7 +11,7 @@ enum MergeCommand {
   static let help = """
     OVERVIEW: \(abstract)
 
-    USAGE: trendline merge --output DIR PARTIAL_DIR...
+    USAGE: trendline merge --output DIR [--remove-departed] PARTIAL_DIR...
 
     ARGUMENTS:
       PARTIAL_DIR       A shard folder (OUT/shards/I-of-N) or a run's output folder holding
@@ -19,6 +19,9 @@ enum MergeCommand {
 
     OPTIONS:
       --output DIR      Where to write cohort/<chart>.json, manifest.json and _SUCCESS.
+      --remove-departed Remove the folders and report pages in DIR of users that no shard ran
+                        (no longer in the input). Without it they are kept, and the manifest's
+                        "departed" lists them.
       -h, --help        Show this help.
 
     The partials must come from one pipeline file, one --as-of, one shard count (1 to
@@ -39,6 +42,7 @@ enum MergeCommand {
   static func run(_ arguments: [String]) -> ExitCode {
     var output: String?
     var inputs: [String] = []
+    var removeDeparted = false
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
@@ -50,6 +54,7 @@ enum MergeCommand {
           return usageFailure(UsageError("missing value for '--output'"), help: "trendline merge --help")
         }
         output = value
+      case "--remove-departed": removeDeparted = true
       default:
         if argument.hasPrefix("-") {
           return usageFailure(UsageError("unknown option '\(argument)'"), help: "trendline merge --help")
@@ -64,10 +69,12 @@ enum MergeCommand {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     func url(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
     do throws(Merger.Failure) {
-      let manifest = try Merger.merge(inputs: inputs.map(url), output: url(output), toolVersion: toolVersion)
+      let manifest = try Merger.merge(
+        inputs: inputs.map(url), output: url(output), toolVersion: toolVersion, removeDeparted: removeDeparted)
       for user in manifest.users where user.status == .failed {
         printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
       }
+      if let departed = manifest.departed { printError("\(departedWarning(departed))\n") }
       let totals = manifest.totals
       printOutput(
         "merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, "

@@ -18,7 +18,7 @@ enum RunCommand {
 
     USAGE: trendline run PIPELINE [--input DIR] [--output DIR] [--as-of WHEN] [--jobs N]
                                   [--shard I/N | --shards N] [--cache DIR [--cache-verify]]
-                                  [--strict] [--quiet] [--log json]
+                                  [--remove-departed] [--strict] [--quiet] [--log json]
 
     ARGUMENTS:
       PIPELINE          The pipeline file (JSON, see Guides/PipelineFile.md).
@@ -44,6 +44,9 @@ enum RunCommand {
                         The manifest says per user: "cache": "hit", "miss" or "rebuilt".
       --cache-verify    With --cache, hash every export on every run instead of trusting
                         unchanged file stats.
+      --remove-departed Remove the folders and report pages of users no longer in the input.
+                        Without it they are kept, and the manifest's "departed" lists them
+                        (a run over all users; a shard leaves this to 'trendline merge').
       --strict          Fail a user that has any rejected row.
       --quiet           Print nothing but errors.
       --log json        Print one JSON object per event on stderr instead of progress.
@@ -76,6 +79,7 @@ enum RunCommand {
     var logJSON = false
     var cache: String?
     var cacheVerify = false
+    var removeDeparted = false
   }
 
   /// Reads the command line; nil means help was asked for.
@@ -125,6 +129,7 @@ enum RunCommand {
       case "--cache": options.cache = try value(argument)
       case "--cache-verify": options.cacheVerify = true
       case "--strict": options.strict = true
+      case "--remove-departed": options.removeDeparted = true
       case "--quiet": options.quiet = true
       case "--log":
         let text = try value(argument)
@@ -134,7 +139,7 @@ enum RunCommand {
         if argument.hasPrefix("-") {
           let known = [
             "--input", "--output", "--as-of", "--jobs", "--shard", "--shards", "--cache", "--cache-verify", "--strict",
-            "--quiet", "--log", "--help",
+            "--quiet", "--log", "--remove-departed", "--help",
           ]
           var message = "unknown option '\(argument)'"
           if let near = nearMiss(argument, in: known) { message += ". Did you mean '\(near)'?" }
@@ -148,6 +153,10 @@ enum RunCommand {
     options.pipeline = pipeline
     if options.shard != nil && options.shards != nil { throw UsageError("give --shard I/N or --shards N, not both") }
     if options.cacheVerify && options.cache == nil { throw UsageError("--cache-verify needs --cache DIR") }
+    if options.removeDeparted && (options.shard != nil || options.shards != nil) {
+      throw UsageError(
+        "--remove-departed needs every user: a shard cannot tell who left the input; give it to 'trendline merge'")
+    }
     return options
   }
 
@@ -221,7 +230,7 @@ enum RunCommand {
       asOf: options.asOf.flatMap(AsOf.init(parsing:)), asOfText: options.asOf,
       jobs: options.jobs, shard: shard, strict: options.strict, now: now, toolVersion: toolVersion,
       cache: options.cache.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
-      cacheVerify: options.cacheVerify)
+      cacheVerify: options.cacheVerify, removeDeparted: options.removeDeparted)
     let reporter = RunReporter(quiet: options.quiet, json: options.logJSON)
     let manifest: Manifest
     do throws(RunFailure) {
@@ -236,6 +245,22 @@ enum RunCommand {
     }
     return manifest.totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
   }
+}
+
+/// What a run or merge says of users no longer in the input: how many, the first few ids, and
+/// what became of their folders.
+func departedWarning(_ departed: Manifest.Departed) -> Diagnostic {
+  let count = departed.users.count
+  var shown = departed.users.prefix(5).map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
+  if count > 5 { shown += " and \(count - 5) more" }
+  let who = count == 1 ? "1 user is" : "\(count) users are"
+  if departed.removed {
+    return Diagnostic(.warning, "\(who) no longer in the input (\(shown)); their folders were removed")
+  }
+  return Diagnostic(
+    .warning,
+    "\(who) no longer in the input (\(shown)); their folders are kept and the manifest's \"departed\" "
+      + "lists them. Check the input folder, or run with --remove-departed to remove them")
 }
 
 /// Loads `path`, or prints every problem in it (compiler style) and returns nil.
@@ -319,6 +344,7 @@ final class RunReporter: Sendable {
         for entry in manifest.faultyEntries {
           printError("\(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))\n")
         }
+        if let departed = manifest.departed { printError("\(departedWarning(departed))\n") }
         if !quiet && !json { printOutput(summary(manifest)) }
       }
     }

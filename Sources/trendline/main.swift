@@ -7,6 +7,7 @@ let subcommands: [Subcommand] = [
   RunCommand.subcommand,
   ValidateCommand.subcommand,
   MergeCommand.subcommand,
+  ShardsCommand.subcommand,
   GenerateCommand.subcommand,
   ParseCommand.subcommand,
 ]

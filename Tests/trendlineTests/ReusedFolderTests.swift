@@ -38,8 +38,9 @@ import _TrendlineTestSupport
   }
 
   /// A run into the folder of another run — another pipeline, fewer users, fewer formats —
-  /// leaves exactly what a run into an empty folder leaves: the old charts, cohort files,
-  /// report pages, SVGs, row outcomes and the deleted user's folder are gone.
+  /// with `--remove-departed` leaves exactly what a run into an empty folder leaves: the old
+  /// charts, cohort files, report pages, SVGs, row outcomes and the deleted user's folder are
+  /// gone.
   @Test func aReusedOutputFolderHoldsOnlyTheLastRun() throws {
     let (scratch, input, wide, narrow) = try Self.twoPipelines()
     let reused = scratch.url.appendingPathComponent("reused")
@@ -51,8 +52,9 @@ import _TrendlineTestSupport
     #expect(FileManager.default.fileExists(atPath: reused.appendingPathComponent("shards/0-of-2").path))
 
     try FileManager.default.removeItem(at: input.appendingPathComponent("mason.csv"))
-    let second = try runTrendline(["run", narrow.path, "--output", reused.path] + asOf)
+    let second = try runTrendline(["run", narrow.path, "--output", reused.path, "--remove-departed"] + asOf)
     #expect(second.status == 0, "\(second.stderr)")
+    #expect(second.stderr.contains("warning: 1 user is no longer in the input ('mason'); their folders were removed"))
     #expect(try runTrendline(["run", narrow.path, "--output", fresh.path] + asOf).status == 0)
     #expect(try Set(RunCommandTests.tree(reused).keys) == Set(RunCommandTests.tree(fresh).keys))
     #expect(try RunCommandTests.tree(reused) == RunCommandTests.tree(fresh))
@@ -61,7 +63,8 @@ import _TrendlineTestSupport
   }
 
   /// The same for a sharded run and its merge, into one reused folder: each shard sweeps its
-  /// own users' folders, the merge the deleted users and the cohort and report files. The
+  /// own users' folders, the merge (with `--remove-departed`) the deleted users and the cohort
+  /// and report files. The
   /// shard partials differ (they record their run), everything else is byte-identical.
   @Test func aReusedShardedFolderHoldsOnlyTheLastRun() throws {
     let (scratch, input, wide, narrow) = try Self.twoPipelines()
@@ -74,7 +77,7 @@ import _TrendlineTestSupport
         ])
         #expect(result.status == 0, "\(result.stderr)")
       }
-      let merged = try runTrendline(["merge", "--output", output.path, output.path])
+      let merged = try runTrendline(["merge", "--output", output.path, "--remove-departed", output.path])
       #expect(merged.status == 0, "\(merged.stderr)")
     }
     try shardedRun(wide, into: reused)
@@ -84,6 +87,53 @@ import _TrendlineTestSupport
     let outside = { (tree: [String: Data]) in tree.filter { !$0.key.hasPrefix("/shards/") } }
     #expect(try outside(RunCommandTests.tree(reused)) == outside(RunCommandTests.tree(fresh)))
     #expect(try Set(RunCommandTests.tree(reused).keys) == Set(RunCommandTests.tree(fresh).keys))
+  }
+
+  /// A user whose export left the input keeps their folder and report page unless the run says
+  /// `--remove-departed`; the manifest names them either way, and so does a warning. An input
+  /// mounted empty by mistake costs a warning, not every user's charts. A shard cannot know
+  /// who departed, so it refuses the flag; merge takes it.
+  @Test func usersNoLongerInTheInputAreReportedAndKeptUnlessRemoved() throws {
+    let (scratch, input, wide, _) = try Self.twoPipelines()
+    let out = scratch.url.appendingPathComponent("out")
+    let asOf = ["--as-of", "2026-11-29"]
+    #expect(try runTrendline(["run", wide.path, "--output", out.path] + asOf).status == 0)
+    try FileManager.default.removeItem(at: input.appendingPathComponent("mason.csv"))
+    try FileManager.default.removeItem(at: input.appendingPathComponent("uma.json"))
+
+    let kept = try runTrendline(["run", wide.path, "--output", out.path] + asOf)
+    #expect(kept.status == 0, "\(kept.stderr)")
+    #expect(
+      kept.stderr.contains(
+        "warning: 2 users are no longer in the input ('mason', 'uma'); their folders are kept and the "
+          + "manifest's \"departed\" lists them. Check the input folder, or run with --remove-departed to remove them"))
+    for path in ["users/mason/volume.json", "users/uma/volume.json", "report/users/uma.html"] {
+      #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(path).path), "\(path)")
+    }
+    func departed() throws -> NSDictionary? {
+      let data = try Data(contentsOf: out.appendingPathComponent("manifest.json"))
+      return (try JSONSerialization.jsonObject(with: data) as? NSDictionary)?["departed"] as? NSDictionary
+    }
+    #expect(try departed() == ["removed": false, "users": ["mason", "uma"]])
+
+    let refused = try runTrendline(["run", wide.path, "--output", out.path, "--shard", "0/2", "--remove-departed"])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("--remove-departed needs every user"))
+
+    for shard in ["0/2", "1/2"] {
+      #expect(try runTrendline(["run", wide.path, "--output", out.path, "--shard", shard] + asOf).status == 0)
+    }
+    let merged = try runTrendline(["merge", "--output", out.path, "--remove-departed", out.path])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(merged.stderr.contains("2 users are no longer in the input ('mason', 'uma'); their folders were removed"))
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/mason").path))
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("report/users/uma.html").path))
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/sam/volume.json").path))
+    #expect(try departed() == ["removed": true, "users": ["mason", "uma"]])
+
+    let again = try runTrendline(["run", wide.path, "--output", out.path] + asOf)
+    #expect(again.status == 0 && !again.stderr.contains("departed"), "\(again.stderr)")
+    #expect(try departed() == nil)
   }
 
   /// A folder holding anything no run writes is refused before any input is read, and left as

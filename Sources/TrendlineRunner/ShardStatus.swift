@@ -1,0 +1,101 @@
+import Foundation
+import TrendlineIngest
+import TrendlinePipeline
+import TrendlineStages
+
+/// Which shards of one night's run are done, read from the output folder itself.
+///
+/// A driver that re-runs failed shards must not trust the scheduler's word alone: a task the
+/// scheduler calls successful may have written into another folder, a node may have died after
+/// the task ended, and a re-run driver (the same date, the next morning) has no scheduler
+/// state at all. The output folder is the truth `merge` will read, so the driver asks it:
+/// a shard is complete exactly when `merge` would accept its folder for this pipeline, this
+/// as-of, this shard count and the input as it is now.
+public enum ShardStatus {
+  /// What one shard folder holds, as `merge` would judge it.
+  public enum State: Equatable, Sendable {
+    /// Finished for this run: merge will take it. `failedUsers` failed on their data, which a
+    /// re-run cannot change.
+    case complete(users: Int, failedUsers: Int)
+    /// Not complete; `reason` says why, in words for the operator (never run, killed part way,
+    /// another night's, damaged).
+    case toRun(reason: String)
+  }
+
+  /// The run a shard must belong to.
+  public struct Run: Sendable {
+    public var pipeline: Pipeline
+    /// `--input`, or nil for the pipeline's `source.input`.
+    public var input: URL?
+    public var output: URL
+    /// As given to every task: `2026-12-01` or an instant.
+    public var asOfText: String
+    public var count: Int
+
+    public init(pipeline: Pipeline, input: URL?, output: URL, asOfText: String, count: Int) {
+      self.pipeline = pipeline
+      self.input = input
+      self.output = output
+      self.asOfText = asOfText
+      self.count = count
+    }
+  }
+
+  /// The state of every shard `0..<run.count`, in index order.
+  ///
+  /// The input is discovered as a task discovers it, for the corpus fingerprint: a shard that
+  /// ran before an export arrived belongs to another corpus and must run again, or merge
+  /// would refuse the night.
+  ///
+  /// - Throws: ``RunFailure/input(_:)`` when the input folder cannot be read.
+  /// - Complexity: O(*f* + *s*·*m*): the input's *f* files are stat'ed once, and each of the
+  ///   *s* shards' partial and manifest (of size *m*) is checked as merge checks it.
+  public static func check(_ run: Run) throws(RunFailure) -> [State] {
+    let discovered: (users: [UserInput], problems: [InputProblem])
+    do {
+      discovered = try InputLayout.discover(run.input ?? run.pipeline.source.input)
+    } catch {
+      throw .input(error)
+    }
+    let corpus = CorpusFingerprint.of(discovered.users, skipped: discovered.problems)
+    let pipeline = Manifest.PipelineRecord(
+      name: run.pipeline.name, file: run.pipeline.file.lastPathComponent, sha256: run.pipeline.contentHash)
+    let resolved = AsOf(parsing: run.asOfText)?.text ?? run.asOfText
+    return (0..<run.count).map { index in
+      state(
+        of: Runner.shardFolder(Shard(index: index, count: run.count), in: run.output),
+        pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved, corpus: corpus)
+    }
+  }
+
+  static func state(
+    of folder: URL, pipeline: Manifest.PipelineRecord, asOf: String, resolvedAsOf: String, corpus: String
+  ) -> State {
+    let name = "shards/" + folder.lastPathComponent
+    guard FileManager.default.fileExists(atPath: folder.path) else { return .toRun(reason: "never ran (no \(name))") }
+    guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("_SUCCESS").path) else {
+      return .toRun(reason: "did not finish (no \(name)/_SUCCESS): killed, or still running")
+    }
+    let loaded: (partial: CohortPartial, manifest: Manifest)
+    do throws(Merger.Failure) {
+      loaded = try Merger.load(folder)
+    } catch {
+      return .toRun(reason: "damaged: \(error)")
+    }
+    let partial = loaded.partial
+    if "\(partial.shard.index)-of-\(partial.shard.count)" != folder.lastPathComponent {
+      return .toRun(reason: "holds the partial of shard \(partial.shard.index)-of-\(partial.shard.count)")
+    }
+    if partial.asOf != asOf || partial.resolvedAsOf != resolvedAsOf {
+      return .toRun(reason: "is from as-of \(partial.asOf), not \(asOf)")
+    }
+    if partial.pipeline != pipeline {
+      return .toRun(
+        reason: "ran pipeline '\(partial.pipeline.name)' (\(partial.pipeline.sha256.prefix(12))), "
+          + "not '\(pipeline.name)' (\(pipeline.sha256.prefix(12)))")
+    }
+    if partial.corpus != corpus { return .toRun(reason: "ran before the input changed (another corpus)") }
+    let totals = loaded.manifest.totals
+    return .complete(users: totals.users, failedUsers: totals.usersFailed)
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TrendlineSupport
+import _TrendlineTestSupport
+
+/// `trendline shards`: the driver's question "which shards must run again?", answered from the
+/// output folder as `merge` would judge it.
+@Suite struct ShardsCommandTests {
+  @Test func itNamesEveryShardMergeWouldNotTakeAndWhy() throws {
+    let (scratch, input, wide, narrow) = try ReusedFolderTests.twoPipelines()
+    let out = scratch.url.appendingPathComponent("out")
+    func run(_ shard: String, asOf: String = "2026-11-30", pipeline: URL? = nil) throws {
+      let result = try runTrendline([
+        "run", (pipeline ?? wide).path, "--output", out.path, "--shard", shard, "--as-of", asOf, "--quiet",
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    func shards(_ extra: [String] = []) throws -> String {
+      let result = try runTrendline(
+        ["shards", wide.path, "--output", out.path, "--as-of", "2026-11-30", "--shards", "4"] + extra)
+      #expect(result.status == 0, "\(result.stderr)")
+      return result.stdout
+    }
+    #expect(
+      try shards() == """
+        shard 0-of-4 never ran (no shards/0-of-4)
+        shard 1-of-4 never ran (no shards/1-of-4)
+        shard 2-of-4 never ran (no shards/2-of-4)
+        shard 3-of-4 never ran (no shards/3-of-4)
+        0 of 4 shards complete for 2026-11-30 (0 users, 0 failed on their data); to run: 0,1,2,3
+
+        """)
+    for shard in ["0/4", "1/4", "2/4"] { try run(shard) }
+    try run("3/4", asOf: "2026-11-29")
+    #expect(try shards(["--to-run"]) == "3\n")
+    try run("3/4")
+    #expect(try shards(["--to-run"]) == "\n")
+    #expect(try shards() == "4 of 4 shards complete for 2026-11-30 (3 users, 0 failed on their data); ready to merge\n")
+
+    // Killed part way, another pipeline, and an export that arrived after the shards ran.
+    try FileManager.default.removeItem(at: out.appendingPathComponent("shards/1-of-4/_SUCCESS"))
+    try run("2/4", pipeline: narrow)
+    let now = try shards()
+    #expect(
+      now == """
+        shard 1-of-4 did not finish (no shards/1-of-4/_SUCCESS): killed, or still running
+        shard 2-of-4 ran pipeline 'reuse' (\(try digest(narrow))), not 'reuse' (\(try digest(wide)))
+        2 of 4 shards complete for 2026-11-30 (1 user, 0 failed on their data); to run: 1,2
+
+        """, "\(now)")
+    try Data("Date,Workout Name\n".utf8).write(to: input.appendingPathComponent("newcomer.csv"))
+    #expect(try shards(["--to-run"]) == "0,1,2,3\n")
+    #expect(try shards().hasPrefix("shard 0-of-4 ran before the input changed (another corpus)\n"))
+  }
+
+  /// A damaged partial is named, not trusted.
+  @Test func anEditedPartialMustRunAgain() throws {
+    let (scratch, _, wide, _) = try ReusedFolderTests.twoPipelines()
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline(["run", wide.path, "--output", out.path, "--shard", "0/1", "--as-of", "2026-11-30"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let partial = out.appendingPathComponent("shards/0-of-1/cohort-partial.json")
+    var text = try String(contentsOf: partial, encoding: .utf8)
+    text = text.replacingOccurrences(of: "\"reuse\"", with: "\"reused\"")
+    try Data(text.utf8).write(to: partial)
+    let checked = try runTrendline([
+      "shards", wide.path, "--output", out.path, "--as-of", "2026-11-30", "--shards", "1",
+    ])
+    #expect(checked.stdout.hasPrefix("shard 0-of-1 damaged: "), "\(checked.stdout)")
+    #expect(checked.stdout.hasSuffix("to run: 0\n"))
+  }
+
+  @Test(arguments: [
+    (["p.json", "--output", "o", "--shards", "4"], "missing --as-of WHEN: give the as-of every task was given"),
+    (["p.json", "--output", "o", "--as-of", "2026-11-30"], "missing --shards N"),
+    (["p.json", "--as-of", "2026-11-30", "--shards", "4"], "missing --output DIR"),
+    (["p.json", "--output", "o", "--as-of", "2026-11-30", "--shards", "0"], "--shards takes a whole number from 1"),
+    (["p.json", "--output", "o", "--as-of", "2026-11-30", "--shards", "4", "--to-rn"], "Did you mean '--to-run'?"),
+  ])
+  func badArgumentsAreUsageErrors(arguments: [String], message: String) throws {
+    let result = try runTrendline(["shards"] + arguments)
+    #expect(result.status == 2)
+    #expect(result.stderr.contains(message), "\(result.stderr)")
+  }
+
+  /// The first twelve hex digits of a file's SHA-256, as the reasons show a pipeline.
+  func digest(_ file: URL) throws -> String {
+    String(SHA256.hex(Array(try Data(contentsOf: file))).prefix(12))
+  }
+}
