@@ -82,10 +82,10 @@ merged_since_shards() {
   [ -z "$(find "$output/shards" -maxdepth 2 -name _SUCCESS -newer "$output/_SUCCESS" -print -quit)" ]
 }
 
-# The merge's exit code, from the manifest it wrote: 1 when users failed, else 0.
+# Whether the last merge found every user ok: the merged manifest's own totals come last in
+# it (its keys are in a fixed order, and each shard's totals come before them).
 merged_status() {
-  if grep -q '"usersFailed" : 0' "$output/manifest.json"; then return 0; fi
-  return 1
+  [ "$(grep '"usersFailed" :' "$output/manifest.json" | tail -1 | tr -dc 0-9)" = 0 ]
 }
 
 # --- Slurm ------------------------------------------------------------------------------
