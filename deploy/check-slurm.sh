@@ -360,7 +360,8 @@ while read -r line; do
   field() { grep -oE "(^| )$1=[^ ]*" <<<"$line" | head -1 | sed 's/^ //'; }
   note "  $(field JobId) $(field ArrayTaskId) $(field JobState) $(field Reason) $(field ExitCode)"
 done <"$J/fail.scontrol"
-failed_tasks=$(grep -v 'JobState=COMPLETED' "$J/fail.scontrol" \
+# A task that just ended may still be COMPLETING, so the failed ones are those that say so.
+failed_tasks=$(grep 'JobState=FAILED' "$J/fail.scontrol" \
   | grep -oE 'ArrayTaskId=[0-9]+' | cut -d= -f2 | sort -n | tr '\n' ' ')
 if [ "$failed_tasks" = "1 2 3 " ]; then
   pass "the failed tasks, from scontrol show job without accounting: $failed_tasks"
