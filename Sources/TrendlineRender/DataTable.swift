@@ -116,14 +116,15 @@ enum DataTable {
   }
 
   static func cohortSeries(_ o: CohortSeriesOutput) -> String {
-    var header = ["Bucket", "Users"]
+    var header = ["Bucket", "Users", "Active"]
     for m in o.measures {
       header += [
         MeasureDisplay.short(m) + " p25", MeasureDisplay.short(m) + " median", MeasureDisplay.short(m) + " p75",
       ]
     }
     let rows = o.buckets.map { bucket -> [String] in
-      var row = [bucket.date, String(bucket.n)]
+      let share = ShownNumber.format(bucket.activeShare * 100, decimals: 0)
+      var row = [bucket.date, String(bucket.n), "\(bucket.active) (\(share) %)"]
       for m in o.measures {
         let s = bucket.values[m]
         for q in ["p25", "p50", "p75"] {

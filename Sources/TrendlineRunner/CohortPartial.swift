@@ -20,7 +20,8 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
   /// partial's own checksum.
   /// 3: a series part counts each row's users apart from its known values, and lists its
   /// partial rows (SPEC 10.3 and 10.6).
-  public static let schemaID = "trendline/cohort-partial@3"
+  /// 4: a series part counts each row's active users (those with a session in it).
+  public static let schemaID = "trendline/cohort-partial@4"
 
   public var schema = CohortPartial.schemaID
   public var pipeline: Manifest.PipelineRecord
@@ -122,6 +123,12 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
       for date in part.counts.keys.sorted() where !(1...part.users).contains(part.counts[date]!) {
         return "chart '\(name)' counts \(part.counts[date]!) users in row \(date) of \(part.users)"
       }
+      for date in part.active.keys.sorted() {
+        guard let count = part.counts[date], (1...count).contains(part.active[date]!) else {
+          return "chart '\(name)' counts \(part.active[date]!) active users in row \(TerminalText.escaped(date)) of "
+            + "\(part.counts[date] ?? 0)"
+        }
+      }
       for date in part.buckets.keys.sorted() {
         guard let count = part.counts[date] else {
           return "chart '\(name)' holds values in row \(TerminalText.escaped(date)), which it does not count"
@@ -191,6 +198,8 @@ extension CohortPartial: OutputWritable {
 
   private static func write(_ part: Compare.SeriesPart, to writer: inout OutputWriter) throws {
     writer.beginObject()
+    writer.key("active")
+    writer.object(sortingKeys: part.active) { $0.number($1) }
     writer.key("buckets")
     try writer.object(sortingKeys: part.buckets) { writer, measures in
       try writer.object(measures) { writer, values in try writer.array(values) { try $0.number($1) } }

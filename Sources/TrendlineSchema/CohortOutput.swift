@@ -124,12 +124,18 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
     public var partial: Bool
     /// Users with this bucket.
     public var n: Int
+    /// Users with at least one session in the period: the period's active users.
+    public var active: Int
+    /// `active` over the cohort's `users`, 0…1: the share of every compared user, not of `n`
+    /// (without `fillGaps` a user has no bucket for a period without sessions).
+    public var activeShare: Double
     /// Per measure, the statistics of the users whose value is known; a measure no user of the
     /// row has a value for is absent (`null` in the JSON).
     public var values: [Measure: CohortStats]
 
     public init(
-      date: String, start: Date, end: Date, bar: Extent, partial: Bool, n: Int, values: [Measure: CohortStats]
+      date: String, start: Date, end: Date, bar: Extent, partial: Bool, n: Int, active: Int, activeShare: Double,
+      values: [Measure: CohortStats]
     ) {
       self.date = date
       self.start = start
@@ -137,6 +143,8 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
       self.bar = bar
       self.partial = partial
       self.n = n
+      self.active = active
+      self.activeShare = activeShare
       self.values = values
     }
 
@@ -145,7 +153,10 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
     /// whole seconds with halves up, like a user's bar.
     ///
     /// - Complexity: O(1).
-    public init(date: String, granularity: Granularity, partial: Bool, n: Int, values: [Measure: CohortStats]) {
+    public init(
+      date: String, granularity: Granularity, partial: Bool, n: Int, active: Int, activeShare: Double,
+      values: [Measure: CohortStats]
+    ) {
       let parts = date.split(separator: "-").compactMap { Int64($0) }
       precondition(parts.count == 3, "a cohort row's key is YYYY-MM-DD, not \(date)")
       let days = RFC3339.days(fromCivil: parts[0], month: parts[1], day: parts[2])
@@ -160,11 +171,12 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
       let (start, end) = (days * 86_400, next * 86_400)
       self.init(
         date: date, start: Date(epochSeconds: start), end: Date(epochSeconds: end),
-        bar: Extent.bar(start: start, end: end), partial: partial, n: n, values: values)
+        bar: Extent.bar(start: start, end: end), partial: partial, n: n, active: active, activeShare: activeShare,
+        values: values)
     }
 
     enum CodingKeys: String, CodingKey {
-      case date, start, end, bar, partial, n, values
+      case date, start, end, bar, partial, n, active, activeShare, values
     }
 
     public init(from decoder: any Decoder) throws {
@@ -175,6 +187,8 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
       bar = try c.decode(Extent.self, forKey: .bar)
       partial = try c.decode(Bool.self, forKey: .partial)
       n = try c.decode(Int.self, forKey: .n)
+      active = try c.decode(Int.self, forKey: .active)
+      activeShare = try c.decode(Double.self, forKey: .activeShare)
       values = try c.decode([Measure: CohortStats?].self, forKey: .values).compactMapValues { $0 }
       // Version 2 states how many users each statistic covers; a file without is not one.
       if values.values.contains(where: { $0.n < 0 }) {
@@ -356,7 +370,7 @@ extension CohortSeriesOutput: OutputWritable {
 }
 
 extension CohortSeriesOutput.Bucket {
-  /// Writes `date, start, end, bar, partial, n, values`, with a member in `values` for each of
+  /// Writes `date, start, end, bar, partial, n, active, activeShare, values`, with a member in `values` for each of
   /// `measures`, `null` where no user's value is known.
   ///
   /// - Complexity: O(*m* × *q*), where *m* is the number of measures and *q* of quantiles.
@@ -369,6 +383,8 @@ extension CohortSeriesOutput.Bucket {
     bar.write(to: &writer)
     writer.member("partial", partial)
     writer.member("n", n)
+    writer.member("active", active)
+    try writer.member("activeShare", activeShare)
     writer.key("values")
     writer.beginObject()
     for measure in Measure.inKeyOrder where measures.contains(measure) {

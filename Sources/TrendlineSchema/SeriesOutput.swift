@@ -28,6 +28,9 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     /// How much of the period had passed at as-of, 0…1: (as-of + 1 s − start) / (end − start)
     /// for the partial bucket (as-of is the last second counted), 1 for every other.
     public var elapsed: Double
+    /// The user's sessions in the period up to as-of (those the chart's filters kept): 0 for a
+    /// period `fillGaps` put back. A user is active in a period with at least one.
+    public var sessions: Int
     /// Each measure's value; a measure with an unknown value is absent (`null` in the JSON).
     public var values: [Measure: Double]
     /// The smoothed values; the key is absent (not `null`) when the chart has no `smooth`
@@ -40,7 +43,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     public var label: String
 
     public init(
-      id: String, start: Date, end: Date, partial: Bool, elapsed: Double = 1, values: [Measure: Double],
+      id: String, start: Date, end: Date, partial: Bool, elapsed: Double = 1, sessions: Int = 0,
+      values: [Measure: Double],
       trend: [Measure: Double]? = nil, bar: Extent, label: String = ""
     ) {
       self.id = id
@@ -48,6 +52,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
       self.end = end
       self.partial = partial
       self.elapsed = elapsed
+      self.sessions = sessions
       self.values = values
       self.trend = trend
       self.bar = bar
@@ -55,7 +60,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-      case id, start, end, partial, elapsed, values, trend, bar, label
+      case id, start, end, partial, elapsed, sessions, values, trend, bar, label
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +70,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
       end = try c.decode(Date.self, forKey: .end)
       partial = try c.decode(Bool.self, forKey: .partial)
       elapsed = try c.decode(Double.self, forKey: .elapsed)
+      sessions = try c.decode(Int.self, forKey: .sessions)
       values = try c.decodeMeasures(forKey: .values)
       trend = try c.decodeMeasuresIfPresent(forKey: .trend)
       bar = try c.decode(Extent.self, forKey: .bar)
@@ -233,7 +239,7 @@ private struct CohortYAxisMember: OutputWritable {
 }
 
 extension SeriesOutput.Bucket {
-  /// Writes `id, start, end, partial, elapsed, values, trend, bar, label`, with a member for
+  /// Writes `id, start, end, partial, elapsed, sessions, values, trend, bar, label`, with a member for
   /// each of `measures` in `values` and `trend`.
   ///
   /// - Complexity: O(*m*), where *m* is the number of measures.
@@ -244,6 +250,7 @@ extension SeriesOutput.Bucket {
     writer.member("end", end)
     writer.member("partial", partial)
     try writer.member("elapsed", elapsed)
+    writer.member("sessions", sessions)
     writer.key("values")
     try writer.measures(measures, values)
     // Left out, not `null`, without a `smooth` stage (SPEC 9.8).

@@ -160,6 +160,7 @@ public struct Bucket: Sendable, Equatable {
       buckets.append(
         BucketedSeries.Bucket(
           start: periods.start(index), end: periods.end(index), partial: index == periods.count - 1,
+          sessions: sessionCounts[index],
           values: Self.values(totals[index], durationKnown: knownDurations[index] > 0, measures: measures)))
     }
     return BucketedSeries(

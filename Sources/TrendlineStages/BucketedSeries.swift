@@ -12,17 +12,20 @@ public struct BucketedSeries: Sendable, Equatable {
     public var end: Int64
     /// True for the period containing as-of.
     public var partial: Bool
+    /// The sessions in the period, up to as-of: what makes a user active in it.
+    public var sessions: Int
     public var values: [Measure: Double]
     /// Set by `Smooth`; nil before it.
     public var trend: [Measure: Double]?
 
     public init(
-      start: Int64, end: Int64, partial: Bool, values: [Measure: Double],
+      start: Int64, end: Int64, partial: Bool, sessions: Int = 0, values: [Measure: Double],
       trend: [Measure: Double]? = nil
     ) {
       self.start = start
       self.end = end
       self.partial = partial
+      self.sessions = sessions
       self.values = values
       self.trend = trend
     }

@@ -44,6 +44,8 @@ public struct Compare: Sendable, Equatable, Codable {
     /// Local start date → users with that bucket (each measure's list may be shorter: a user
     /// whose value is unknown is in this count but not in the list).
     public var counts: [String: Int]
+    /// Local start date → users with at least one session in that bucket (absent: none).
+    public var active: [String: Int]
     /// The local start dates of the users' partial buckets, ascending, each once.
     public var partial: [String]
     /// The best users by the rank measure, at most `rankTop` of them.
@@ -51,8 +53,8 @@ public struct Compare: Sendable, Equatable, Codable {
 
     public init(
       range: BucketRange, granularity: Granularity, measures: [Measure], users: Int = 0,
-      buckets: [String: [Measure: [Double]]] = [:], counts: [String: Int] = [:], partial: [String] = [],
-      ranking: [CohortSeriesOutput.Ranking.Entry] = []
+      buckets: [String: [Measure: [Double]]] = [:], counts: [String: Int] = [:], active: [String: Int] = [:],
+      partial: [String] = [], ranking: [CohortSeriesOutput.Ranking.Entry] = []
     ) {
       self.range = range
       self.granularity = granularity
@@ -60,6 +62,7 @@ public struct Compare: Sendable, Equatable, Codable {
       self.users = users
       self.buckets = buckets
       self.counts = counts
+      self.active = active
       self.partial = partial
       self.ranking = ranking
     }
@@ -97,6 +100,7 @@ public struct Compare: Sendable, Equatable, Codable {
     for bucket in series.buckets {
       let key = Compare.dateKey(bucket.start, zone: zone, granularity: series.granularity)
       part.counts[key, default: 0] += 1
+      if bucket.sessions > 0 { part.active[key, default: 0] += 1 }
       if bucket.partial { part.partial = Compare.union(part.partial, [key]) }
       for measure in series.measures {
         // An unknown value (a best without a set, a duration no session states) is no user's 0:
@@ -137,6 +141,7 @@ public struct Compare: Sendable, Equatable, Codable {
       for (measure, values) in measures { merged.buckets[key, default: [:]][measure, default: []] += values }
     }
     for (key, count) in other.counts { merged.counts[key, default: 0] += count }
+    for (key, count) in other.active { merged.active[key, default: 0] += count }
     merged.partial = Compare.union(part.partial, other.partial)
     merged.ranking = top(part.ranking + other.ranking)
     return merged
@@ -176,9 +181,10 @@ public struct Compare: Sendable, Equatable, Codable {
         values[measure] = stats(sorted)
         largest[measure] = max(largest[measure] ?? 0, sorted.last ?? 0)
       }
+      let active = part.active[date] ?? 0
       return .init(
         date: date, granularity: part.granularity, partial: part.partial.contains(date), n: part.counts[date]!,
-        values: values)
+        active: active, activeShare: Double(active) / Double(part.users), values: values)
     }
     var yAxis: [Measure: YAxis] = [:]
     for measure in part.measures {

@@ -51,7 +51,8 @@ public struct Emit: Sendable, Equatable {
       SeriesOutput.Bucket(
         id: RFC3339.localDate(seconds: bucket.start, timeZone: calendar.timeZone),
         start: Date(epochSeconds: bucket.start), end: Date(epochSeconds: bucket.end), partial: bucket.partial,
-        elapsed: Self.elapsed(bucket, asOf: series.asOf), values: bucket.values, trend: bucket.trend,
+        elapsed: Self.elapsed(bucket, asOf: series.asOf), sessions: bucket.sessions, values: bucket.values,
+        trend: bucket.trend,
         bar: Extent.bar(start: bucket.start, end: bucket.end))
     }
     var average: [Measure: Double] = [:]

@@ -133,9 +133,15 @@ func cohortFixture(rankedUser: String = "ingrid") -> CohortSeriesOutput {
     // 9 Nov − 3.5 days … 23 Nov + 3.5 days, the rows being at midnight UTC.
     domain: Extent(start: Date(epochSeconds: 1_793_880_000), end: Date(epochSeconds: 1_795_694_400)),
     buckets: [
-      .init(date: "2026-11-09", granularity: .week, partial: false, n: 3, values: [.sessions: stats(1, 2, 3)]),
-      .init(date: "2026-11-16", granularity: .week, partial: false, n: 3, values: [.sessions: stats(0, 1, 2)]),
-      .init(date: "2026-11-23", granularity: .week, partial: true, n: 3, values: [.sessions: stats(1, 1.5, 3)]),
+      .init(
+        date: "2026-11-09", granularity: .week, partial: false, n: 3, active: 3, activeShare: 1,
+        values: [.sessions: stats(1, 2, 3)]),
+      .init(
+        date: "2026-11-16", granularity: .week, partial: false, n: 3, active: 2, activeShare: 2.0 / 3,
+        values: [.sessions: stats(0, 1, 2)]),
+      .init(
+        date: "2026-11-23", granularity: .week, partial: true, n: 3, active: 3, activeShare: 1,
+        values: [.sessions: stats(1, 1.5, 3)]),
     ], yAxis: [.sessions: YAxis(measure: .sessions, largest: 3, units: .metric)],
     ranking: .init(
       measure: .sessions, top: 2, users: [.init(user: rankedUser, value: 5), .init(user: "tom", value: 3)]))

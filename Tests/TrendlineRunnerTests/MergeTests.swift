@@ -277,7 +277,7 @@ import _TrendlineTestSupport
     #expect(
       failure.description
         == "'\(fixture.shard(0).path)/cohort-partial.json' is a trendline/cohort-partial@1 file, "
-        + "this trendline merges trendline/cohort-partial@3; re-run the shard with this trendline"
+        + "this trendline merges trendline/cohort-partial@4; re-run the shard with this trendline"
     )
   }
 

@@ -315,6 +315,7 @@ import TrendlineSchema
             "end": "2025-10-27T00:00:00+01:00",
             "partial": false,
             "elapsed": 1,
+            "sessions": 0,
             "values": {
               "sessions": 3,
               "volumeKg": 1250.5
@@ -335,6 +336,7 @@ import TrendlineSchema
             "end": "2025-11-03T00:00:00+01:00",
             "partial": true,
             "elapsed": 0.8571428571428571,
+            "sessions": 0,
             "values": {
               "sessions": 2,
               "volumeKg": 750
@@ -640,6 +642,7 @@ import TrendlineSchema
               "end": "2025-10-25T22:30:00-02:30",
               "partial": false,
               "elapsed": 1,
+              "sessions": 0,
               "values": {
                 "durationSeconds": 1e-07,
                 "sessions": 3,
@@ -664,6 +667,7 @@ import TrendlineSchema
               "end": "2025-11-01T22:30:00-02:30",
               "partial": true,
               "elapsed": 1,
+              "sessions": 0,
               "values": {
                 "durationSeconds": null,
                 "sessions": null,
@@ -933,6 +937,8 @@ import TrendlineSchema
               },
               "partial": false,
               "n": 2,
+              "active": 2,
+              "activeShare": 0.6666666666666666,
               "values": {
                 "sessions": {
                   "n": 2,
@@ -961,6 +967,8 @@ import TrendlineSchema
               },
               "partial": true,
               "n": 1,
+              "active": 1,
+              "activeShare": 0.3333333333333333,
               "values": {
                 "sessions": null,
                 "volumeKg": null

@@ -12,7 +12,7 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
     buckets: buckets.map { start, sessions, volume in
       .init(
         id: String(start.prefix(10)), start: date(start), end: date(start), partial: false,
-        values: [.sessions: sessions, .volumeKg: volume], bar: extent)
+        sessions: Int(sessions), values: [.sessions: sessions, .volumeKg: volume], bar: extent)
     },
     average: [:])
 }
@@ -55,6 +55,29 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   #expect(cohort.yAxis[.volumeKg]?.ticks[3]?.map(\.value) == [0, 150, 300])
   #expect(cohort.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 4))
   #expect(cohort.ranking?.users.map(\.user) == ["ny", "sunday"])
+}
+
+/// Active users, the weekly-active figure: a user is active in a row when they had a session
+/// in it. Three users over two weeks with gaps filled (every user has both rows, n = 3):
+/// ana trained both weeks, ben only the second, cy neither (the zeros `fillGaps` puts back).
+/// Week 17 Nov: ana → 1 of 3 users; week 24 Nov: ana and ben → 2 of 3. Split over two parts
+/// (shards), the rows are the same.
+@Test func activeUsersPerRowAndTheirShareOfTheCohort() {
+  let compare = Compare()
+  let weeks = ("2025-11-17T00:00:00Z", "2025-11-24T00:00:00Z")
+  let ana = series("ana", zone: "UTC", [(weeks.0, 2, 100), (weeks.1, 1, 50)])
+  let ben = series("ben", zone: "UTC", [(weeks.0, 0, 0), (weeks.1, 3, 90)])
+  let cy = series("cy", zone: "UTC", [(weeks.0, 0, 0), (weeks.1, 0, 0)])
+  let whole = compare.reduce(
+    compare.add(cy, to: compare.add(ben, to: compare.add(ana, to: nil))), chart: "volume", asOf: "2025-11-29")
+  #expect(whole.buckets.map(\.n) == [3, 3])
+  #expect(whole.buckets.map(\.active) == [1, 2])
+  let shares: [Double] = [1.0 / 3, 2.0 / 3]
+  #expect(whole.buckets.map(\.activeShare) == shares)
+  let split = compare.reduce(
+    compare.merge(compare.add(ana, to: nil), compare.add(cy, to: compare.add(ben, to: nil))), chart: "volume",
+    asOf: "2025-11-29")
+  #expect(split == whole)
 }
 
 /// A one-user cohort: every statistic is that user's value.

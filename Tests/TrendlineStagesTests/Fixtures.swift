@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TrendlineSchema
 import TrendlineStages
 
@@ -67,9 +68,11 @@ struct Row: Equatable, CustomStringConvertible {
   }
 }
 
-/// The rows of a series, for comparing with a hand-written list.
+/// The rows of a series, for comparing with a hand-written list. Each bucket's session count,
+/// the one a cohort's active users come from, is checked against its `sessions` measure.
 func rows(_ series: BucketedSeries) -> [Row] {
   series.buckets.map { bucket in
+    if let measured = bucket.values[.sessions] { #expect(Double(bucket.sessions) == measured) }
     var row = Row(
       "1970-01-01T00:00:00Z", "1970-01-01T00:00:00Z", sessions: bucket.values[.sessions] ?? -1)
     (row.start, row.end, row.partial) = (bucket.start, bucket.end, bucket.partial)
