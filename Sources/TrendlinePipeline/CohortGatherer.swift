@@ -19,7 +19,8 @@ public struct CohortGatherer: Sendable {
   public init(pipeline: Pipeline) {
     let settings = pipeline.compare
     compare = Compare(
-      quantiles: settings?.quantiles ?? [], rankMeasure: settings?.rankMeasure, rankTop: settings?.rankTop ?? 0)
+      quantiles: settings?.quantiles ?? [], rankMeasure: settings?.rankMeasure, rankTop: settings?.rankTop ?? 0,
+      weekStart: settings?.weekStart)
     for name in settings?.charts ?? [] {
       guard let chart = pipeline.charts.first(where: { $0.name == name }) else { continue }
       if chart.isSeries, let bucket = chart.bucket {

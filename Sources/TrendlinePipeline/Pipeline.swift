@@ -48,6 +48,9 @@ public struct Pipeline: Sendable, Equatable {
     public var quantiles: [Double]
     public var rankMeasure: Measure?
     public var rankTop: Int
+    /// `compare.weekStart`: weekly cohorts re-bucket every user's weeks to start on this day.
+    /// Nil (the default): each user's weeks join the row of the Monday nearest their start.
+    public var weekStart: Weekday? = nil
   }
 
   public struct Output: Sendable, Equatable {

@@ -349,7 +349,7 @@ final class PipelineChecker: ParameterReader {
 
   // MARK: compare and output
 
-  static let compareKeys = ["charts", "quantiles", "rank"]
+  static let compareKeys = ["charts", "quantiles", "rank", "weekStart"]
   /// The quantiles compared when `compare` gives none: those of the SPEC 6 example.
   static let defaultQuantiles = Compare.defaultQuantiles
   /// Users in a ranking when `rank` gives no `top`.
@@ -437,7 +437,11 @@ final class PipelineChecker: ParameterReader {
         }
       }
     }
-    return Pipeline.Compare(charts: names, quantiles: quantiles, rankMeasure: rankMeasure, rankTop: rankTop)
+    let weekStart: Weekday? = members["weekStart"].flatMap {
+      choice($0, at: path.appending("weekStart"), what: "weekday")
+    }
+    return Pipeline.Compare(
+      charts: names, quantiles: quantiles, rankMeasure: rankMeasure, rankTop: rankTop, weekStart: weekStart)
   }
 
   func output(_ value: JSONValue, at path: JSONPath) -> Pipeline.Output? {

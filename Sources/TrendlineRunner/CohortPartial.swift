@@ -113,7 +113,7 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
         return "chart '\(name)' ranks \(part.ranking.count) users, more than \(compare.rankTop) or not finite"
       }
       // Rows in date order, so a partial with two bad rows names the same one on every run.
-      for date in part.counts.keys.sorted() + part.partial where !Compare.isRowKey(date, granularity: part.granularity)
+      for date in part.counts.keys.sorted() + part.partial where !compare.isRowKey(date, granularity: part.granularity)
       {
         return
           "chart '\(name)' has a row '\(TerminalText.escaped(date))' that is not the YYYY-MM-DD start of a "
@@ -193,6 +193,7 @@ extension CohortPartial: OutputWritable {
     try writer.array(compare.quantiles) { try $0.number($1) }
     if let measure = compare.rankMeasure { writer.member("rankMeasure", measure.rawValue) }
     writer.member("rankTop", compare.rankTop)
+    if let weekStart = compare.weekStart { writer.member("weekStart", weekStart.rawValue) }
     writer.endObject()
   }
 

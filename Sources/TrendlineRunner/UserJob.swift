@@ -118,6 +118,17 @@ enum UserJob {
 
     var compared: [(chart: String, output: ChartOutput)] = []
     let formats = context.pipeline.output.formats
+    // An aligned cohort (`compare.weekStart`) sees a weekly chart bucketed again with its weeks
+    // starting on that day; the user's own chart keeps their first weekday.
+    func cohortView(of output: ChartOutput) -> ChartOutput {
+      guard let weekStart = context.pipeline.compare?.weekStart, case .series(let series) = output,
+        series.granularity == .week, calendar.firstWeekday != weekStart,
+        let chart = context.pipeline.charts.first(where: { $0.name == series.chart })
+      else { return output }
+      var aligned = chartContext(chart)
+      aligned.calendar.firstWeekday = weekStart
+      return chart.run(ingest.sessions, in: aligned)
+    }
     var documents: [ChartDocument] = []
     for chart in context.pipeline.charts {
       let output = chart.run(ingest.sessions, in: chartContext(chart))
@@ -137,7 +148,7 @@ enum UserJob {
         try AtomicFile.write(data, to: folder + "/" + chart.name + ".json")
       }
       written.insert(chart.name + ".json")
-      if compares(chart.name) { compared.append((chart.name, output)) }
+      if compares(chart.name) { compared.append((chart.name, cohortView(of: output))) }
       let document = ChartDocument.user(output)
       if let svg = try ReportWriter.writeSVG(document, named: chart.name, in: folder, formats: formats) {
         written.insert(svg)

@@ -18,18 +18,28 @@ public struct Compare: Sendable, Equatable, Codable {
   public var quantiles: [Double]
   public var rankMeasure: Measure?
   public var rankTop: Int
+  /// The day every weekly row starts on when the cohort is aligned (`compare.weekStart`): each
+  /// user's compared weekly chart is then bucketed again with weeks starting that day, for the
+  /// cohort only. Nil: rows start on Mondays, and a user's week that starts on another day
+  /// joins the row of the Monday nearest its start (days −3…+3).
+  public var weekStart: Weekday?
 
   /// SPEC 6's defaults: the quartiles and the 90th percentile; the top ten users.
   public static let defaultQuantiles = [0.25, 0.5, 0.75, 0.9]
   public static let defaultRankTop = 10
 
   public init(
-    quantiles: [Double] = Compare.defaultQuantiles, rankMeasure: Measure? = nil, rankTop: Int = Compare.defaultRankTop
+    quantiles: [Double] = Compare.defaultQuantiles, rankMeasure: Measure? = nil, rankTop: Int = Compare.defaultRankTop,
+    weekStart: Weekday? = nil
   ) {
     self.quantiles = quantiles
     self.rankMeasure = rankMeasure
     self.rankTop = rankTop
+    self.weekStart = weekStart
   }
+
+  /// The weekday weekly rows start on: `weekStart`, or Monday.
+  public var rowWeekday: Weekday { weekStart ?? .monday }
 
   // MARK: Gathering
 
@@ -98,7 +108,7 @@ public struct Compare: Sendable, Equatable, Codable {
     let zone = TimeZone(identifier: series.timeZone) ?? TimeZone(identifier: "UTC")!
     var total = 0.0
     for bucket in series.buckets {
-      let key = Compare.dateKey(bucket.start, zone: zone, granularity: series.granularity)
+      let key = Compare.dateKey(bucket.start, zone: zone, granularity: series.granularity, rowWeekday: rowWeekday)
       part.counts[key, default: 0] += 1
       if bucket.sessions > 0 { part.active[key, default: 0] += 1 }
       if bucket.partial { part.partial = Compare.union(part.partial, [key]) }
@@ -241,13 +251,13 @@ public struct Compare: Sendable, Equatable, Codable {
   /// - Complexity: O((*a* + *b*) log(*a* + *b*)); the lists hold a date or two.
   static func union(_ a: [String], _ b: [String]) -> [String] { Array(Set(a).union(b)).sorted() }
 
-  /// Whether `key` is a row key ``dateKey(_:zone:granularity:)`` can write for `granularity`:
-  /// `YYYY-MM-DD`, a real date of the years as-of dates and their windows reach, the first of a
-  /// month for months and a Monday for weeks. Merge checks partials with it, so that a forged
+  /// Whether `key` is a row key ``dateKey(_:zone:granularity:rowWeekday:)`` can write for
+  /// `granularity`: `YYYY-MM-DD`, a real date of the years as-of dates and their windows reach,
+  /// the first of a month for months and a ``rowWeekday`` for weeks. Merge checks partials with it, so that a forged
   /// key cannot reach the date arithmetic of a row's instants or make a row of no period.
   ///
   /// - Complexity: O(1).
-  public static func isRowKey(_ key: String, granularity: Granularity) -> Bool {
+  public func isRowKey(_ key: String, granularity: Granularity) -> Bool {
     let bytes = Array(key.utf8)
     guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
     let parts = key.split(separator: "-")
@@ -261,9 +271,7 @@ public struct Compare: Sendable, Equatable, Codable {
     case .day: return true
     case .month: return day == 1
     case .week:
-      // 1970-01-01 was a Thursday: (days + 3) mod 7 is 0 on Mondays.
-      let days = RFC3339.days(fromCivil: year, month: month, day: day)
-      return ((days + 3) % 7 + 7) % 7 == 0
+      return Compare.daysPastRowWeekday(RFC3339.days(fromCivil: year, month: month, day: day), rowWeekday) == 0
     }
   }
 
@@ -283,18 +291,27 @@ public struct Compare: Sendable, Equatable, Codable {
     return t >= 0.5 ? sorted[high] - difference * (1 - t) : sorted[low] + difference * t
   }
 
-  /// A bucket's row in the cohort: its local start date, weeks moved to the nearest Monday
-  /// (days −3…+3) so users whose weeks start on different days share rows.
+  /// Days from the latest `weekday` on or before the day `days` after 1970-01-01, 0…6.
+  static func daysPastRowWeekday(_ days: Int64, _ weekday: Weekday) -> Int64 {
+    // 1970-01-01 was a Thursday, weekday 5 in Foundation's numbering (Sunday 1).
+    let offset = Int64(5 - weekday.calendarValue)
+    return ((days + offset) % 7 + 7) % 7
+  }
+
+  /// A bucket's row in the cohort: its local start date, weeks moved to the nearest
+  /// `rowWeekday` (days −3…+3) so users whose weeks start on different days share rows. An
+  /// aligned cohort's weeks already start on it, and stay.
   ///
   /// - Complexity: O(1).
-  public static func dateKey(_ start: Date, zone: TimeZone, granularity: Granularity) -> String {
+  public static func dateKey(_ start: Date, zone: TimeZone, granularity: Granularity, rowWeekday: Weekday = .monday)
+    -> String
+  {
     let instant = start.epochSeconds
     let local = instant + Int64(zone.secondsFromGMT(for: start))
     var days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
     if granularity == .week {
-      // 1970-01-01 was a Thursday: (days + 3) mod 7 is 0 on Mondays.
-      let weekday = ((days + 3) % 7 + 7) % 7
-      days += weekday <= 3 ? -weekday : 7 - weekday
+      let past = daysPastRowWeekday(days, rowWeekday)
+      days += past <= 3 ? -past : 7 - past
     }
     let (year, month, day) = RFC3339.civilDate(fromDays: days)
     func pad(_ value: Int64, _ width: Int) -> String {

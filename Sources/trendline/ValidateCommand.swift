@@ -157,6 +157,11 @@ enum ValidateCommand {
       } else {
         lines.append("  rank: none")
       }
+      if let weekStart = compare.weekStart {
+        lines.append("  weeks: every user's weeks bucketed again to start on \(weekStart.rawValue)")
+      } else {
+        lines.append("  weeks: each user's week joins the row of the Monday nearest its start")
+      }
     } else {
       lines.append("compare: none")
     }
