@@ -1,54 +1,61 @@
 #!/usr/bin/env bash
-# Checks deploy/kubernetes/ without a cluster:
-#   1. renders the two Job templates with sample values, as the nightly driver does (sed);
-#   2. validates every manifest strictly (unknown fields rejected) against the Kubernetes
-#      OpenAPI schemas of KUBERNETES_VERSION (default 1.29.0, the minimum README.md states),
-#      with kubernetes-validate from PyPI, installed into a throw-away venv;
-#   3. checks what a schema cannot: Pod Security "restricted", the failure policy's rules, no
-#      shell and no date in the shard command, the labels, the pipeline's paths;
-#   4. simulates a night across midnight: builds trendline, runs the rendered shard command of
-#      each index 0..3 locally (a fake `date` says it is already the next day for indices 2
-#      and 3), a one-shard retry, then the rendered merge, and asserts one as-of throughout.
+# Checks deploy/kubernetes/ and the driver that uses it without a cluster:
+#   1. builds trendline and runs the REAL driver, `deploy/nightly.sh kubernetes ...`, end to
+#      end against a fake kubectl (deploy/check/fake-kubectl.py: Jobs run as local pods, their
+#      podFailurePolicy and per-index retries honoured), over a night that crosses midnight:
+#        a. shard 2's first pod is SIGKILLed: the Indexed Job retries it itself, no retry Job;
+#        b. shard 1 is killed on both its pods: the Job ends with failedIndexes, and the driver
+#           creates exactly one one-shard retry Job, --shard 1/4, with the same as-of;
+#        c. the driver run again for that night applies nothing: "merged already";
+#        d. shard 3 killed on every pod: the driver gives up (exit 3) and names its pods' logs;
+#        e. a pod hangs past DEADLINE: the driver deletes the Job, re-runs the shard, merges;
+#      the merged output of a, b and e must equal a single-process `trendline run`;
+#   2. validates every manifest the driver applied, and the static ones, strictly (unknown
+#      fields rejected) against the Kubernetes OpenAPI schemas of KUBERNETES_VERSION (default
+#      1.29.0, the minimum README.md states), with kubernetes-validate from PyPI in a venv;
+#   3. checks what a schema cannot: Pod Security "restricted", the failure policies, no shell
+#      and no date in the commands, the labels, the RBAC rules, the pipeline's paths.
 #
 #   bash deploy/check-kubernetes.sh
+#   PENDING_FIXES=1 bash deploy/check-kubernetes.sh   # also f and g, which fail until fixed:
+#        f. the merge's first pod is killed and its retry succeeds: the driver must say merged;
+#        g. an earlier night's split (shards/*-of-2) beside tonight's must not stop the merge.
 #
-# Exits non-zero on the first failure. Needs python3 (with venv), network access to PyPI,
-# and swift.
+# The templates are rendered only by the driver: the Jobs checked in 2 and 3 are the ones it
+# applied. Exits non-zero on the first failure. Needs python3 (with venv), network access to
+# PyPI, and swift.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 k8s=$repo/deploy/kubernetes
 version=${KUBERNETES_VERSION:-1.29.0}
 validator=kubernetes-validate==1.37.0
+as_of=2026-11-30
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# The fake cluster's controllers and pods are processes of their own (each its own process
+# group): stop those still running after a failure, by their ids, and only while the id is
+# still theirs (their command line names this folder or the fake), before the folder goes.
+cleanup() {
+  local pid
+  for pid in $(cat "$tmp"/*/state/runners.pid 2>/dev/null) \
+    $(sed -n 's/^  "pid": \([0-9]*\).*/\1/p' "$tmp"/*/state/pods/*/*.json 2>/dev/null); do
+    if tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF -e "$tmp" -e fake-kubectl.py; then
+      kill -TERM -- "-$pid" 2>/dev/null || true
+    fi
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 fail() { echo "check-kubernetes: FAIL: $*" >&2; exit 1; }
+started=$SECONDS
 
 echo "== validator: $validator in a venv"
 python3 -m venv "$tmp/venv"
 "$tmp/venv/bin/pip" install --quiet --disable-pip-version-check "$validator"
+# The venv's python has PyYAML (kubernetes-validate needs it), which the fake kubectl uses too.
 py=$tmp/venv/bin/python
 kv=$tmp/venv/bin/kubernetes-validate
 echo "kubernetes-validate $("$kv" --version), schemas for Kubernetes $version"
-
-echo "== render the templates"
-rendered=$tmp/rendered
-mkdir -p "$rendered"
-image=registry.example.com/trendline:1.0
-# render_shards NAME AS_OF COMPLETIONS PARALLELISM SHARD_OPTION SHARD_VALUE
-render_shards() {
-  sed -e "s|@NAME@|$1|g" -e "s|@AS_OF@|$2|g" -e "s|@COMPLETIONS@|$3|g" -e "s|@PARALLELISM@|$4|g" \
-    -e "s|@SHARD_OPTION@|$5|g" -e "s|@SHARD_VALUE@|$6|g" -e "s|@IMAGE@|$image|g" "$k8s/shards-job.yaml"
-}
-# render_merge NAME AS_OF
-render_merge() { sed -e "s|@NAME@|$1|g" -e "s|@AS_OF@|$2|g" -e "s|@IMAGE@|$image|g" "$k8s/merge-job.yaml"; }
-render_shards trendline-2026-11-30-shards-r1a2b3 2026-11-30 16 8 --shards 16 >"$rendered/shards-night.yaml"
-render_shards trendline-2026-11-30-shards-r4d5e6 2026-11-30 1 1 --shard 5/16 >"$rendered/shards-retry.yaml"
-render_merge trendline-2026-11-30-merge-r1a2b3 2026-11-30 >"$rendered/merge.yaml"
-for f in "$rendered"/*.yaml; do
-  if grep -n '@[A-Z_]*@' "$f"; then fail "$(basename "$f"): a placeholder is left after rendering"; fi
-done
-echo "rendered: $(cd "$rendered" && echo *.yaml)"
 
 echo "== every file says what it is and how it is applied"
 for f in "$k8s"/*.yaml; do
@@ -57,19 +64,308 @@ for f in "$k8s"/*.yaml; do
 done
 echo "ok: $(cd "$k8s" && echo *.yaml)"
 
+echo "== build trendline"
+(cd "$repo" && swift build -c release --product trendline 2>&1 | tail -1)
+trendline=$repo/.build/release/trendline
+"$trendline" --help >/dev/null
+
+echo "== the ConfigMap's pipeline is valid"
+"$py" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["data"]["pipeline.json"], end="")' \
+  "$k8s/configmap.yaml" >"$tmp/pipeline.json"
+"$trendline" validate "$tmp/pipeline.json" >/dev/null || fail "trendline validate refuses the ConfigMap's pipeline"
+grep -q '"input": "/data/exports"' "$tmp/pipeline.json" || fail "the ConfigMap's source.input is not /data/exports"
+echo "ok: trendline validate"
+
+# --- The fake cluster -------------------------------------------------------------------
+
+"$trendline" generate --users 40 --seed 1 --output "$tmp/corpus" >/dev/null
+
+# kubectl, first in the driver's PATH (a real one may be installed: it must not be reached).
+mkdir -p "$tmp/kbin"
+printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$py" "$repo/deploy/check/fake-kubectl.py" >"$tmp/kbin/kubectl"
+chmod +x "$tmp/kbin/kubectl"
+
+# A `date` that says it is already 2026-12-01, first in the PATH of the pods that start after
+# midnight. It logs every call: the pods run no shell, so nothing may call it.
+mkdir -p "$tmp/tomorrow"
+cat >"$tmp/tomorrow/date" <<EOF
+#!/bin/sh
+echo "date \$*" >>"$tmp/date-calls.log"
+case "\$*" in *%F*) echo 2026-12-01 ;; *) echo "Tue Dec  1 00:05:00 UTC 2026" ;; esac
+EOF
+chmod +x "$tmp/tomorrow/date"
+[ "$(PATH=$tmp/tomorrow:$PATH date -u +%F)" = 2026-12-01 ] || fail "the fake date does not say 2026-12-01"
+: >"$tmp/date-calls.log"
+
+# new_cluster NAME [kill|hang WHAT N]: an empty cluster and volume in $tmp/NAME: state/ (the
+# fake's), data/ (the volume: /data in the pods, data/exports a copy of the corpus), config/
+# (the ConfigMap: /config), and the pods' own trendline in podbin/. The first N pods of WHAT
+# (a shard's index, or "merge") are SIGKILLed (exit 137), or hang for a minute, before they
+# write anything.
+new_cluster() {
+  local c=$tmp/$1 action=${2:-} bad=${3:-} bad_count=${4:-0}
+  mkdir -p "$c/state" "$c/config" "$c/data" "$c/podbin" "$c/driverbin" "$c/attempts"
+  cp -R "$tmp/corpus" "$c/data/exports"
+  # The ConfigMap's pipeline, source.input moved with the volume, so that the single-process
+  # run of the comparison reads the same corpus. The driver and the pods read this one file.
+  sed "s|\"input\": \"/data/exports\"|\"input\": \"$c/data/exports\"|" "$tmp/pipeline.json" >"$c/config/pipeline.json"
+  # The pods' `trendline`: the image's binary, behind a stand-in that logs the command line,
+  # kills the pods it is told to, and puts the fake date first in the PATH of the pods that
+  # start after midnight: indices 2 and 3, every one-shard retry (the next morning), the merge.
+  cat >"$c/podbin/trendline" <<EOF
+#!/bin/bash
+set -u
+what=\${JOB_COMPLETION_INDEX:-merge} tomorrow=
+args=("\$@")
+for ((i = 0; i < \${#args[@]}; i++)); do
+  if [ "\${args[i]}" = --shard ]; then what=\${args[i + 1]%/*} tomorrow=1; fi
+done
+case \$what in merge | [2-9] | [1-9][0-9]*) tomorrow=1 ;; esac
+attempt=\$((\$(cat "$c/attempts/\$what" 2>/dev/null || echo 0) + 1))
+echo "\$attempt" >"$c/attempts/\$what"
+if [ "\$what" = "$bad" ] && [ "\$attempt" -le "$bad_count" ]; then
+  if [ "$action" = hang ]; then
+    echo "check-kubernetes: \$what hangs, attempt \$attempt" >&2
+    sleep 60
+  fi
+  echo "check-kubernetes: SIGKILL of \$what, attempt \$attempt" >&2
+  kill -KILL \$\$
+fi
+if [ -n "\$tomorrow" ]; then PATH=$tmp/tomorrow:\$PATH; fi
+echo "index=\${JOB_COMPLETION_INDEX:-} \$*" >>"$c/pod-commands.log"
+exec "$trendline" "\$@"
+EOF
+  # The driver's `trendline`: the same binary, its calls logged.
+  cat >"$c/driverbin/trendline" <<EOF
+#!/bin/sh
+echo "\$*" >>"$c/driver-commands.log"
+exec "$trendline" "\$@"
+EOF
+  chmod +x "$c/podbin/trendline" "$c/driverbin/trendline"
+  : >"$c/pod-commands.log"
+  : >"$c/driver-commands.log"
+}
+
+# run_driver NAME [VAR=VALUE...]: the nightly driver as the CronJob runs it, for the night of
+# $as_of, 4 shards, against cluster NAME; its output in $c/driver.out, its exit code in $code.
+# The driver gets the local folders themselves (it runs `trendline shards` on them), while the
+# pods' commands keep the template's /data and /config, which the fake moves to the same
+# folders.
+run_driver() {
+  c=$tmp/$1
+  shift
+  code=0
+  (cd "$repo" && env -u NAMESPACE -u RETRIES -u DEADLINE -u PARALLELISM -u LOGS \
+    PATH="$tmp/kbin:$PATH" FAKE_KUBE_STATE="$c/state" FAKE_KUBE_DATA="$c/data" FAKE_KUBE_CONFIG="$c/config" \
+    FAKE_KUBE_PATH="$c/podbin:/usr/bin:/bin" \
+    AS_OF=$as_of IMAGE=registry.example.com/trendline:1.0 TEMPLATES=deploy/kubernetes POLL=0 \
+    TRENDLINE="$c/driverbin/trendline" "$@" \
+    bash deploy/nightly.sh kubernetes "$c/config/pipeline.json" "$c/data/exports" "$c/data/out" 4) \
+    >"$c/driver.out" 2>&1 || code=$?
+  sed 's/^/  | /' "$c/driver.out"
+}
+
+# expect_cluster NAME < EXPECTED: the Jobs applied to cluster NAME, in order, each with its
+# end and the exit codes of its pods by index (a retried index shows each pod's), must be
+# EXPECTED. The driver's run id (the same in every name of a run) is shown as RUNID.
+expect_cluster() {
+  "$py" - "$tmp/$1/state" >"$tmp/$1/cluster.txt" <<'PY'
+import glob, json, os, re, sys
+state = sys.argv[1]
+run_ids = []
+for line in open(os.path.join(state, "applied.log")):
+    namespace, name, what = line.split()
+    if what != "created":
+        print(f"{namespace} {name} {what}")
+        continue
+    match = re.search(r"-(\d{6})$", name)
+    if match and match.group(1) not in run_ids:
+        run_ids.append(match.group(1))
+    try:
+        job = json.load(open(os.path.join(state, "jobs", namespace, name + ".json")))
+    except FileNotFoundError:  # deleted, and its pods with it
+        print(namespace, re.sub(r"-\d{6}$", "-RUNID", name), "deleted")
+        continue
+    spec, status = job["spec"], job["status"]
+    command = spec["template"]["spec"]["containers"][0]["command"]
+    words = [namespace, re.sub(r"-\d{6}$", "-RUNID", name)]
+    if spec.get("completionMode") == "Indexed":
+        words.append(f"Indexed completions={spec['completions']} {' '.join(command[-2:])}:")
+    else:
+        words.append(f"{command[1]}:")
+    words += [c["type"] for c in status.get("conditions", []) if c["status"] == "True"] or ["unfinished"]
+    for key in ("completedIndexes", "failedIndexes"):
+        if key in status:
+            words.append(f"{key}={status[key]}")
+    pods = {}
+    for file in glob.glob(os.path.join(state, "pods", namespace, "*.json")):
+        pod = json.load(open(file))
+        if pod["metadata"]["labels"]["batch.kubernetes.io/job-name"] == name:
+            index = pod["metadata"]["labels"].get("batch.kubernetes.io/job-completion-index", "-")
+            code = pod["status"].get("containerStatuses", [{}])[0].get("state", {}).get("terminated", {})
+            pods.setdefault(index, []).append((pod["fake"]["created"], str(code.get("exitCode", "running"))))
+    words.append("pods " + " ".join(f"{i}:" + ",".join(c for _, c in sorted(p)) for i, p in sorted(pods.items())))
+    print(" ".join(words))
+if len(run_ids) > 1:
+    print(f"run ids: {run_ids} (one driver run, one id)")
+PY
+  if ! diff -u - "$tmp/$1/cluster.txt"; then
+    fail "cluster $1: the Jobs applied (+) are not those expected (-)"
+  fi
+  sed 's/^/  ok: /' "$tmp/$1/cluster.txt"
+}
+
+# expect_merged NAME: the night was merged as one as-of, every pod ran that as-of, nothing
+# called date, and the output is what a single process makes of the same corpus.
+expect_merged() {
+  local c=$tmp/$1
+  [ -f "$c/data/out/_SUCCESS" ] || fail "cluster $1: the merge wrote no _SUCCESS"
+  "$py" - "$c/data/out" <<'PY'
+import json, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+manifest = json.loads((out / "manifest.json").read_text())
+shard_as_of = {e["shard"]["index"]: json.loads((out / e["manifest"]).read_text())["asOf"] for e in manifest["shards"]}
+if manifest["asOf"] != "2026-11-30" or shard_as_of != {i: "2026-11-30" for i in range(4)}:
+    sys.exit(f"check-kubernetes: FAIL: merged asOf {manifest['asOf']!r}, the shards' {shard_as_of}")
+print(f"  ok: manifest.json asOf {manifest['asOf']}, as every shard's of 4; {manifest['totals']['users']} users")
+PY
+  if grep ' run ' "$c/pod-commands.log" | grep -v -- "--as-of $as_of " | grep -q .; then
+    cat "$c/pod-commands.log"
+    fail "cluster $1: a pod ran another as-of"
+  fi
+  grep -q -- "--jobs 2 " "$c/pod-commands.log" || fail "cluster $1: \$(TRENDLINE_JOBS) did not become the CPU limit, 2"
+  if grep -v -- "--as-of $as_of " "$c/driver-commands.log" | grep -q .; then
+    fail "cluster $1: the driver asked trendline shards about another as-of"
+  fi
+  if [ -s "$tmp/date-calls.log" ]; then cat "$tmp/date-calls.log"; fail "a pod called date"; fi
+  "$trendline" run "$c/config/pipeline.json" --output "$c/single" --as-of $as_of --quiet ||
+    fail "the single-process run failed"
+  diff -r -x manifest.json -x shards -x .trendline-output "$c/single" "$c/data/out" >"$c/diff.txt" || {
+    head -20 "$c/diff.txt"
+    fail "cluster $1: the merged output differs from a single-process run"
+  }
+  echo "  ok: every pod ran --as-of $as_of (none called date); output = single-process run"
+}
+
+night="trendline-$as_of"
+
+echo "== a. a night across midnight; shard 2's first pod is SIGKILLed (137), the Job retries it"
+new_cluster a kill 2 1
+run_driver a
+[ "$code" -eq 0 ] || fail "the driver exited $code, not 0"
+expect_cluster a <<EOF
+default $night-shards-RUNID Indexed completions=4 --shards 4: Complete completedIndexes=0-3 pods 0:0 1:0 2:137,0 3:0
+default $night-merge-RUNID merge: Complete pods -:0
+EOF
+expect_merged a
+
+echo "== b. shard 1 killed on both its pods: one retry Job, --shard 1/4 (NAMESPACE=trendline)"
+new_cluster b kill 1 2
+run_driver b NAMESPACE=trendline
+[ "$code" -eq 0 ] || fail "the driver exited $code, not 0"
+grep -q "re-running shards 1 (attempt 1 of 2)" "$c/driver.out" || fail "the driver did not say it re-runs shard 1"
+expect_cluster b <<EOF
+trendline $night-shards-RUNID Indexed completions=4 --shards 4: Failed completedIndexes=0,2-3 failedIndexes=1 pods 0:0 1:137,137 2:0 3:0
+trendline $night-retry1-shard-1-RUNID Indexed completions=1 --shard 1/4: Complete completedIndexes=0 pods 0:0
+trendline $night-merge-RUNID merge: Complete pods -:0
+EOF
+expect_merged b
+
+echo "== c. the driver again for the same night: nothing to apply, merged already"
+cp "$tmp/b/cluster.txt" "$tmp/b-before.txt"
+applied_before=$(wc -l <"$tmp/b/state/applied.log")
+run_driver b NAMESPACE=trendline
+[ "$code" -eq 0 ] || fail "the second driver exited $code, not 0"
+grep -q "all 4 shards complete and merged already" "$c/driver.out" || fail "the second driver did not say merged already"
+[ "$(wc -l <"$tmp/b/state/applied.log")" -eq "$applied_before" ] || fail "the second driver applied a Job"
+expect_cluster b <"$tmp/b-before.txt"
+
+echo "== d. shard 3 killed on every pod: exit 3, its pods' logs named, nothing merged"
+new_cluster d kill 3 99
+run_driver d NAMESPACE=trendline
+[ "$code" -eq 3 ] || fail "the driver exited $code, not 3"
+grep -q "^  shard 3-of-4 " "$c/driver.out" || fail "the driver did not name shard 3"
+expect_cluster d <<EOF
+trendline $night-shards-RUNID Indexed completions=4 --shards 4: Failed completedIndexes=0-2 failedIndexes=3 pods 0:0 1:0 2:0 3:137,137
+trendline $night-retry1-shard-3-RUNID Indexed completions=1 --shard 3/4: Failed failedIndexes=0 pods 0:137,137
+trendline $night-retry2-shard-3-RUNID Indexed completions=1 --shard 3/4: Failed failedIndexes=0 pods 0:137,137
+EOF
+if [ -e "$c/data/out/manifest.json" ] || [ -e "$c/data/out/_SUCCESS" ]; then fail "something was merged"; fi
+# Every pod of shard 3 (2 pods in each of the 3 Jobs), each as a command that works.
+grep -E '^    log: kubectl --namespace trendline logs (pod/)?[a-z0-9-]+$' "$c/driver.out" >"$tmp/d-logs.txt" || true
+[ "$(wc -l <"$tmp/d-logs.txt")" -eq 6 ] || fail "the driver named $(wc -l <"$tmp/d-logs.txt") pod logs, not 6"
+while read -r _ command; do
+  PATH="$tmp/kbin:$PATH" FAKE_KUBE_STATE=$c/state $command | grep -q "SIGKILL of 3, attempt" ||
+    fail "'$command' does not show the log of a pod of shard 3"
+done <"$tmp/d-logs.txt"
+echo "  ok: exit 3; the 6 'log:' lines are pods of shard 3, and each shows its log"
+
+echo "== e. shard 0's first pod hangs past DEADLINE: the Job is deleted, shard 0 re-run, merged"
+new_cluster e hang 0 1
+run_driver e NAMESPACE=trendline DEADLINE=4
+[ "$code" -eq 0 ] || fail "the driver exited $code, not 0"
+grep -q "jobs still unfinished after 4s, deleting them: $night-shards-" "$c/driver.out" ||
+  fail "the driver did not say it deletes the unfinished Job"
+expect_cluster e <<EOF
+trendline $night-shards-RUNID deleted
+trendline $night-retry1-shard-0-RUNID Indexed completions=1 --shard 0/4: Complete completedIndexes=0 pods 0:0
+trendline $night-merge-RUNID merge: Complete pods -:0
+EOF
+expect_merged e
+
+# Two nights the driver and the merge template do not handle yet. Run them with
+# PENDING_FIXES=1; once nightly.sh and merge-job.yaml are fixed, drop the guard.
+if [ "${PENDING_FIXES:-}" = 1 ]; then
+  echo "== f. the merge's first pod is SIGKILLed: the Job retries it and completes, exit 0"
+  # The driver must read the exit code of the pod that decided the Job, not of the pod
+  # listed last: pods are listed by name, and the fake names a replacement to sort first.
+  new_cluster f kill merge 1
+  run_driver f NAMESPACE=trendline
+  [ "$code" -eq 0 ] || fail "the driver exited $code, not 0, for a merge Job that completed"
+  expect_cluster f <<EOF
+trendline $night-shards-RUNID Indexed completions=4 --shards 4: Complete completedIndexes=0-3 pods 0:0 1:0 2:0 3:0
+trendline $night-merge-RUNID merge: Complete pods -:137,0
+EOF
+  expect_merged f
+
+  echo "== g. an earlier night's 2-shard split left in /data/out/shards: tonight's 4 still merge"
+  # The merge must be given tonight's shard folders, as the Slurm merge is, not /data/out,
+  # which takes every shards/I-of-N there and refuses the mix.
+  new_cluster g
+  for i in 0 1; do
+    JOB_COMPLETION_INDEX=$i "$trendline" run "$tmp/g/config/pipeline.json" --input "$tmp/g/data/exports" \
+      --output "$tmp/g/data/out" --as-of 2026-11-23 --shards 2 --quiet
+  done
+  run_driver g NAMESPACE=trendline
+  [ "$code" -eq 0 ] || fail "the driver exited $code, not 0, beside an earlier split"
+  expect_merged g
+fi
+
+# --- The manifests ----------------------------------------------------------------------
+
 echo "== strict schema validation against Kubernetes $version"
-manifests=("$k8s/pvc.yaml" "$k8s/configmap.yaml" "$k8s/rbac.yaml" "$k8s/cronjob.yaml"
-  "$rendered/shards-night.yaml" "$rendered/shards-retry.yaml" "$rendered/merge.yaml")
-"$kv" --strict --kubernetes-version "$version" "${manifests[@]}" | tee "$tmp/validate.log" ||
+# Every Job of every cluster above (expect_cluster said which ones each driver applied).
+mkdir -p "$tmp/applied"
+for f in "$tmp"/*/state/applied/*.yaml; do
+  c=${f#"$tmp"/}
+  cp "$f" "$tmp/applied/${c%%/*}-$(basename "$f")"
+done
+applied=("$tmp/applied"/*.yaml)
+manifests=("$k8s/pvc.yaml" "$k8s/configmap.yaml" "$k8s/rbac.yaml" "$k8s/cronjob.yaml" "${applied[@]}")
+"$kv" --strict --kubernetes-version "$version" "${manifests[@]}" >"$tmp/validate.log" || {
+  cat "$tmp/validate.log"
   fail "a manifest does not validate against Kubernetes $version"
+}
+sed "s|$tmp/||" "$tmp/validate.log"
 # A validator that passes everything proves nothing: an unknown field, at the top of the Job
 # spec and deep in its pod template, must be refused.
+night_job=$(ls "$tmp/applied"/a-*-shards-*.yaml)
 sed 's/^  backoffLimitPerIndex: 1$/  backoffLimitPerIndex: 1\n  backoffLimitPerIndexx: 1/' \
-  "$rendered/shards-night.yaml" >"$tmp/bad-spec.yaml"
+  "$night_job" >"$tmp/bad-spec.yaml"
 sed 's/^            readOnlyRootFilesystem: true$/            readOnlyRootFilesystem: true\n            readOnlyRootFS: true/' \
-  "$rendered/shards-night.yaml" >"$tmp/bad-container.yaml"
+  "$night_job" >"$tmp/bad-container.yaml"
 for bad in "$tmp/bad-spec.yaml" "$tmp/bad-container.yaml"; do
-  ! cmp -s "$bad" "$rendered/shards-night.yaml" || fail "the negative test did not change $(basename "$bad")"
+  ! cmp -s "$bad" "$night_job" || fail "the negative test did not change $(basename "$bad")"
   if "$kv" --strict --kubernetes-version "$version" "$bad" >/dev/null 2>&1; then
     fail "the validator accepted an unknown field ($(basename "$bad")): strict mode is not on"
   fi
@@ -77,11 +373,11 @@ done
 echo "ok: strict mode refuses unknown fields in the Job spec and in a container"
 
 echo "== what the schema does not check"
-"$py" - "$k8s" "$rendered" <<'PY'
-import json, pathlib, posixpath, sys
+"$py" - "$k8s" "$tmp/applied" <<'PY'
+import json, pathlib, posixpath, re, sys
 import yaml
 
-k8s, rendered = map(pathlib.Path, sys.argv[1:])
+k8s, applied = map(pathlib.Path, sys.argv[1:])
 problems = []
 def check(ok, message):
     if not ok:
@@ -151,14 +447,35 @@ def failure_rules(doc):
              tuple(c["type"] for c in r.get("onPodConditions", [])))
             for r in doc["spec"]["podFailurePolicy"]["rules"]]
 
-# The shard Jobs.
-for file, completions, option, value in (("shards-night.yaml", 16, "--shards", "16"),
-                                         ("shards-retry.yaml", 1, "--shard", "5/16")):
-    (job,) = load(rendered / file)
+# The Jobs the driver applied: a night's Indexed Job, one-shard retries and merges.
+steps = {}
+for path in sorted(applied.glob("*.yaml")):
+    file = path.name
+    (job,) = load(path)
+    step = job["metadata"]["labels"].get("trendline.dev/step")
+    steps[step] = steps.get(step, 0) + 1
+    name = job["metadata"]["name"]
+    check(re.fullmatch(r"trendline-2026-11-30-(shards|retry[12]-shard-\d|merge)-\d{6}", name), f"{file}: name {name}")
     spec = job["spec"]
     pod = spec["template"]["spec"]
-    labels(file, job, "shards", "2026-11-30")
     restricted(file, pod)
+    check(pod["serviceAccountName"] == "trendline", f"{file}: serviceAccountName")
+    check(pod["automountServiceAccountToken"] is False, f"{file}: automountServiceAccountToken")
+    (container,) = pod["containers"]
+    command = container["command"]
+    command_without_shell(file, command)
+    check(container["image"] == "registry.example.com/trendline:1.0", f"{file}: image")
+    check("args" not in container, f"{file}: args")
+    check(spec.get("ttlSecondsAfterFinished") == 604800, f"{file}: ttlSecondsAfterFinished")
+    if step == "merge":
+        labels(file, job, "merge", "2026-11-30")
+        check(spec["backoffLimit"] == 1, f"{file}: backoffLimit")
+        check(failure_rules(job) == [("FailJob", (1, 2), ()), ("Ignore", None, ("DisruptionTarget",))],
+              f"{file}: rules {failure_rules(job)}")
+        continue
+    labels(file, job, "shards", "2026-11-30")
+    retry = "-retry" in name
+    completions = 1 if retry else 4
     check(spec["completionMode"] == "Indexed", f"{file}: completionMode")
     check(spec["completions"] == completions, f"{file}: completions {spec['completions']}")
     check(spec["maxFailedIndexes"] == completions, f"{file}: maxFailedIndexes must equal completions")
@@ -166,15 +483,11 @@ for file, completions, option, value in (("shards-night.yaml", 16, "--shards", "
     check(1 <= spec["parallelism"] <= completions, f"{file}: parallelism")
     check(failure_rules(job) == [("FailIndex", (1, 2), ()), ("Ignore", None, ("DisruptionTarget",))],
           f"{file}: podFailurePolicy rules are {failure_rules(job)}")
-    check(spec["ttlSecondsAfterFinished"] == 604800 and spec["activeDeadlineSeconds"] == 21600, f"{file}: times")
-    check(pod["serviceAccountName"] == "trendline", f"{file}: serviceAccountName")
-    (container,) = pod["containers"]
-    command = container["command"]
-    command_without_shell(file, command)
+    check(spec["activeDeadlineSeconds"] == 21600, f"{file}: activeDeadlineSeconds")
     check(command[:9] == ["trendline", "run", "/config/pipeline.json", "--input", "/data/exports", "--output",
                           "/data/out", "--as-of", "2026-11-30"], f"{file}: command {command}")
-    check(command[-4:] == ["--jobs", "$(TRENDLINE_JOBS)", option, value], f"{file}: command ends {command[-4:]}")
-    check("args" not in container, f"{file}: args")
+    shard = ["--shard", name.split("-shard-")[1].split("-")[0] + "/4"] if retry else ["--shards", "4"]
+    check(command[-4:] == ["--jobs", "$(TRENDLINE_JOBS)"] + shard, f"{file}: command ends {command[-4:]}")
     env = {e["name"]: e for e in container["env"]}
     check(env["TRENDLINE_JOBS"]["valueFrom"]["resourceFieldRef"] == {"containerName": "trendline",
           "resource": "limits.cpu", "divisor": "1"}, f"{file}: TRENDLINE_JOBS")
@@ -184,15 +497,7 @@ for file, completions, option, value in (("shards-night.yaml", 16, "--shards", "
     check(volumes["data"]["persistentVolumeClaim"]["claimName"] == "trendline-data", f"{file}: data volume")
     check(volumes["config"]["configMap"]["name"] == "trendline-pipeline", f"{file}: config volume")
     check("emptyDir" in volumes["tmp"], f"{file}: tmp volume")
-
-# The merge Job.
-(merge,) = load(rendered / "merge.yaml")
-labels("merge.yaml", merge, "merge", "2026-11-30")
-restricted("merge.yaml", merge["spec"]["template"]["spec"])
-command_without_shell("merge.yaml", merge["spec"]["template"]["spec"]["containers"][0]["command"])
-check(merge["spec"]["backoffLimit"] == 1, "merge.yaml: backoffLimit")
-check(failure_rules(merge)[0] == ("FailJob", (1, 2), ()), f"merge.yaml: rules {failure_rules(merge)}")
-check(merge["spec"].get("ttlSecondsAfterFinished"), "merge.yaml: ttlSecondsAfterFinished")
+check(steps.get("shards") and steps.get("merge") and set(steps) == {"shards", "merge"}, f"applied Jobs: {steps}")
 
 # The CronJob and its driver pod.
 (cron,) = load(k8s / "cronjob.yaml")
@@ -206,6 +511,9 @@ restricted("cronjob.yaml", driver_pod)
 check(driver_pod["serviceAccountName"] == "trendline-driver", "cronjob.yaml: serviceAccountName")
 (driver,) = driver_pod["containers"]
 check(driver["command"][:3] == ["bash", "/driver/nightly.sh", "kubernetes"], f"cronjob.yaml: {driver['command']}")
+# The driver is given the paths the pods see: the templates' commands name the same ones.
+check(driver["command"][3:6] == ["/config/pipeline.json", "/data/exports", "/data/out"],
+      f"cronjob.yaml: the driver's paths {driver['command'][3:6]}")
 env = {e["name"]: e for e in driver["env"]}
 check(env["TEMPLATES"]["value"] == "/driver", "cronjob.yaml: TEMPLATES")
 check(env["IMAGE"]["value"] == "registry.example.com/trendline:1.0", "cronjob.yaml: IMAGE")
@@ -213,7 +521,7 @@ check(env["NAMESPACE"]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.namesp
 volumes = {v["name"]: v for v in driver_pod["volumes"]}
 check(volumes["driver"]["configMap"]["name"] == "trendline-driver", "cronjob.yaml: driver ConfigMap")
 
-# RBAC: exactly what the brief of the driver needs.
+# RBAC: exactly what the driver needs.
 docs = {(d["kind"], d["metadata"]["name"]): d for d in load(k8s / "rbac.yaml")}
 check(docs[("ServiceAccount", "trendline")].get("automountServiceAccountToken") is False,
       "rbac.yaml: the shard pods' ServiceAccount must not mount a token")
@@ -235,7 +543,6 @@ check(pvc["spec"]["resources"]["requests"]["storage"] == "100Gi", "pvc.yaml: sto
 (cm,) = load(k8s / "configmap.yaml")
 pipeline = json.loads(cm["data"]["pipeline.json"])
 source = pipeline["source"]
-check(source["input"] == "/data/exports", f"configmap.yaml: source.input is {source['input']!r}")
 for key in ("input", "catalog", "users"):
     if key in source:
         path = posixpath.normpath(source[key])
@@ -249,115 +556,5 @@ print("ok: Pod Security restricted, failure policies, commands without a shell o
       "PVC, pipeline paths")
 PY
 
-echo "== build trendline"
-(cd "$repo" && swift build -c release 2>&1 | tail -1)
-bin=$repo/.build/release
-"$bin/trendline" --help >/dev/null
-
-echo "== the ConfigMap's pipeline is valid"
-"$py" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["data"]["pipeline.json"], end="")' \
-  "$k8s/configmap.yaml" >"$tmp/pipeline.json"
-"$bin/trendline" validate "$tmp/pipeline.json" >/dev/null || fail "trendline validate refuses the ConfigMap's pipeline"
-echo "ok: trendline validate"
-
-echo "== a night across midnight: 4 shards of 2026-11-30, indices 2 and 3 start on 2026-12-01"
-# The pods' folders: $sim/data is the volume (/data), $sim/config the ConfigMap (/config).
-sim=$tmp/sim
-mkdir -p "$sim/data" "$sim/config"
-"$bin/trendline" generate --users 40 --seed 1 --output "$sim/data/exports" >/dev/null
-# The ConfigMap's pipeline with its /data paths moved to the simulated volume.
-sed "s|\"/data/|\"$sim/data/|g" "$tmp/pipeline.json" >"$sim/config/pipeline.json"
-grep -q "\"input\": \"$sim/data/exports\"" "$sim/config/pipeline.json" || fail "the pipeline copy does not point at the corpus"
-# A `date` that says it is already 2026-12-01, and logs every call: nothing should call it.
-mkdir -p "$tmp/tomorrow"
-cat >"$tmp/tomorrow/date" <<EOF
-#!/bin/sh
-echo "date \$*" >>"$tmp/date-calls.log"
-case "\$*" in *%F*) echo 2026-12-01 ;; *) echo "Tue Dec  1 00:05:00 UTC 2026" ;; esac
-EOF
-chmod +x "$tmp/tomorrow/date"
-echo "the fake date of indices 2 and 3 says: $(PATH=$tmp/tomorrow:$PATH date -u +%F)"
-: >"$tmp/date-calls.log"
-render_shards trendline-2026-11-30-shards-sim 2026-11-30 4 4 --shards 4 >"$tmp/shards-sim.yaml"
-render_shards trendline-2026-11-30-shards-retry 2026-11-30 1 1 --shard 2/4 >"$tmp/shards-retry.yaml"
-render_merge trendline-2026-11-30-merge-sim 2026-11-30 >"$tmp/merge-sim.yaml"
-
-# command_of FILE: the container's command as Kubernetes would run it, one word a line: the
-# container's env expanded into $(VAR) (TRENDLINE_JOBS is the CPU limit, here 1), and /data and
-# /config moved to the simulated folders.
-command_of() {
-  "$py" - "$1" "$sim" <<'PY'
-import re, sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
-sim = sys.argv[2]
-(container,) = doc["spec"]["template"]["spec"]["containers"]
-env = {"TRENDLINE_JOBS": "1"}
-for e in container.get("env", []):
-    if "value" in e:
-        env[e["name"]] = e["value"]
-def expand(word):  # Kubernetes' rule: $(VAR) of a defined VAR, $$ for a literal $
-    return re.sub(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_]*)\)",
-                  lambda m: "$" if m.group(0) == "$$" else env.get(m.group(1), m.group(0)), word)
-for word in container["command"] + container.get("args", []):
-    word = expand(word)
-    for mount in ("/data", "/config"):
-        if word == mount or word.startswith(mount + "/"):
-            word = sim + word
-    print(word)
-PY
-}
-
-# run_pod FILE INDEX DATE_SHIM_DIR: one pod: a clean environment with only what the pod has
-# (no TZ: UTC), the scheduler's JOB_COMPLETION_INDEX, and PATH finding trendline.
-run_pod() {
-  local words path=$bin
-  local -a index=()
-  mapfile -t words < <(command_of "$1")
-  if [ -n "$2" ]; then index=(JOB_COMPLETION_INDEX="$2"); fi
-  if [ -n "$3" ]; then path=$3:$path; fi
-  env -i PATH="$path:/usr/bin:/bin" TRENDLINE_JOBS=1 "${index[@]}" "${words[@]}"
-}
-
-for index in 0 1 2 3; do
-  shim=
-  [ "$index" -ge 2 ] && shim=$tmp/tomorrow
-  code=0
-  run_pod "$tmp/shards-sim.yaml" "$index" "$shim" 2>"$tmp/shard-$index.log" || code=$?
-  [ "$code" -eq 0 ] || { tail -5 "$tmp/shard-$index.log"; fail "shard $index exited $code"; }
-  [ -f "$sim/data/out/shards/$index-of-4/_SUCCESS" ] || fail "shard $index wrote no shards/$index-of-4/_SUCCESS"
-  echo "shard $index of 4: exit 0$([ -n "$shim" ] && echo ', with the fake date first in PATH')"
-done
-
-echo "-- a one-shard retry of shard 2 the next morning (completions 1, --shard 2/4, same as-of)"
-cp "$sim/data/out/shards/0-of-4/manifest.json" "$tmp/shard-0-before.json"
-cp "$sim/data/out/shards/2-of-4/manifest.json" "$tmp/shard-2-before.json"
-sleep 1  # the shard manifest's startedAt is in seconds: the retry's must differ
-code=0
-run_pod "$tmp/shards-retry.yaml" 0 "$tmp/tomorrow" 2>"$tmp/retry.log" || code=$?
-[ "$code" -eq 0 ] || { tail -5 "$tmp/retry.log"; fail "the retry of shard 2 exited $code"; }
-! cmp -s "$tmp/shard-2-before.json" "$sim/data/out/shards/2-of-4/manifest.json" ||
-  fail "the retry did not rewrite shards/2-of-4"
-cmp -s "$tmp/shard-0-before.json" "$sim/data/out/shards/0-of-4/manifest.json" ||
-  fail "the retry of shard 2 changed shards/0-of-4 (it ran JOB_COMPLETION_INDEX's shard)"
-echo "retry of shard 2: exit 0 (JOB_COMPLETION_INDEX=0, --shard 2/4 wins)"
-
-echo "-- the merge"
-code=0
-run_pod "$tmp/merge-sim.yaml" "" "$tmp/tomorrow" >"$tmp/merge.log" 2>&1 || code=$?
-cat "$tmp/merge.log"
-[ "$code" -eq 0 ] || fail "the merge exited $code"
-if [ -s "$tmp/date-calls.log" ]; then cat "$tmp/date-calls.log"; fail "a pod called date"; fi
-"$py" - "$sim/data/out" <<'PY'
-import json, pathlib, sys
-out = pathlib.Path(sys.argv[1])
-manifest = json.loads((out / "manifest.json").read_text())
-shard_as_of = {e["shard"]["index"]: json.loads((out / e["manifest"]).read_text())["asOf"] for e in manifest["shards"]}
-if manifest["asOf"] != "2026-11-30" or shard_as_of != {i: "2026-11-30" for i in range(4)}:
-    sys.exit(f"check-kubernetes: FAIL: merged asOf {manifest['asOf']!r}, the shards' {shard_as_of}")
-totals = manifest["totals"]
-print(f"ok: manifest.json asOf {manifest['asOf']}, as every shard's of 4; {totals['users']} users, "
-      f"{totals['usersFailed']} failed; no pod called date")
-PY
-[ -f "$sim/data/out/_SUCCESS" ] || fail "the merge wrote no _SUCCESS"
-
-echo "check-kubernetes: all checks passed (Kubernetes $version schemas, $validator)"
+echo "check-kubernetes: all checks passed in $((SECONDS - started))s (the driver end to end; Kubernetes $version" \
+  "schemas, $validator)"
