@@ -17,7 +17,6 @@
 #      and no date in the commands, the labels, the RBAC rules, the pipeline's paths.
 #
 #   bash deploy/check-kubernetes.sh
-#   PENDING_FIXES=1 bash deploy/check-kubernetes.sh   # also f and g, which fail until fixed:
 #        f. the merge's first pod is killed and its retry succeeds: the driver must say merged;
 #        g. an earlier night's split (shards/*-of-2) beside tonight's must not stop the merge.
 #
@@ -313,9 +312,7 @@ trendline $night-merge-RUNID merge: Complete pods -:0
 EOF
 expect_merged e
 
-# Two nights the driver and the merge template do not handle yet. Run them with
-# PENDING_FIXES=1; once nightly.sh and merge-job.yaml are fixed, drop the guard.
-if [ "${PENDING_FIXES:-}" = 1 ]; then
+{
   echo "== f. the merge's first pod is SIGKILLed: the Job retries it and completes, exit 0"
   # The driver must read the exit code of the pod that decided the Job, not of the pod
   # listed last: pods are listed by name, and the fake names a replacement to sort first.
@@ -339,7 +336,7 @@ EOF
   run_driver g NAMESPACE=trendline
   [ "$code" -eq 0 ] || fail "the driver exited $code, not 0, beside an earlier split"
   expect_merged g
-fi
+}
 
 # --- The manifests ----------------------------------------------------------------------
 

@@ -174,18 +174,28 @@ kubernetes_setup() {
   templates=${TEMPLATES:-$(dirname "$0")/kubernetes}
   kubectl_namespace=()
   [ -n "${NAMESPACE:-}" ] && kubectl_namespace=(--namespace "$NAMESPACE")
-  # Names are never fixed: a Job of the same name from another night or attempt would make
-  # `kubectl apply` a no-op. The run id tells attempts of the same night apart.
+  # Names are never fixed, and Jobs are created, never applied: a Job of the same name from
+  # another night or attempt would make `kubectl apply` a silent no-op. The run id tells
+  # attempts of the same night apart.
   run_id=$(date -u +%H%M%S)
   jobs_this_night="app.kubernetes.io/name=trendline,trendline.dev/as-of=$as_of"
 }
 
 k() { kubectl "${kubectl_namespace[@]}" "$@"; }
 
+# The night's shard folders as the pods see them, as YAML flow items: "/data/out/shards/0-of-N", …
+shard_folders() {
+  local i separator=
+  for ((i = 0; i < shards; i++)); do
+    printf '%s"/data/out/shards/%s-of-%s"' "$separator" "$i" "$shards"
+    separator=', '
+  done
+}
+
 # Renders a template: @NAME@, @AS_OF@, @IMAGE@, @COMPLETIONS@, @PARALLELISM@,
-# @SHARD_OPTION@ and @SHARD_VALUE@.
+# @SHARD_OPTION@, @SHARD_VALUE@ and @SHARD_FOLDERS@.
 render() {
-  sed -e "s|@NAME@|$2|g" -e "s|@AS_OF@|$as_of|g" -e "s|@IMAGE@|$IMAGE|g" \
+  sed -e "s|@NAME@|$2|g" -e "s|@AS_OF@|$as_of|g" -e "s|@IMAGE@|$IMAGE|g" -e "s|@SHARD_FOLDERS@|$(shard_folders)|g" \
     -e "s|@COMPLETIONS@|${3:-1}|g" -e "s|@PARALLELISM@|${PARALLELISM:-${3:-1}}|g" \
     -e "s|@SHARD_OPTION@|${4:-}|g" -e "s|@SHARD_VALUE@|${5:-}|g" "$templates/$1"
 }
@@ -205,7 +215,9 @@ kubernetes_wait_idle() {
     [ -z "$active$unfinished" ] && return 0
     if ((SECONDS - started > deadline)); then
       say "jobs still unfinished after ${deadline}s, deleting them: $(tr "\n" " " <<<"$unfinished")"
-      for job in $unfinished; do k delete job "$job" --wait=false || true; done
+      # Foreground: the Job stays listed until its pods are gone, so the driver waits for them
+      # and a retry never writes a shard beside a pod still terminating.
+      for job in $unfinished; do k delete job "$job" --cascade=foreground --wait=false || true; done
     fi
     sleep "$poll"
   done
@@ -215,12 +227,12 @@ kubernetes_run_shards() {
   local list=$1 attempt=$2 name
   if [ "$attempt" -eq 0 ] && [ "$list" = "0-$((shards - 1))" ]; then
     name="trendline-$as_of-shards-$run_id"
-    render shards-job.yaml "$name" "$shards" --shards "$shards" | k apply -f - >/dev/null
+    render shards-job.yaml "$name" "$shards" --shards "$shards" | k create -f - >/dev/null
     say "created the Indexed Job $name ($shards shards)"
   else
     for i in ${list//,/ }; do
       name="trendline-$as_of-retry$attempt-shard-$i-$run_id"
-      render shards-job.yaml "$name" 1 --shard "$i/$shards" | k apply -f - >/dev/null
+      render shards-job.yaml "$name" 1 --shard "$i/$shards" | k create -f - >/dev/null
       say "created $name"
     done
   fi
@@ -238,19 +250,22 @@ kubernetes_shard_logs() {
       *-shard-"$1"-*) ;;
       *) continue ;;
     esac
-    echo "kubectl ${kubectl_namespace[*]} logs $pod"
+    echo "kubectl ${kubectl_namespace[*]:+${kubectl_namespace[*]} }logs pod/$pod"
   done
 }
 
 kubernetes_merge() {
-  local name="trendline-$as_of-merge-$run_id" pod
-  render merge-job.yaml "$name" | k apply -f - >/dev/null
+  local name="trendline-$as_of-merge-$run_id" line
+  render merge-job.yaml "$name" | k create -f - >/dev/null
   say "created the merge Job $name"
   kubernetes_wait_idle
-  pod=$(k get pods -l "batch.kubernetes.io/job-name=$name" -o name | tail -1)
-  merge_log="kubectl ${kubectl_namespace[*]} logs $pod"
-  merge_code=$(k get "$pod" -o jsonpath='{.status.containerStatuses[0].state.terminated.exitCode}' 2>/dev/null ||
-    true)
+  # The lowest exit code of the merge's pods: 0 when a retry succeeded, else the merge's own
+  # 1 or 2 (final: FailJob), else the kill. Pod names do not sort by age.
+  line=$(k get pods -l "batch.kubernetes.io/job-name=$name" -o jsonpath='{range .items[*]}'\
+'{.status.containerStatuses[0].state.terminated.exitCode} {.metadata.name}{"\n"}{end}' 2>/dev/null |
+    awk 'NF == 2' | sort -n | head -1 || true)
+  merge_log="kubectl ${kubectl_namespace[*]:+${kubectl_namespace[*]} }logs pod/${line#* }"
+  merge_code=${line%% *}
   merge_code=${merge_code:-"none (the pod was deleted or never ran)"}
 }
 

@@ -714,10 +714,15 @@ def take_flags(args, known):
     return flags, words
 
 
-def apply(namespace, args):
+def create(namespace, args):
+    """`create -f -`: as apply, but a Job of the same name is an error, never a no-op."""
+    return apply(namespace, args, verb="create")
+
+
+def apply(namespace, args, verb="apply"):
     flags, words = take_flags(args, {"-f": True, "--filename": True})
     if words or flags.get("-f", flags.get("--filename")) != "-":
-        unsupported("apply " + " ".join(args) + " (only apply -f -)")
+        unsupported(f"{verb} " + " ".join(args) + f" (only {verb} -f -)")
     import yaml  # only apply needs it; the driver's many `get`s start faster without
 
     text = sys.stdin.read()
@@ -739,6 +744,8 @@ def apply(namespace, args):
         with locked():
             file = path("jobs", namespace, name + ".json")
             existing = read_json(file)
+            if existing and verb == "create":
+                raise Refused(f'Error from server (AlreadyExists): jobs.batch "{name}" already exists')
             if existing:
                 # A Job's template is immutable: the same manifest is a no-op, another refused.
                 if existing["spec"] == doc["spec"] and existing["metadata"].get("labels") == doc["metadata"].get(
@@ -832,10 +839,23 @@ def pod_view(pod):
     return {k: v for k, v in pod.items() if k != "fake"}
 
 
+def process_alive(pid):
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def delete(namespace, args):
-    flags, words = take_flags(args, {"--wait": False})
+    flags, words = take_flags(args, {"--wait": False, "--cascade": True})
     if flags.get("--wait") != "false":
         unsupported("delete without --wait=false")
+    cascade = flags.get("--cascade", "background")
+    if cascade not in ("background", "foreground"):
+        unsupported(f"delete --cascade={cascade}")
     if len(words) == 1 and words[0].startswith(("job/", "jobs/", "job.batch/")):
         words = ["job", words[0].split("/", 1)[1]]
     if len(words) != 2 or words[0] not in ("job", "jobs", "job.batch"):
@@ -845,14 +865,26 @@ def delete(namespace, args):
         job = read_json(path("jobs", namespace, name + ".json"))
         if job is None:
             raise Refused(f'Error from server (NotFound): jobs.batch "{name}" not found')
-        os.remove(path("jobs", namespace, name + ".json"))
-        # Background propagation: the Job goes at once, its pods are stopped and collected.
+        if cascade == "background":
+            # Background propagation: the Job goes at once, its pods are stopped and collected.
+            os.remove(path("jobs", namespace, name + ".json"))
+        stopped = []
         for pod in objects("pods", namespace):
             if pod["metadata"]["labels"].get("batch.kubernetes.io/controller-uid") == job["metadata"]["uid"]:
                 if pod["fake"].get("pid"):
                     with contextlib.suppress(ProcessLookupError):
                         os.killpg(pod["fake"]["pid"], signal.SIGTERM)
+                        stopped.append(pod["fake"]["pid"])
                 os.remove(path("pods", namespace, pod["metadata"]["name"] + ".json"))
+    if cascade == "foreground":
+        # Foreground propagation: the Job stays until its pods are gone (here: their processes).
+        deadline = time.time() + 30
+        while stopped and time.time() < deadline:
+            stopped = [pid for pid in stopped if process_alive(pid)]
+            time.sleep(0.1)
+        with locked():
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path("jobs", namespace, name + ".json"))
     with open(path("deleted.log"), "a") as log:
         log.write(f"{namespace} {name}\n")
     print(f'job.batch "{name}" deleted')
@@ -899,7 +931,7 @@ def main(argv):
     if not rest:
         unsupported("kubectl without a command")
     verb, args = rest[0], rest[1:]
-    commands = {"apply": apply, "get": get, "delete": delete, "logs": logs}
+    commands = {"apply": apply, "create": create, "get": get, "delete": delete, "logs": logs}
     if verb not in commands:
         unsupported(" ".join(rest))
     commands[verb](namespace, args)
