@@ -8,7 +8,7 @@
 #           creates exactly one one-shard retry Job, --shard 1/4, with the same as-of;
 #        c. the driver run again for that night applies nothing: "merged already";
 #        d. shard 3 killed on every pod: the driver gives up (exit 3) and names its pods' logs;
-#        e. a pod hangs past DEADLINE: the driver deletes the Job, re-runs the shard, merges;
+#        e. a pod hangs past DEADLINE: the driver deletes the Job and stops; run again, it merges;
 #      the merged output of a, b and e must equal a single-process `trendline run`;
 #   2. validates every manifest the driver applied, and the static ones, strictly (unknown
 #      fields rejected) against the Kubernetes OpenAPI schemas of KUBERNETES_VERSION (default
@@ -168,7 +168,7 @@ run_driver() {
 # end and the exit codes of its pods by index (a retried index shows each pod's), must be
 # EXPECTED. The driver's run id (the same in every name of a run) is shown as RUNID.
 expect_cluster() {
-  "$py" - "$tmp/$1/state" >"$tmp/$1/cluster.txt" <<'PY'
+  "$py" - "$tmp/$1/state" "${2:-1}" >"$tmp/$1/cluster.txt" <<'PY'
 import glob, json, os, re, sys
 state = sys.argv[1]
 run_ids = []
@@ -177,17 +177,17 @@ for line in open(os.path.join(state, "applied.log")):
     if what != "created":
         print(f"{namespace} {name} {what}")
         continue
-    match = re.search(r"-(\d{6})$", name)
+    match = re.search(r"-(\d{6}[0-9a-f]{4})$", name)
     if match and match.group(1) not in run_ids:
         run_ids.append(match.group(1))
     try:
         job = json.load(open(os.path.join(state, "jobs", namespace, name + ".json")))
     except FileNotFoundError:  # deleted, and its pods with it
-        print(namespace, re.sub(r"-\d{6}$", "-RUNID", name), "deleted")
+        print(namespace, re.sub(r"-\d{6}[0-9a-f]{4}$", "-RUNID", name), "deleted")
         continue
     spec, status = job["spec"], job["status"]
     command = spec["template"]["spec"]["containers"][0]["command"]
-    words = [namespace, re.sub(r"-\d{6}$", "-RUNID", name)]
+    words = [namespace, re.sub(r"-\d{6}[0-9a-f]{4}$", "-RUNID", name)]
     if spec.get("completionMode") == "Indexed":
         words.append(f"Indexed completions={spec['completions']} {' '.join(command[-2:])}:")
     else:
@@ -205,8 +205,8 @@ for line in open(os.path.join(state, "applied.log")):
             pods.setdefault(index, []).append((pod["fake"]["created"], str(code.get("exitCode", "running"))))
     words.append("pods " + " ".join(f"{i}:" + ",".join(c for _, c in sorted(p)) for i, p in sorted(pods.items())))
     print(" ".join(words))
-if len(run_ids) > 1:
-    print(f"run ids: {run_ids} (one driver run, one id)")
+if len(run_ids) != int(sys.argv[2]):
+    print(f"run ids: {run_ids} ({sys.argv[2]} driver runs, one id each)")
 PY
   if ! diff -u - "$tmp/$1/cluster.txt"; then
     fail "cluster $1: the Jobs applied (+) are not those expected (-)"
@@ -253,7 +253,7 @@ new_cluster a kill 2 1
 run_driver a
 [ "$code" -eq 0 ] || fail "the driver exited $code, not 0"
 expect_cluster a <<EOF
-default $night-shards-RUNID Indexed completions=4 --shards 4: Complete completedIndexes=0-3 pods 0:0 1:0 2:137,0 3:0
+default $night-shards-a0-RUNID Indexed completions=4 --shards 4: Complete completedIndexes=0-3 pods 0:0 1:0 2:137,0 3:0
 default $night-merge-RUNID merge: Complete pods -:0
 EOF
 expect_merged a
@@ -264,7 +264,7 @@ run_driver b NAMESPACE=trendline
 [ "$code" -eq 0 ] || fail "the driver exited $code, not 0"
 grep -q "re-running shards 1 (attempt 1 of 2)" "$c/driver.out" || fail "the driver did not say it re-runs shard 1"
 expect_cluster b <<EOF
-trendline $night-shards-RUNID Indexed completions=4 --shards 4: Failed completedIndexes=0,2-3 failedIndexes=1 pods 0:0 1:137,137 2:0 3:0
+trendline $night-shards-a0-RUNID Indexed completions=4 --shards 4: Failed completedIndexes=0,2-3 failedIndexes=1 pods 0:0 1:137,137 2:0 3:0
 trendline $night-retry1-shard-1-RUNID Indexed completions=1 --shard 1/4: Complete completedIndexes=0 pods 0:0
 trendline $night-merge-RUNID merge: Complete pods -:0
 EOF
@@ -285,7 +285,7 @@ run_driver d NAMESPACE=trendline
 [ "$code" -eq 3 ] || fail "the driver exited $code, not 3"
 grep -q "^  shard 3-of-4 " "$c/driver.out" || fail "the driver did not name shard 3"
 expect_cluster d <<EOF
-trendline $night-shards-RUNID Indexed completions=4 --shards 4: Failed completedIndexes=0-2 failedIndexes=3 pods 0:0 1:0 2:0 3:137,137
+trendline $night-shards-a0-RUNID Indexed completions=4 --shards 4: Failed completedIndexes=0-2 failedIndexes=3 pods 0:0 1:0 2:0 3:137,137
 trendline $night-retry1-shard-3-RUNID Indexed completions=1 --shard 3/4: Failed failedIndexes=0 pods 0:137,137
 trendline $night-retry2-shard-3-RUNID Indexed completions=1 --shard 3/4: Failed failedIndexes=0 pods 0:137,137
 EOF
@@ -299,15 +299,20 @@ while read -r _ command; do
 done <"$tmp/d-logs.txt"
 echo "  ok: exit 3; the 6 'log:' lines are pods of shard 3, and each shows its log"
 
-echo "== e. shard 0's first pod hangs past DEADLINE: the Job is deleted, shard 0 re-run, merged"
+echo "== e. shard 0's first pod hangs past DEADLINE: the Job is deleted, the driver stops (3); again, it merges"
+# DEADLINE is the night's budget: what still runs then is deleted, nothing more is submitted,
+# and the driver says what is left. Run again for the same night, it re-runs only shard 0.
 new_cluster e hang 0 1
 run_driver e NAMESPACE=trendline DEADLINE=4
-[ "$code" -eq 0 ] || fail "the driver exited $code, not 0"
-grep -q "jobs still unfinished after 4s, deleting them: $night-shards-" "$c/driver.out" ||
+[ "$code" -eq 3 ] || fail "the driver exited $code, not 3, past its DEADLINE"
+grep -q "jobs still unfinished past DEADLINE (4s), deleting them: $night-shards-" "$c/driver.out" ||
   fail "the driver did not say it deletes the unfinished Job"
-expect_cluster e <<EOF
-trendline $night-shards-RUNID deleted
-trendline $night-retry1-shard-0-RUNID Indexed completions=1 --shard 0/4: Complete completedIndexes=0 pods 0:0
+grep -q "shard 0-of-4 " "$c/driver.out" || fail "the driver did not name shard 0"
+run_driver e NAMESPACE=trendline
+[ "$code" -eq 0 ] || fail "the driver exited $code, not 0, run again after its DEADLINE"
+expect_cluster e 2 <<EOF
+trendline $night-shards-a0-RUNID deleted
+trendline $night-retry0-shard-0-RUNID Indexed completions=1 --shard 0/4: Complete completedIndexes=0 pods 0:0
 trendline $night-merge-RUNID merge: Complete pods -:0
 EOF
 expect_merged e
@@ -320,7 +325,7 @@ expect_merged e
   run_driver f NAMESPACE=trendline
   [ "$code" -eq 0 ] || fail "the driver exited $code, not 0, for a merge Job that completed"
   expect_cluster f <<EOF
-trendline $night-shards-RUNID Indexed completions=4 --shards 4: Complete completedIndexes=0-3 pods 0:0 1:0 2:0 3:0
+trendline $night-shards-a0-RUNID Indexed completions=4 --shards 4: Complete completedIndexes=0-3 pods 0:0 1:0 2:0 3:0
 trendline $night-merge-RUNID merge: Complete pods -:137,0
 EOF
   expect_merged f
@@ -452,7 +457,7 @@ for path in sorted(applied.glob("*.yaml")):
     step = job["metadata"]["labels"].get("trendline.dev/step")
     steps[step] = steps.get(step, 0) + 1
     name = job["metadata"]["name"]
-    check(re.fullmatch(r"trendline-2026-11-30-(shards|retry[12]-shard-\d|merge)-\d{6}", name), f"{file}: name {name}")
+    check(re.fullmatch(r"trendline-2026-11-30-(shards-a\d|retry\d-shard-\d|merge)-\d{6}[0-9a-f]{4}", name), f"{file}: name {name}")
     spec = job["spec"]
     pod = spec["template"]["spec"]
     restricted(file, pod)

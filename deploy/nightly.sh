@@ -18,7 +18,8 @@
 # The output folder is the record, not the scheduler: re-running the driver for the same date
 # submits only what is not done, and merges again only if a shard changed since the last
 # merge. The driver waits for tasks of the same night still running (say, of a driver that
-# was killed) before it decides anything, and two drivers of one night cannot run at once.
+# was killed) before it decides anything. On Slurm a lock beside the output keeps to one
+# driver per output folder; on Kubernetes the CronJob's concurrencyPolicy does.
 #
 # Exit codes:
 #   0  merged; every user succeeded
@@ -28,12 +29,17 @@
 #   3  shards still not complete after RETRIES re-runs: each is printed with its reason and
 #      its logs; nothing was merged
 #   4  the merge job failed (its log is printed)
+#   5  the driver itself failed: a scheduler command refused (sbatch, kubectl create), or any
+#      other command; the line is printed
 #
 # Environment:
-#   AS_OF      the night's as-of, YYYY-MM-DD or an RFC 3339 instant (default: today in UTC)
+#   AS_OF      the night's as-of, YYYY-MM-DD (default: today's date in UTC; a date, because
+#              it names jobs, labels and logs)
 #   RETRIES    re-runs of shards that did not complete (default 2)
-#   DEADLINE   seconds a submission may take, queueing included, before it is cancelled
-#              (default 43200, twelve hours)
+#   DEADLINE   seconds the whole night may take, queueing, retries and merge included; what
+#              is still queued or running then is cancelled (default 43200, twelve hours)
+#   REMOVE_DEPARTED  1: the merge removes the folders of users no longer in the input
+#              (`--remove-departed`); otherwise it keeps them, and the driver says how many
 #   POLL       seconds between looks at the scheduler (default 30)
 #   TRENDLINE  the trendline binary the driver runs (default: trendline on PATH)
 # Slurm:
@@ -47,7 +53,11 @@
 #   NAMESPACE  (default: the current one)
 #   TEMPLATES  the folder holding shards-job.yaml and merge-job.yaml (default: beside this
 #              script, deploy/kubernetes/)
-set -euo pipefail
+set -Eeuo pipefail
+# Any command that fails unexpectedly ends the night with its own code 5, never with 1, which
+# means "merged; some users failed".
+# shellcheck disable=SC2154 # failed is set inside the trap
+trap 'failed=$?; printf "nightly: the driver failed at line %s (exit %s)\n" "$LINENO" "$failed" >&2; exit 5' ERR
 
 usage() {
   sed -n '2,9p' "$0" >&2
@@ -56,13 +66,29 @@ usage() {
 [ $# -eq 5 ] || usage
 scheduler=$1 pipeline=$2 input=$3 output=$4 shards=$5
 case $scheduler in slurm | kubernetes) ;; *) usage ;; esac
-case $shards in '' | *[!0-9]*) echo "nightly: SHARDS must be a whole number, not '$shards'" >&2; exit 2 ;; esac
+# Every number is checked here, in base 10: `08` or `abc` in shell arithmetic would fail late,
+# loop forever, or evaluate an array subscript.
+whole() {
+  case $2 in '' | *[!0-9]*) echo "nightly: $1 must be a whole number, not '$2'" >&2; exit 2 ;; esac
+  printf '%s\n' "$((10#$2))"
+}
+shards=$(whole SHARDS "$shards") || exit 2
+retries=$(whole RETRIES "${RETRIES:-2}") || exit 2
+deadline=$(whole DEADLINE "${DEADLINE:-43200}") || exit 2
+poll=$(whole POLL "${POLL:-30}") || exit 2
 as_of=${AS_OF:-$(date -u +%F)}
-retries=${RETRIES:-2} deadline=${DEADLINE:-43200} poll=${POLL:-30}
+if ! [[ $as_of =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]; then
+  echo "nightly: AS_OF must be a date, YYYY-MM-DD, not '$as_of'" >&2
+  exit 2
+fi
 trendline=${TRENDLINE:-trendline}
-# Absolute paths: the tasks may start in another folder than the driver.
-abs() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$PWD" "$1" ;; esac; }
+# Absolute and without trailing slashes: the tasks may start in another folder, and OUTPUT-logs
+# must be beside the output, not in it.
+abs() { realpath -m -- "$1"; }
 pipeline=$(abs "$pipeline") input=$(abs "$input") output=$(abs "$output")
+# The night's budget: every wait below ends by then.
+ends=$((SECONDS + deadline))
+q() { printf '%q' "$1"; }
 
 say() { printf 'nightly %s: %s\n' "$as_of" "$*"; }
 
@@ -91,13 +117,23 @@ merged_status() {
 # --- Slurm ------------------------------------------------------------------------------
 
 slurm_setup() {
-  logs=${LOGS:-$output-logs}
+  logs=$(abs "${LOGS:-$output-logs}")
+  case $logs/ in "$output"/*)
+    echo "nightly: LOGS '$logs' is inside the output folder, which holds only what Trendline writes" >&2
+    exit 2
+    ;;
+  esac
+  case $logs in *[[:space:]%\"]*)
+    echo "nightly: LOGS '$logs' holds a space, % or \", which #SBATCH --output cannot take" >&2
+    exit 2
+    ;;
+  esac
   mkdir -p "$logs"
-  logs=$(cd "$logs" && pwd)
-  # One driver per night: a second one (cron fired twice, an operator's manual run) waits.
-  exec 9>"$logs/driver-$as_of.lock"
+  # One driver per output folder: a second one (cron fired twice, a night re-run by hand while
+  # the next runs) waits, instead of taking the other's shards for another night's.
+  exec 9>"$logs/driver.lock"
   if ! flock -n 9; then
-    say "another driver of this night holds $logs/driver-$as_of.lock; waiting for it"
+    say "another driver holds $logs/driver.lock; waiting for it"
     flock 9
   fi
   job_name="trendline-$as_of"
@@ -114,16 +150,22 @@ slurm_setup() {
 #   sbatch --array=I $task
 # Exit 1 means some users failed on their data: the shard is complete, and the driver does
 # not retry it. Any other failure leaves the shard to the driver's next attempt.
-exec '$trendline' run '$pipeline' --input '$input' --output '$output' --shards $shards --as-of '$as_of' --log json
+exec $(q "$trendline") run $(q "$pipeline") --input $(q "$input") --output $(q "$output") --shards $shards --as-of $as_of --log json
 EOF
 }
 
-# Waits until none of the jobs of this night is queued or running.
+# Waits until none of the jobs of this night is queued or running. A query that fails (a
+# slurmctld hiccup) is asked again, never taken for "nothing running".
 slurm_wait_idle() {
-  local started=$SECONDS
-  while [ -n "$(squeue -h -n "$job_name" -o %i 2>/dev/null)" ]; do
-    if ((SECONDS - started > deadline)); then
-      say "tasks of this night still queued or running after ${deadline}s; cancelling them"
+  local queued
+  while :; do
+    if queued=$(squeue -h -n "$job_name" -o %i 2>&1); then
+      [ -z "$queued" ] && return 0
+    else
+      say "squeue failed, asking again: $queued"
+    fi
+    if ((SECONDS > ends)); then
+      say "tasks of this night still queued or running past DEADLINE (${deadline}s); cancelling them"
       scancel -n "$job_name" || true
     fi
     sleep "$poll"
@@ -133,9 +175,13 @@ slurm_wait_idle() {
 # Submits the shards in $1 ("0-15" or "3,5") and returns when they have ended.
 slurm_run_shards() {
   local id
+  local list=$1
+  # The whole array as a range, as Slurm shows it compactly.
+  if [ "$list" = "$(seq -s, 0 $((shards - 1)))" ]; then list="0-$((shards - 1))"; fi
   # shellcheck disable=SC2086 # SBATCH_OPTIONS is a list of options
-  id=$(sbatch --parsable ${SBATCH_OPTIONS:-} --array="$1" "$task")
-  say "submitted shards $1 as job ${id%%;*} (logs: $logs/shard-<I>-$as_of-job-${id%%;*}.log)"
+  id=$(sbatch --parsable ${SBATCH_OPTIONS:-} --array="$list" "$task")
+  id=${id%%;*}
+  say "submitted shards $list as job $id (logs: $logs/shard-<I>-$as_of-job-$id.log)"
   slurm_wait_idle
 }
 
@@ -154,16 +200,20 @@ slurm_merge() {
     echo "# Written by deploy/nightly.sh: the merge of $as_of's $shards shards."
     # The shard folders of this run, named: a folder of an earlier split (shards/3-of-8)
     # beside them must not make the merge refuse tonight's.
-    printf "'%s' merge --output '%s'" "$trendline" "$output"
-    for ((i = 0; i < shards; i++)); do printf " '%s/shards/%s-of-%s'" "$output" "$i" "$shards"; done
+    printf '%s merge --output %s' "$(q "$trendline")" "$(q "$output")"
+    [ "${REMOVE_DEPARTED:-}" = 1 ] && printf ' --remove-departed'
+    for ((i = 0; i < shards; i++)); do printf ' %s' "$(q "$output/shards/$i-of-$shards")"; done
     echo
     echo "echo \$? >'$status'"
   } >"$merge"
   # shellcheck disable=SC2086
   id=$(sbatch --parsable ${SBATCH_OPTIONS:-} "$merge")
+  id=${id%%;*}
   say "submitted the merge as job $id (log: $logs/merge-$as_of-job-$id.log)"
   slurm_wait_idle
   merge_log="$logs/merge-$as_of-job-$id.log"
+  # On NFS the file a task wrote on another node may take a moment to show here.
+  for _ in 1 2 3 4 5 6; do [ -f "$status" ] && break; sleep 10; done
   merge_code=$(cat "$status" 2>/dev/null || echo "none (the job was killed or never ran)")
 }
 
@@ -177,15 +227,20 @@ kubernetes_setup() {
   # Names are never fixed, and Jobs are created, never applied: a Job of the same name from
   # another night or attempt would make `kubectl apply` a silent no-op. The run id tells
   # attempts of the same night apart.
-  run_id=$(date -u +%H%M%S)
+  run_id=$(printf '%s%04x' "$(date -u +%H%M%S)" "$RANDOM")
   jobs_this_night="app.kubernetes.io/name=trendline,trendline.dev/as-of=$as_of"
 }
 
 k() { kubectl "${kubectl_namespace[@]}" "$@"; }
 
-# The night's shard folders as the pods see them, as YAML flow items: "/data/out/shards/0-of-N", …
+# The merge's arguments after --output as the pods see them, as YAML flow items: the night's
+# shard folders, "/data/out/shards/0-of-N", …, after --remove-departed when asked for.
 shard_folders() {
   local i separator=
+  if [ "${REMOVE_DEPARTED:-}" = 1 ]; then
+    printf '"--remove-departed"'
+    separator=', '
+  fi
   for ((i = 0; i < shards; i++)); do
     printf '%s"/data/out/shards/%s-of-%s"' "$separator" "$i" "$shards"
     separator=', '
@@ -200,21 +255,23 @@ render() {
     -e "s|@SHARD_OPTION@|${4:-}|g" -e "s|@SHARD_VALUE@|${5:-}|g" "$templates/$1"
 }
 
-# Waits until no Job of this night is still active (pods pending or running).
+# Waits until no Job of this night is unfinished: neither Complete nor Failed, pods pending,
+# running, or not schedulable at all. A query that fails (an API server hiccup) is asked
+# again, never taken for "nothing running".
 kubernetes_wait_idle() {
-  local started=$SECONDS active
+  local listed unfinished
   while :; do
-    active=$(k get jobs -l "$jobs_this_night" \
-      -o jsonpath='{range .items[?(@.status.active)]}{.metadata.name}{"\n"}{end}' 2>/dev/null || true)
-    active=$(printf '%s' "$active" | grep . || true)
-    # A Job whose pods cannot be scheduled has no active pod but no end either.
-    local unfinished
-    unfinished=$(k get jobs -l "$jobs_this_night" \
+    if ! listed=$(k get jobs -l "$jobs_this_night" \
       -o jsonpath='{range .items[*]}{.metadata.name} {.status.conditions[?(@.status=="True")].type}{"\n"}{end}' \
-      2>/dev/null | awk 'NF && $0 !~ / (Complete|Failed)/ {print $1}' || true)
-    [ -z "$active$unfinished" ] && return 0
-    if ((SECONDS - started > deadline)); then
-      say "jobs still unfinished after ${deadline}s, deleting them: $(tr "\n" " " <<<"$unfinished")"
+      2>&1); then
+      say "kubectl get jobs failed, asking again: $listed"
+      sleep "$poll"
+      continue
+    fi
+    unfinished=$(awk 'NF && $0 !~ / (Complete|Failed)/ {print $1}' <<<"$listed")
+    [ -z "$unfinished" ] && return 0
+    if ((SECONDS > ends)); then
+      say "jobs still unfinished past DEADLINE (${deadline}s), deleting them: $(tr "\n" " " <<<"$unfinished")"
       # Foreground: the Job stays listed until its pods are gone, so the driver waits for them
       # and a retry never writes a shard beside a pod still terminating.
       for job in $unfinished; do k delete job "$job" --cascade=foreground --wait=false || true; done
@@ -225,8 +282,10 @@ kubernetes_wait_idle() {
 
 kubernetes_run_shards() {
   local list=$1 attempt=$2 name
-  if [ "$attempt" -eq 0 ] && [ "$list" = "0-$((shards - 1))" ]; then
-    name="trendline-$as_of-shards-$run_id"
+  # Every shard to run (a first night, or a night whose Job failed as a whole: an image that
+  # would not pull, a volume not mounted): one Indexed Job. Otherwise a Job per shard.
+  if [ "$list" = "$(seq -s, 0 $((shards - 1)))" ]; then
+    name="trendline-$as_of-shards-a$attempt-$run_id"
     render shards-job.yaml "$name" "$shards" --shards "$shards" | k create -f - >/dev/null
     say "created the Indexed Job $name ($shards shards)"
   else
@@ -251,7 +310,7 @@ kubernetes_shard_logs() {
       *) continue ;;
     esac
     echo "kubectl ${kubectl_namespace[*]:+${kubectl_namespace[*]} }logs pod/$pod"
-  done
+  done || true
 }
 
 kubernetes_merge() {
@@ -274,32 +333,51 @@ kubernetes_merge() {
 "${scheduler}_setup"
 "${scheduler}_wait_idle"
 list=$(to_run) || exit 2
+# Every shard not complete, with its reason and its logs; then exit 3.
+report_incomplete() {
+  say "$1; nothing was merged:"
+  "$trendline" shards "$pipeline" --input "$input" --output "$output" --as-of "$as_of" --shards "$shards" |
+    sed '$d' | while read -r line; do
+    index=${line#shard }
+    index=${index%%-of-*}
+    echo "  $line"
+    "${scheduler}_shard_logs" "$index" | sed 's/^/    log: /'
+  done
+  exit 3
+}
+
 attempt=0
 while [ -n "$list" ]; do
-  if [ "$attempt" -gt "$retries" ]; then
-    say "shards still not complete after $retries re-runs; nothing was merged:"
-    "$trendline" shards "$pipeline" --input "$input" --output "$output" --as-of "$as_of" --shards "$shards" |
-      sed '$d' | while read -r line; do
-      index=${line#shard }
-      index=${index%%-of-*}
-      echo "  $line"
-      "${scheduler}_shard_logs" "$index" | sed 's/^/    log: /'
-    done
-    exit 3
-  fi
-  # The whole array on a first run, as a range Slurm and Kubernetes show compactly.
-  if [ "$list" = "$(seq -s, 0 $((shards - 1)))" ]; then list="0-$((shards - 1))"; fi
+  [ "$attempt" -gt "$retries" ] && report_incomplete "shards still not complete after $retries re-runs"
+  ((SECONDS <= ends)) || report_incomplete "DEADLINE (${deadline}s) has passed; run the driver again for $as_of"
+
   [ "$attempt" -gt 0 ] && say "re-running shards $list (attempt $attempt of $retries)"
   "${scheduler}_run_shards" "$list" "$attempt"
   list=$(to_run) || exit 2
   attempt=$((attempt + 1))
 done
 
+# Users no longer in the input are kept (or removed, with REMOVE_DEPARTED=1) by the merge and
+# listed in its manifest; a night that lost them all looks like any other without this line.
+departed_note() {
+  if [ -f "$output/manifest.json" ] && grep -q '^  "departed" : {' "$output/manifest.json"; then
+    local fate="kept; REMOVE_DEPARTED=1 removes them"
+    [ "${REMOVE_DEPARTED:-}" = 1 ] && fate="removed"
+    say "some users are no longer in the input: \"departed\" in $output/manifest.json lists them ($fate)"
+  fi
+}
+
+((SECONDS <= ends)) || {
+  say "DEADLINE (${deadline}s) passed before the merge; run the driver again for $as_of to merge"
+  exit 3
+}
 if merged_since_shards; then
   say "all $shards shards complete and merged already ($output/manifest.json)"
+  departed_note
   merged_status && exit 0 || exit 1
 fi
 "${scheduler}_merge"
+departed_note
 case $merge_code in
   0)
     say "merged $shards shards into $output; every user succeeded"

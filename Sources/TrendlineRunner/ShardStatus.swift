@@ -2,6 +2,7 @@ import Foundation
 import TrendlineIngest
 import TrendlinePipeline
 import TrendlineStages
+import TrendlineSupport
 
 /// Which shards of one night's run are done, read from the output folder itself.
 ///
@@ -9,8 +10,10 @@ import TrendlineStages
 /// scheduler calls successful may have written into another folder, a node may have died after
 /// the task ended, and a re-run driver (the same date, the next morning) has no scheduler
 /// state at all. The output folder is the truth `merge` will read, so the driver asks it:
-/// a shard is complete exactly when `merge` would accept its folder for this pipeline, this
-/// as-of, this shard count and the input as it is now.
+/// a shard is complete when its folder passes merge's own checks of one shard
+/// (``Merger/load(_:)``) and belongs to this pipeline, this as-of, this shard count and the
+/// input as it is now. Merge checks more of the night as a whole (that no shard appears twice,
+/// the output folder); the driver runs it next, and it names what it refuses.
 public enum ShardStatus {
   /// What one shard folder holds, as `merge` would judge it.
   public enum State: Equatable, Sendable {
@@ -51,9 +54,14 @@ public enum ShardStatus {
   /// - Complexity: O(*f* + *s*·*m*): the input's *f* files are stat'ed once, and each of the
   ///   *s* shards' partial and manifest (of size *m*) is checked as merge checks it.
   public static func check(_ run: Run) throws(RunFailure) -> [State] {
+    precondition(Shard.counts.contains(run.count), "a shard count is checked where it enters")
+    // The folder checks a task makes before it reads anything: a night whose every task would
+    // refuse its folders must stop the driver (exit 2), not be retried until it gives up.
+    let input = run.input ?? run.pipeline.source.input
+    try Runner.checkFolders(input: input, output: run.output, cache: nil)
     let discovered: (users: [UserInput], problems: [InputProblem])
     do {
-      discovered = try InputLayout.discover(run.input ?? run.pipeline.source.input)
+      discovered = try InputLayout.discover(input)
     } catch {
       throw .input(error)
     }
@@ -72,7 +80,10 @@ public enum ShardStatus {
     of folder: URL, pipeline: Manifest.PipelineRecord, asOf: String, resolvedAsOf: String, corpus: String
   ) -> State {
     let name = "shards/" + folder.lastPathComponent
-    guard FileManager.default.fileExists(atPath: folder.path) else { return .toRun(reason: "never ran (no \(name))") }
+    var status = stat()
+    guard lstat(folder.path, &status) == 0 else { return .toRun(reason: "never ran (no \(name))") }
+    // A link is never a shard's own folder: a run replaces it, and merge refuses what it points at.
+    guard status.st_mode & S_IFMT == S_IFDIR else { return .toRun(reason: "is not a folder (\(name))") }
     guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("_SUCCESS").path) else {
       return .toRun(reason: "did not finish (no \(name)/_SUCCESS): killed, or still running")
     }
@@ -87,11 +98,12 @@ public enum ShardStatus {
       return .toRun(reason: "holds the partial of shard \(partial.shard.index)-of-\(partial.shard.count)")
     }
     if partial.asOf != asOf || partial.resolvedAsOf != resolvedAsOf {
-      return .toRun(reason: "is from as-of \(partial.asOf), not \(asOf)")
+      return .toRun(reason: "is from as-of \(TerminalText.escaped(partial.asOf)), not \(asOf)")
     }
     if partial.pipeline != pipeline {
       return .toRun(
-        reason: "ran pipeline '\(partial.pipeline.name)' (\(partial.pipeline.sha256.prefix(12))), "
+        reason: "ran pipeline '\(TerminalText.escaped(partial.pipeline.name))' "
+          + "(\(TerminalText.escaped(String(partial.pipeline.sha256.prefix(12))))), "
           + "not '\(pipeline.name)' (\(pipeline.sha256.prefix(12)))")
     }
     if partial.corpus != corpus { return .toRun(reason: "ran before the input changed (another corpus)") }

@@ -74,6 +74,9 @@ enum MergeCommand {
       for user in manifest.users where user.status == .failed {
         printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
       }
+      for entry in manifest.faultyEntries {
+        printError("\(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))\n")
+      }
       if let departed = manifest.departed { printError("\(departedWarning(departed))\n") }
       let totals = manifest.totals
       printOutput(

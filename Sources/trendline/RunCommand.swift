@@ -153,10 +153,6 @@ enum RunCommand {
     options.pipeline = pipeline
     if options.shard != nil && options.shards != nil { throw UsageError("give --shard I/N or --shards N, not both") }
     if options.cacheVerify && options.cache == nil { throw UsageError("--cache-verify needs --cache DIR") }
-    if options.removeDeparted && (options.shard != nil || options.shards != nil) {
-      throw UsageError(
-        "--remove-departed needs every user: a shard cannot tell who left the input; give it to 'trendline merge'")
-    }
     return options
   }
 
@@ -211,6 +207,13 @@ enum RunCommand {
       shard = try resolveShard(options, environment: ProcessInfo.processInfo.environment)
     } catch {
       return usageFailure(error, help: "trendline run --help")
+    }
+    // After the scheduler's variables are read: a Slurm task is a shard without --shards.
+    if options.removeDeparted && shard != nil {
+      return usageFailure(
+        UsageError(
+          "--remove-departed needs every user: a shard cannot tell who left the input; give it to 'trendline merge'"),
+        help: "trendline run --help")
     }
     guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
     let now = Int64(Date().timeIntervalSince1970)

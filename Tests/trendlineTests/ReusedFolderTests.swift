@@ -119,6 +119,12 @@ import _TrendlineTestSupport
     let refused = try runTrendline(["run", wide.path, "--output", out.path, "--shard", "0/2", "--remove-departed"])
     #expect(refused.status == 2)
     #expect(refused.stderr.contains("--remove-departed needs every user"))
+    // A Slurm array task is a shard too, without --shard or --shards.
+    let slurmTask = try runTrendline(
+      ["run", wide.path, "--output", out.path, "--remove-departed"],
+      environment: ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "2"])
+    #expect(slurmTask.status == 2)
+    #expect(slurmTask.stderr.contains("--remove-departed needs every user"))
 
     for shard in ["0/2", "1/2"] {
       #expect(try runTrendline(["run", wide.path, "--output", out.path, "--shard", shard] + asOf).status == 0)

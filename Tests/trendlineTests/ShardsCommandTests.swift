@@ -70,6 +70,31 @@ import _TrendlineTestSupport
     #expect(checked.stdout.hasSuffix("to run: 0\n"))
   }
 
+  /// Folders every task would refuse stop the driver at once (exit 2), instead of being
+  /// retried; a shard folder that is a link is never complete (a run replaces it).
+  @Test func foldersEveryTaskWouldRefuseAreAnErrorAndALinkIsNoShard() throws {
+    let (scratch, _, wide, _) = try ReusedFolderTests.twoPipelines()
+    let out = scratch.url.appendingPathComponent("out")
+    func shards() throws -> CommandResult {
+      try runTrendline(["shards", wide.path, "--output", out.path, "--as-of", "2026-11-30", "--shards", "2"])
+    }
+    for shard in ["0/2", "1/2"] {
+      let result = try runTrendline(
+        ["run", wide.path, "--output", out.path, "--shard", shard, "--as-of", "2026-11-30", "--quiet"])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    let shard = out.appendingPathComponent("shards/1-of-2")
+    let moved = out.appendingPathComponent("cohort-stash")
+    try FileManager.default.moveItem(at: shard, to: scratch.url.appendingPathComponent("stash"))
+    try FileManager.default.createSymbolicLink(
+      at: shard, withDestinationURL: scratch.url.appendingPathComponent("stash"))
+    #expect(try shards().stdout.hasPrefix("shard 1-of-2 is not a folder (shards/1-of-2)\n"))
+    try Data().write(to: moved)
+    let refused = try shards()
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("holds 'cohort-stash', which no Trendline run writes"), "\(refused.stderr)")
+  }
+
   @Test(arguments: [
     (["p.json", "--output", "o", "--shards", "4"], "missing --as-of WHEN: give the as-of every task was given"),
     (["p.json", "--output", "o", "--as-of", "2026-11-30"], "missing --shards N"),

@@ -489,7 +489,8 @@ class JobRun:
         with locked():
             file = path("jobs", self.namespace, self.name + ".json")
             current = read_json(file)
-            if not current or current["metadata"]["uid"] != self.uid:
+            # Deleted, or being deleted in the foreground: the controller starts no more pods.
+            if not current or current["metadata"]["uid"] != self.uid or current["metadata"].get("deletionTimestamp"):
                 return False
             current["status"] = status
             write_json(file, current)
@@ -868,6 +869,9 @@ def delete(namespace, args):
         if cascade == "background":
             # Background propagation: the Job goes at once, its pods are stopped and collected.
             os.remove(path("jobs", namespace, name + ".json"))
+        else:
+            job["metadata"]["deletionTimestamp"] = now()
+            write_json(path("jobs", namespace, name + ".json"), job)
         stopped = []
         for pod in objects("pods", namespace):
             if pod["metadata"]["labels"].get("batch.kubernetes.io/controller-uid") == job["metadata"]["uid"]:
