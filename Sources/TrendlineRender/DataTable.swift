@@ -124,7 +124,8 @@ enum DataTable {
     }
     let rows = o.buckets.map { bucket -> [String] in
       let share = ShownNumber.format(bucket.activeShare * 100, decimals: 0)
-      var row = [bucket.date, String(bucket.n), "\(bucket.active) (\(share) %)"]
+      // No-break spaces: a narrow column must not wrap "12 (67 %)" into two lines.
+      var row = [bucket.date, String(bucket.n), "\(bucket.active)\u{00A0}(\(share)\u{00A0}%)"]
       for m in o.measures {
         let s = bucket.values[m]
         for q in ["p25", "p50", "p75"] {

@@ -123,3 +123,13 @@ import TrendlineSchema
     #expect(!html.contains(" kg<"))
   }
 }
+
+/// The cohort table's active users: the count and its share of the cohort, joined by no-break
+/// spaces so the narrow column never wraps. The fixture's second week has 2 of 3 users active.
+@Test func theCohortTableShowsActiveUsersAndTheirShare() {
+  let html = HTMLReport.index(
+    .init(pipeline: "p", asOf: "2026-11-29", charts: [.cohort(.series(cohortFixture()), user: nil)], users: []))
+  #expect(html.contains("<th scope=\"col\">Active</th>"))
+  #expect(html.contains("<td>3\u{00A0}(100\u{00A0}%)</td>"))
+  #expect(html.contains("<td>2\u{00A0}(67\u{00A0}%)</td>"))
+}
