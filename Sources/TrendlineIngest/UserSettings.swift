@@ -45,7 +45,7 @@ public struct UserSettings: Sendable, Equatable {
 
 /// `users.csv` at the top of the input folder: per-user settings, header
 /// `user,timeZone,weightUnit,distanceUnit,firstWeekday,dateOrder`, every column optional (any
-/// other column is allowed and not read), a blank cell
+/// other column is allowed, and read only when `compare.groupBy` names it), a blank cell
 /// falling back to the pipeline's `source.defaults` (SPEC 2 and 9.14).
 ///
 /// Values are checked when a user is run, not when the file is read: an unknown zone fails
@@ -58,7 +58,15 @@ public struct UsersFile: Sendable {
     public var distanceUnit: String
     public var firstWeekday: String
     public var dateOrder: String
+    /// The cell of the `compare.groupBy` column, trimmed; empty without one, or when blank.
+    public var group: String = ""
   }
+
+  /// The most bytes a segment value may have: it is a label and a JSON key, not a document.
+  public static let maxGroupBytes = 64
+  /// The most segments a `compare.groupBy` column may hold: each is a cohort of its own, and
+  /// a column of ids (one segment per user) is a mistake to report, not a thousand cohorts.
+  public static let maxGroups = 100
 
   public let file: String
   public private(set) var rows: [String: Row] = [:]
@@ -76,7 +84,11 @@ public struct UsersFile: Sendable {
   /// Reads `users.csv` from bytes.
   ///
   /// - Complexity: O(*n*), where *n* is the file's size in bytes.
-  public init(bytes: [UInt8], file: String = InputLayout.settingsFileName) {
+  /// `groupBy` names the column whose cells are the users' segments (`compare.groupBy`): the
+  /// header must have it, each cell is at most ``maxGroupBytes`` bytes of text without control
+  /// characters, and the column holds at most ``maxGroups`` values; otherwise ``problems`` says
+  /// which line or what to do.
+  public init(bytes: [UInt8], file: String = InputLayout.settingsFileName, groupBy: String? = nil) {
     self.file = file
     let reader = CSVReader(bytes: bytes)
     guard case .record = reader.next() else { return }
@@ -97,9 +109,27 @@ public struct UsersFile: Sendable {
     let distance = column("distanceUnit")
     let weekday = column("firstWeekday")
     let dateOrder = column("dateOrder")
+    let group = groupBy.flatMap(column)
+    if let groupBy, group == nil {
+      problems.append(
+        ExportError(
+          file: file,
+          message: "the header has no '\(TerminalText.escaped(groupBy))' column, which compare.groupBy names; "
+            + "add it (a blank cell puts a user in the \"unknown\" segment) or change compare.groupBy"))
+      return
+    }
+    var groups: Set<String> = []
     while true {
       switch reader.next() {
-      case .end: return
+      case .end:
+        if groups.count > Self.maxGroups {
+          problems.append(
+            ExportError(
+              file: file,
+              message: "the '\(TerminalText.escaped(groupBy ?? ""))' column holds \(groups.count) values, more than "
+                + "the \(Self.maxGroups) segments compare.groupBy allows; group by a coarser column"))
+        }
+        return
       case .blankLine: continue
       case .malformed(let bad):
         problems.append(
@@ -115,9 +145,21 @@ public struct UsersFile: Sendable {
           repeated[id, default: [first.line]].append(line)
           continue
         }
+        let segment = value(group)
+        if segment.utf8.count > Self.maxGroupBytes
+          || segment.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        {
+          problems.append(
+            ExportError(
+              file: file, line: line,
+              message: "the segment '\(TerminalText.escaped(String(segment.prefix(Self.maxGroupBytes))))' is longer "
+                + "than \(Self.maxGroupBytes) bytes or holds a control character; shorten it"))
+          continue
+        }
+        if !segment.isEmpty { groups.insert(segment) }
         rows[id] = Row(
           line: line, timeZone: value(zone), weightUnit: value(weight), distanceUnit: value(distance),
-          firstWeekday: value(weekday), dateOrder: value(dateOrder))
+          firstWeekday: value(weekday), dateOrder: value(dateOrder), group: segment)
       }
     }
   }

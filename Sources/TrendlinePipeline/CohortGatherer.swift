@@ -13,11 +13,32 @@ public struct CohortGatherer: Sendable {
   public let compare: Compare
   public private(set) var series: [String: Compare.SeriesPart] = [:]
   public private(set) var radar: [String: Compare.RadarPart] = [:]
+  /// `compare.groupBy`: the `users.csv` column whose values are the segments; nil without.
+  public let groupBy: String?
+  /// Per segment value (``unknownSegment`` for users without one), the same parts as above.
+  public private(set) var segments: [String: Parts] = [:]
+  /// Every chart's part before any user: what a segment's first user is added to.
+  private var empty = Parts()
+
+  /// One set of users' parts, chart by chart.
+  public struct Parts: Codable, Sendable, Equatable {
+    public var series: [String: Compare.SeriesPart] = [:]
+    public var radar: [String: Compare.RadarPart] = [:]
+    public init(series: [String: Compare.SeriesPart] = [:], radar: [String: Compare.RadarPart] = [:]) {
+      self.series = series
+      self.radar = radar
+    }
+  }
+
+  /// The key of the users with no value in the `groupBy` column. A value is never empty
+  /// (cells are trimmed, and a blank one is this), so it cannot clash with one.
+  public static let unknownSegment = ""
 
   /// Empty parts for every compared chart, so a chart no user reached still gets a file
   /// (an empty cohort), not a silent gap.
   public init(pipeline: Pipeline) {
     let settings = pipeline.compare
+    groupBy = settings?.groupBy
     compare = Compare(
       quantiles: settings?.quantiles ?? [], rankMeasure: settings?.rankMeasure, rankTop: settings?.rankTop ?? 0,
       weekStart: settings?.weekStart)
@@ -29,11 +50,13 @@ public struct CohortGatherer: Sendable {
         radar[name] = .init(period: definition.period, axes: definition.axes.map { .init(id: $0.id, label: $0.label) })
       }
     }
+    empty = Parts(series: series, radar: radar)
   }
 
   /// An empty gatherer for merging partials, which carry their charts with them.
-  public init(compare: Compare) {
+  public init(compare: Compare, groupBy: String? = nil) {
     self.compare = compare
+    self.groupBy = groupBy
   }
 
   /// Whether chart `name` is compared, so its output must be kept after the user's files are written.
@@ -42,12 +65,23 @@ public struct CohortGatherer: Sendable {
   /// Adds one user's output of chart `chart`.
   ///
   /// - Complexity: that of ``Compare/add(_:to:)``.
-  public mutating func add(_ output: ChartOutput, chart: String) {
+  public mutating func add(_ output: ChartOutput, chart: String, segment: String? = nil) {
+    var all = Parts(series: series, radar: radar)
+    add(output, chart: chart, to: &all)
+    (series, radar) = (all.series, all.radar)
+    guard groupBy != nil else { return }
+    let key = segment.flatMap { $0.isEmpty ? nil : $0 } ?? Self.unknownSegment
+    var parts = segments[key] ?? empty
+    add(output, chart: chart, to: &parts)
+    segments[key] = parts
+  }
+
+  private func add(_ output: ChartOutput, chart: String, to parts: inout Parts) {
     switch output {
-    case .series(let value) where series[chart] != nil:
-      series[chart] = compare.add(value, to: series[chart])
-    case .radar(let value) where radar[chart] != nil:
-      radar[chart] = compare.add(value, period: radar[chart]!.period, to: radar[chart])
+    case .series(let value) where parts.series[chart] != nil:
+      parts.series[chart] = compare.add(value, to: parts.series[chart])
+    case .radar(let value) where parts.radar[chart] != nil:
+      parts.radar[chart] = compare.add(value, period: parts.radar[chart]!.period, to: parts.radar[chart])
     default:
       break
     }
@@ -56,12 +90,25 @@ public struct CohortGatherer: Sendable {
   /// Adds what another gatherer (a shard's partial) collected.
   ///
   /// - Complexity: that of ``Compare/merge(_:_:)`` per chart.
-  public mutating func merge(series: [String: Compare.SeriesPart], radar: [String: Compare.RadarPart]) {
-    for (name, part) in series {
-      self.series[name] = self.series[name].map { compare.merge($0, part) } ?? part
+  public mutating func merge(
+    series: [String: Compare.SeriesPart], radar: [String: Compare.RadarPart], segments: [String: Parts] = [:]
+  ) {
+    var all = Parts(series: self.series, radar: self.radar)
+    merge(Parts(series: series, radar: radar), into: &all)
+    (self.series, self.radar) = (all.series, all.radar)
+    for (key, parts) in segments {
+      var merged = self.segments[key] ?? Parts()
+      merge(parts, into: &merged)
+      self.segments[key] = merged
     }
-    for (name, part) in radar {
-      self.radar[name] = self.radar[name].map { compare.merge($0, part) } ?? part
+  }
+
+  private func merge(_ other: Parts, into parts: inout Parts) {
+    for (name, part) in other.series {
+      parts.series[name] = parts.series[name].map { compare.merge($0, part) } ?? part
+    }
+    for (name, part) in other.radar {
+      parts.radar[name] = parts.radar[name].map { compare.merge($0, part) } ?? part
     }
   }
 
@@ -70,7 +117,57 @@ public struct CohortGatherer: Sendable {
   ///
   /// - Complexity: that of ``Compare/reduce(_:chart:asOf:)`` per chart.
   public func reduce(asOf: String) -> [CohortChart] {
-    series.keys.sorted().map { .series(compare.reduce(series[$0]!, chart: $0, asOf: asOf)) }
-      + radar.keys.sorted().map { .radar(compare.reduce(radar[$0]!, chart: $0, asOf: asOf)) }
+    reduce(Parts(series: series, radar: radar), asOf: asOf)
+  }
+
+  private func reduce(_ parts: Parts, asOf: String) -> [CohortChart] {
+    parts.series.keys.sorted().map { .series(compare.reduce(parts.series[$0]!, chart: $0, asOf: asOf)) }
+      + parts.radar.keys.sorted().map { .radar(compare.reduce(parts.radar[$0]!, chart: $0, asOf: asOf)) }
+  }
+
+  /// Each compared chart's cohort per segment, in the order of ``reduce(asOf:)``; empty without
+  /// `groupBy`. The segments of a series share one y axis per measure (the largest of any
+  /// segment) and one time domain, so side by side they are drawn on one scale.
+  ///
+  /// - Complexity: that of ``reduce(asOf:)`` per segment.
+  public func reduceSegments(asOf: String) -> [CohortSegmentsOutput] {
+    guard let groupBy else { return [] }
+    // Values in byte order, the unknown segment last.
+    let keys =
+      segments.keys.filter { $0 != Self.unknownSegment }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      + (segments[Self.unknownSegment] == nil ? [] : [Self.unknownSegment])
+    let reduced = keys.map { (key: $0, charts: reduce(segments[$0]!, asOf: asOf)) }
+    return reduce(asOf: asOf).enumerated().map { index, whole in
+      var cohorts = reduced.map { segment in segment.charts[index] }
+      if case .series = whole { cohorts = Self.onOneScale(cohorts) }
+      return CohortSegmentsOutput(
+        chart: whole.name, asOf: asOf, groupBy: groupBy,
+        segments: zip(keys, cohorts).map { .init(value: $0 == Self.unknownSegment ? nil : $0, cohort: $1) })
+    }
+  }
+
+  /// Series cohorts with one y axis per measure and one domain, those of their largest values
+  /// and widest extent.
+  static func onOneScale(_ cohorts: [CohortChart]) -> [CohortChart] {
+    let series = cohorts.compactMap { chart -> CohortSeriesOutput? in
+      if case .series(let output) = chart { return output }
+      return nil
+    }
+    guard let first = series.first else { return cohorts }
+    var yAxis: [Measure: YAxis] = [:]
+    for measure in first.measures {
+      let largest = series.flatMap { $0.buckets.compactMap { $0.values[measure]?.max } }.max() ?? 0
+      yAxis[measure] = YAxis(measure: measure, largest: largest, units: .metric)
+    }
+    let domains = series.compactMap(\.domain)
+    let domain =
+      domains.isEmpty
+      ? nil : Extent(start: domains.map(\.start).min()!, end: domains.map(\.end).max()!)
+    return series.map { output in
+      var shared = output
+      shared.yAxis = yAxis
+      shared.domain = domain
+      return .series(shared)
+    }
   }
 }

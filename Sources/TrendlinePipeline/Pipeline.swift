@@ -51,6 +51,8 @@ public struct Pipeline: Sendable, Equatable {
     /// `compare.weekStart`: weekly cohorts re-bucket every user's weeks to start on this day.
     /// Nil (the default): each user's weeks join the row of the Monday nearest their start.
     public var weekStart: Weekday? = nil
+    /// `compare.groupBy`: a column of `users.csv` whose values split the cohort into segments.
+    public var groupBy: String? = nil
   }
 
   public struct Output: Sendable, Equatable {

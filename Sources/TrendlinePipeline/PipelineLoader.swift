@@ -349,7 +349,7 @@ final class PipelineChecker: ParameterReader {
 
   // MARK: compare and output
 
-  static let compareKeys = ["charts", "quantiles", "rank", "weekStart"]
+  static let compareKeys = ["charts", "quantiles", "rank", "weekStart", "groupBy"]
   /// The quantiles compared when `compare` gives none: those of the SPEC 6 example.
   static let defaultQuantiles = Compare.defaultQuantiles
   /// Users in a ranking when `rank` gives no `top`.
@@ -440,8 +440,20 @@ final class PipelineChecker: ParameterReader {
     let weekStart: Weekday? = members["weekStart"].flatMap {
       choice($0, at: path.appending("weekStart"), what: "weekday")
     }
+    var groupBy: String?
+    if let value = members["groupBy"], let column = string(value, at: path.appending("groupBy")) {
+      // A column name as a header spells it: printable, short, and not the id column itself.
+      if column.isEmpty || column.utf8.count > 64 || column.lowercased() == "user"
+        || column.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      {
+        report(path.appending("groupBy"), .badGroupColumn(column))
+      } else {
+        groupBy = column
+      }
+    }
     return Pipeline.Compare(
-      charts: names, quantiles: quantiles, rankMeasure: rankMeasure, rankTop: rankTop, weekStart: weekStart)
+      charts: names, quantiles: quantiles, rankMeasure: rankMeasure, rankTop: rankTop, weekStart: weekStart,
+      groupBy: groupBy)
   }
 
   func output(_ value: JSONValue, at path: JSONPath) -> Pipeline.Output? {

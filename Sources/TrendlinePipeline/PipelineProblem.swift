@@ -36,6 +36,7 @@ enum PipelineProblem: Equatable {
   case quantilesNotIncreasing
   case rankByBest(Measure)
   case rankMeasureNotCompared(Measure)
+  case badGroupColumn(String)
   case formatListedTwice(String)
   // MARK: A chart's chain
   /// The chart's array is empty; `starters` are the stages that read sessions.
@@ -83,6 +84,9 @@ enum PipelineProblem: Equatable {
       return "chart '\(chart)' is a \(kind); only series and radar charts can be compared"
     case .quantileOutOfRange(let found): return "a quantile is between 0 and 1, found \(found)"
     case .quantilesNotIncreasing: return "quantiles must be in increasing order, each once"
+    case .badGroupColumn(let column):
+      return "groupBy names a column of users.csv, 1 to 64 bytes of text other than 'user', not "
+        + "'\(TerminalText.escaped(column))'"
     case .rankByBest(let measure):
       return "rank measure '\(measure.rawValue)' is a best, which does not add up over a window"
     case .rankMeasureNotCompared(let measure):
@@ -127,6 +131,7 @@ enum PipelineProblem: Equatable {
     case .notComparable: return "Remove it from compare.charts"
     case .quantileOutOfRange: return "Write the median as 0.5"
     case .quantilesNotIncreasing: return "Sort them and remove repeats"
+    case .badGroupColumn: return "Name a column such as \"plan\""
     case .rankByBest: return "Rank by a total such as volumeKg, sessions or reps"
     case .rankMeasureNotCompared: return "Add it to a compared chart's bucket measures, or rank by one of them"
     case .formatListedTwice: return "List each format once"

@@ -82,11 +82,17 @@ public enum HTMLReport {
     public var asOf: String
     public var charts: [ChartDocument]
     public var users: [UserEntry]
-    public init(pipeline: String, asOf: String, charts: [ChartDocument], users: [UserEntry]) {
+    /// Each compared chart's cohort per segment (`compare.groupBy`), drawn after the chart.
+    public var segments: [CohortSegmentsOutput]
+    public init(
+      pipeline: String, asOf: String, charts: [ChartDocument], users: [UserEntry],
+      segments: [CohortSegmentsOutput] = []
+    ) {
       self.pipeline = pipeline
       self.asOf = asOf
       self.charts = charts
       self.users = users
+      self.segments = segments
     }
   }
 
@@ -132,7 +138,10 @@ public enum HTMLReport {
     if index.charts.isEmpty {
       body += "<p class=\"meta\">The pipeline compares no charts across users.</p>\n"
     }
-    for chart in index.charts { body += figure(chart) }
+    for chart in index.charts {
+      body += figure(chart)
+      if let segmented = index.segments.first(where: { $0.chart == chart.name }) { body += segmentsFigure(segmented) }
+    }
     body +=
       "<section><h2>Users</h2>\n<table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
       + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions up to as-of</th>"
@@ -179,6 +188,26 @@ public enum HTMLReport {
     out += "</figure>\n"
     out += DataTable.html(chart)
     return out + "</section>\n"
+  }
+
+  /// A chart's cohort per segment, side by side: each segment's chart drawn on the scale they
+  /// share, titled by its value and its users, each with its table.
+  static func segmentsFigure(_ segmented: CohortSegmentsOutput) -> String {
+    var out =
+      "<section class=\"chart segments\"><h2>" + XMLEscape.escape(segmented.chart) + " by "
+      + XMLEscape.escape(segmented.groupBy) + "</h2>\n<div class=\"segments\">\n"
+    for segment in segmented.segments {
+      let users: Int
+      switch segment.cohort {
+      case .series(let output): users = output.users
+      case .radar(let output): users = output.users
+      }
+      let title = (segment.value ?? "unknown") + " · \(users) user" + (users == 1 ? "" : "s")
+      out += "<figure class=\"chart\"><figcaption>" + XMLEscape.escape(title) + "</figcaption>\n"
+      out += SVGRenderer.render(.cohort(segment.cohort))
+      out += "</figure>\n"
+    }
+    return out + "</div>\n</section>\n"
   }
 
   static func recent(_ page: UserPage) -> String {
@@ -253,6 +282,7 @@ public enum HTMLReport {
     figure{margin:0}
     figure svg{display:block;max-width:100%;height:auto;touch-action:pan-y}
     .readout{min-height:1.5em;margin-top:6px;padding:4px 8px;background:#F6F8FA;border-radius:4px;color:#1F2328}
+    .segments{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:16px}
     .meta{color:#57606A;margin:0}
     .nav{margin:0}
     .failed{color:#A40E26}

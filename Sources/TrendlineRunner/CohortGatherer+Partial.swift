@@ -5,6 +5,6 @@ extension CohortGatherer {
   ///
   /// - Complexity: that of ``CohortGatherer/merge(series:radar:)``.
   mutating func merge(_ partial: CohortPartial) {
-    merge(series: partial.series, radar: partial.radar)
+    merge(series: partial.series, radar: partial.radar, segments: partial.segments ?? [:])
   }
 }

@@ -39,6 +39,10 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
   /// The pipeline's `output.formats`, so merging draws the cohort SVGs and the report index
   /// like a single run.
   public var formats: [String]? = nil
+  /// `compare.groupBy`, and per segment value the same parts as `series` and `radar`; both nil
+  /// without segments.
+  public var groupBy: String? = nil
+  public var segments: [String: CohortGatherer.Parts]? = nil
   /// SHA-256 (hex) of the shard's `manifest.json` bytes as written beside this file.
   public var manifestSHA256: String = ""
   /// ``contentChecksum()`` when the shard wrote it; nil only before ``sealed(manifest:)``.
@@ -106,6 +110,33 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
           + "and Windows)"
       }
     }
+    if let problem = CohortPartial.problem(series: series, radar: radar, compare: compare) { return problem }
+    guard (groupBy == nil) == (segments == nil) else { return "segments and groupBy come together" }
+    if let segments {
+      guard segments.count <= UsersFile.maxGroups + 1 else { return "\(segments.count) segments, more than allowed" }
+      let charts = (Set(series.keys), Set(radar.keys))
+      for key in segments.keys.sorted() {
+        let parts = segments[key]!
+        let shown = TerminalText.escaped(key)
+        guard key.utf8.count <= UsersFile.maxGroupBytes,
+          !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return "segment '\(shown)' is not a value users.csv may hold" }
+        // Reduced chart by chart beside the cohort of every user: the same charts, or none.
+        guard (Set(parts.series.keys), Set(parts.radar.keys)) == charts else {
+          return "segment '\(shown)' has other charts than the cohort"
+        }
+        if let problem = CohortPartial.problem(series: parts.series, radar: parts.radar, compare: compare) {
+          return "segment '\(shown)': " + problem
+        }
+      }
+    }
+    return nil
+  }
+
+  /// What is out of range in one set of parts (the cohort's, or a segment's), or nil.
+  static func problem(
+    series: [String: Compare.SeriesPart], radar: [String: Compare.RadarPart], compare: Compare
+  ) -> String? {
     let users = 0...CohortPartial.maximumCount
     for (name, part) in series {
       guard users.contains(part.users) else { return "chart '\(name)' counts \(part.users) users" }
@@ -173,6 +204,7 @@ extension CohortPartial: OutputWritable {
       writer.key("formats")
       writer.array(formats) { $0.string($1) }
     }
+    if let groupBy { writer.member("groupBy", groupBy) }
     writer.member("manifestSHA256", manifestSHA256)
     writer.key("pipeline")
     pipeline.write(to: &writer)
@@ -180,6 +212,17 @@ extension CohortPartial: OutputWritable {
     try writer.object(sortingKeys: radar) { try CohortPartial.write($1, to: &$0) }
     writer.member("resolvedAsOf", resolvedAsOf)
     writer.member("schema", schema)
+    if let segments {
+      writer.key("segments")
+      try writer.object(sortingKeys: segments) { writer, parts in
+        writer.beginObject()
+        writer.key("radar")
+        try writer.object(sortingKeys: parts.radar) { try CohortPartial.write($1, to: &$0) }
+        writer.key("series")
+        try writer.object(sortingKeys: parts.series) { try CohortPartial.write($1, to: &$0) }
+        writer.endObject()
+      }
+    }
     writer.key("series")
     try writer.object(sortingKeys: series) { try CohortPartial.write($1, to: &$0) }
     writer.key("shard")

@@ -164,7 +164,7 @@ public enum Merger {
         throw .duplicateShard(
           "\(origin.shardIndex)-of-\(origin.shardCount)", [seen[origin.shardIndex] ?? "", origin.path])
       }
-      if gatherer == nil { gatherer = CohortGatherer(compare: partial.compare) }
+      if gatherer == nil { gatherer = CohortGatherer(compare: partial.compare, groupBy: partial.groupBy) }
       gatherer!.merge(partial)
       formats = formats ?? partial.formats
       let manifestURL = folder.appendingPathComponent("manifest.json")
@@ -192,7 +192,8 @@ public enum Merger {
     // Encoded before anything is written: sums of huge values that overflow to infinity are
     // refused as the shards' fault, not reported as an unwritable folder.
     let reduced = gatherer!.reduce(asOf: reference.asOf)
-    let cohortFiles = try cohortFiles(reduced)
+    let segments = gatherer!.reduceSegments(asOf: reference.asOf)
+    let cohortFiles = try cohortFiles(reduced, segments: segments)
     do {
       try OutputSweep.claim(output.path)
       // The shards cleaned only what each wrote; the merge cleans the whole tree, the report's
@@ -208,7 +209,7 @@ public enum Merger {
       try CohortAxisStamp.stamp(
         reduced, users: users, output: output, jobs: CPUAllocation.usable)
       written += try ReportWriter.writeCohortReport(
-        reduced, pipeline: reference.pipeline.name,
+        reduced, segments: segments, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
         users: entries, output: output)
       let departed = try OutputSweep.sweepRun(
@@ -351,14 +352,19 @@ public enum Merger {
   /// - Complexity: O(*v* log *v*), where *v* is the number of cohort values.
   public static func _cohortFiles(_ partials: [CohortPartial]) throws(Failure) -> [(name: String, data: Data)] {
     guard let first = partials.first else { return [] }
-    var gatherer = CohortGatherer(compare: first.compare)
+    var gatherer = CohortGatherer(compare: first.compare, groupBy: first.groupBy)
     for partial in partials { gatherer.merge(partial) }
-    return try cohortFiles(gatherer.reduce(asOf: first.asOf))
+    return try cohortFiles(gatherer.reduce(asOf: first.asOf), segments: gatherer.reduceSegments(asOf: first.asOf))
   }
 
-  private static func cohortFiles(_ reduced: [CohortChart]) throws(Failure) -> [(name: String, data: Data)] {
+  /// Each file under `cohort/` by its name there without `.json`: `training-volume`, and
+  /// `segments/training-volume` for a chart's segments.
+  private static func cohortFiles(_ reduced: [CohortChart], segments: [CohortSegmentsOutput]) throws(Failure)
+    -> [(name: String, data: Data)]
+  {
     do {
       return try reduced.map { ($0.name, try $0.encoded()) }
+        + segments.map { ("segments/" + $0.chart, try $0.encoded()) }
     } catch {
       throw .outOfRange("cohort", "the merged values cannot be written as JSON (\(error))")
     }

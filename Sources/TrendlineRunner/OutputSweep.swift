@@ -59,7 +59,9 @@ enum OutputSweep {
     if !FileManager.default.fileExists(atPath: output + "/" + markerName) {
       try AtomicFile.write(Data(), to: output + "/" + markerName)
     }
-    for name in ["users", "cohort", "report", "report/users", "shards"] { try unlinkIfLink(output + "/" + name) }
+    for name in ["users", "cohort", "cohort/segments", "report", "report/users", "shards"] {
+      try unlinkIfLink(output + "/" + name)
+    }
   }
 
   /// Removes `path` if it is a symbolic link, so that the folder written there next is real.
@@ -115,7 +117,11 @@ enum OutputSweep {
     let departed = departedUsers(in: output + "/users", ran: ran)
     let kept = removeDeparted ? ran : ran.union(departed)
     try removeAll(in: output + "/users", except: kept)
-    try removeAll(in: output + "/cohort", except: Set(written.compactMap { name(of: $0, in: "cohort/") }))
+    let segmentFiles = Set(written.compactMap { name(of: $0, in: "cohort/segments/") })
+    try removeAll(in: output + "/cohort/segments", except: segmentFiles)
+    try removeAll(
+      in: output + "/cohort",
+      except: Set(written.compactMap { name(of: $0, in: "cohort/") }).union(segmentFiles.isEmpty ? [] : ["segments"]))
     let pages = writtenSet.contains("report/index.html") ? Set(kept.map { $0 + ".html" }) : []
     try removeAll(in: output + "/report/users", except: pages)
     try removeAll(

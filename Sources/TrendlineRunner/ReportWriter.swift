@@ -74,8 +74,8 @@ enum ReportWriter {
   /// Returns the paths written, relative to `output`.
   @discardableResult
   static func writeCohortReport(
-    _ reduced: [CohortChart], pipeline: String, formats: [Pipeline.Output.Format], asOf: String,
-    users: [HTMLReport.UserEntry], output: URL
+    _ reduced: [CohortChart], segments: [CohortSegmentsOutput], pipeline: String, formats: [Pipeline.Output.Format],
+    asOf: String, users: [HTMLReport.UserEntry], output: URL
   ) throws(AtomicFile.WriteError) -> [String] {
     guard formats.contains(.svg) || formats.contains(.html) else { return [] }
     let documents = reduced.map { ChartDocument.cohort($0) }
@@ -87,7 +87,7 @@ enum ReportWriter {
       }
     }
     guard formats.contains(.html) else { return written }
-    let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users)
+    let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users, segments: segments)
     try AtomicFile.write(
       Data(HTMLReport.index(index).utf8),
       to: output.appendingPathComponent("report").appendingPathComponent("index.html").path)

@@ -126,7 +126,8 @@ public enum Runner {
     }
     let usersFile: UsersFile
     do throws(ExportError) {
-      usersFile = try loadUsersFile(named: pipeline.source.users, input: input, limits: pipeline.source.limits)
+      usersFile = try loadUsersFile(
+        named: pipeline.source.users, input: input, limits: pipeline.source.limits, groupBy: pipeline.compare?.groupBy)
       if let problem = usersFile.problems.first { throw problem }
     } catch {
       throw .input(error)
@@ -188,7 +189,7 @@ public enum Runner {
         let record = result.record
         if !result.compared.isEmpty {
           cohort.withLock { gatherer in
-            for (chart, output) in result.compared { gatherer.add(output, chart: chart) }
+            for (chart, output) in result.compared { gatherer.add(output, chart: chart, segment: result.segment) }
           }
         }
         records.withLock { $0[index] = record }
@@ -226,19 +227,21 @@ public enum Runner {
           shard: .init(index: shard.index, count: shard.count),
           corpus: CorpusFingerprint.of(discovered.users, skipped: discovered.problems),
           compare: gathered.compare, series: gathered.series, radar: gathered.radar,
-          formats: pipeline.output.formats.map(\.rawValue)
+          formats: pipeline.output.formats.map(\.rawValue), groupBy: gathered.groupBy,
+          segments: gathered.groupBy == nil ? nil : gathered.segments
         ).sealed(manifest: manifestData)
         try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json").path)
         try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
       } else {
         let reduced = gathered.reduce(asOf: asOfText)
-        let cohortFiles = try writeCohort(reduced, to: options.output)
+        let segments = gathered.reduceSegments(asOf: asOfText)
+        let cohortFiles = try writeCohort(reduced, segments: segments, to: options.output)
         try CohortAxisStamp.stamp(
           reduced, users: userRecords.filter { $0.status == .ok }.map(\.user), output: options.output,
           jobs: options.jobs)
         let reportFiles = try ReportWriter.writeCohortReport(
-          reduced, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
+          reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: options.output)
         let departed = try OutputSweep.sweepRun(
           output: options.output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
@@ -261,16 +264,21 @@ public enum Runner {
     output.appendingPathComponent("shards").appendingPathComponent(shard.description)
   }
 
-  /// Writes `cohort/<chart>.json` for every compared chart; returns the paths written,
-  /// relative to `output`.
+  /// Writes `cohort/<chart>.json` for every compared chart and `cohort/segments/<chart>.json`
+  /// for each of `segments`; returns the paths written, relative to `output`.
   @discardableResult
-  static func writeCohort(_ reduced: [CohortChart], to output: URL) throws -> [String] {
+  static func writeCohort(_ reduced: [CohortChart], segments: [CohortSegmentsOutput], to output: URL) throws
+    -> [String]
+  {
     var written: [String] = []
     for chart in reduced {
-      let name = chart.name
-      try AtomicFile.write(
-        try chart.encoded(), to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
-      written.append("cohort/" + name + ".json")
+      try AtomicFile.write(try chart.encoded(), to: output.appendingPathComponent("cohort/\(chart.name).json").path)
+      written.append("cohort/" + chart.name + ".json")
+    }
+    for segmented in segments {
+      let path = "cohort/segments/\(segmented.chart).json"
+      try AtomicFile.write(try segmented.encoded(), to: output.appendingPathComponent(path).path)
+      written.append(path)
     }
     return written
   }
@@ -321,16 +329,27 @@ public enum Runner {
   /// A `users.csv` in the input folder is input like any export: it is opened inside the
   /// folder (``InputFolder``), so a link out of it is refused, and must be a regular file. A
   /// `source.users` table was named by the operator and is read where it is.
-  private static func loadUsersFile(named: URL?, input: URL, limits: ReadLimits) throws(ExportError) -> UsersFile {
+  private static func loadUsersFile(named: URL?, input: URL, limits: ReadLimits, groupBy: String?)
+    throws(ExportError) -> UsersFile
+  {
     let name = named?.lastPathComponent ?? InputLayout.settingsFileName
+    // Segments come from users.csv: without one, every user would be "unknown", which is a
+    // mistake to report, not a cohort to draw.
+    let missing = ExportError(
+      file: name,
+      message: "compare.groupBy names a column of users.csv, and the input has none; add users.csv with a "
+        + "user column and that one")
     let bytes: [UInt8]
+    var absent = false
     do throws(FileBytes.Failure) {
       if let named {
         bytes = try FileBytes.read(named.path, maximumBytes: limits.maxFileBytes)
       } else {
         let folder = InputFolder(resolving: input)
         switch folder.kind(of: name) {
-        case .failure(.system(_, let code)) where code == ENOENT: return UsersFile()
+        case .failure(.system(_, let code)) where code == ENOENT:
+          absent = true
+          bytes = []
         case .failure(.system(let reason, let code)): throw .unreadable(reason: reason, code: code)
         case .failure(let failure): throw .outsideInput(failure)
         case .success(.folder): throw .unreadable(reason: String(cString: strerror(EISDIR)), code: EISDIR)
@@ -345,7 +364,11 @@ public enum Runner {
       default: throw ExportError(file: name, message: error.reason)
       }
     }
-    return UsersFile(bytes: bytes, file: name)
+    if absent {
+      if groupBy != nil { throw missing }
+      return UsersFile()
+    }
+    return UsersFile(bytes: bytes, file: name, groupBy: groupBy)
   }
 
   static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {

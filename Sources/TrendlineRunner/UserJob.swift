@@ -21,6 +21,8 @@ enum UserJob {
   struct Result {
     var record: Manifest.UserRecord
     var compared: [(chart: String, output: ChartOutput)] = []
+    /// The user's `compare.groupBy` cell; nil without one (the "unknown" segment).
+    var segment: String? = nil
   }
 
   /// Processes `user` and returns its manifest record and compared outputs.
@@ -159,7 +161,8 @@ enum UserJob {
     try ReportWriter.writeUserPage(
       user: user.id, failure: nil, calendar: calendar, asOf: asOf, units: units, charts: documents,
       sessions: ingest.sessions, notes: ingest.notes, output: context.options.output, formats: formats)
-    return Result(record: finish(record, since: clock), compared: compared)
+    let segment = context.usersFile.rows[user.id].map(\.group).flatMap { $0.isEmpty ? nil : $0 }
+    return Result(record: finish(record, since: clock), compared: compared, segment: segment)
   }
 
   private static func failed(_ record: Manifest.UserRecord, _ message: String) -> Manifest.UserRecord {

@@ -146,7 +146,7 @@ extension CohortChart: Decodable {
   public static let schemaIDs = [CohortSeriesOutput.schemaID, CohortRadarOutput.schemaID]
 }
 
-private func unreadSchema(_ schema: String, decoder: any Decoder, reads: [String]) -> DecodingError {
+func unreadSchema(_ schema: String, decoder: any Decoder, reads: [String]) -> DecodingError {
   DecodingError.dataCorrupted(
     .init(
       codingPath: decoder.codingPath,

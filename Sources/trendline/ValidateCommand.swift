@@ -157,6 +157,9 @@ enum ValidateCommand {
       } else {
         lines.append("  rank: none")
       }
+      if let groupBy = compare.groupBy {
+        lines.append("  segments: by the users.csv column '\(TerminalText.escaped(groupBy))', and unknown")
+      }
       if let weekStart = compare.weekStart {
         lines.append("  weeks: every user's weeks bucketed again to start on \(weekStart.rawValue)")
       } else {

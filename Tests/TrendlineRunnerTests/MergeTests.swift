@@ -208,6 +208,38 @@ import _TrendlineTestSupport
     }
   }
 
+  /// Segments in a resealed partial are checked as the cohort is: a segment with other charts
+  /// than the cohort's (its reduction is indexed beside the cohort's), one of a value no
+  /// users.csv cell may hold, and segments without their column are refused.
+  @Test func forgedSegmentsAreRefused() throws {
+    let cases: [(edit: (inout CohortPartial) -> Void, message: String)] = [
+      (
+        {
+          $0.groupBy = "plan"
+          $0.segments = ["A": .init()]
+        }, "segment 'A' has other charts than the cohort"
+      ),
+      (
+        {
+          $0.groupBy = "plan"
+          $0.segments = ["a\u{1B}": .init(series: $0.series, radar: $0.radar)]
+        },
+        "is not a value users.csv may hold"
+      ),
+      ({ $0.segments = [:] }, "segments and groupBy come together"),
+    ]
+    for (edit, message) in cases {
+      let fixture = try Fixture()
+      try fixture.editPartial(1, edit)
+      do {
+        _ = try fixture.merge([fixture.out], into: fixture.out)
+        Issue.record("forged segments were merged")
+      } catch {
+        #expect(error.description.contains(message), "\(error.description)")
+      }
+    }
+  }
+
   /// A resealed manifest whose user has more sessions after as-of than sessions (the index
   /// shows their difference) is refused.
   @Test func forgedSessionCountsAreRefused() throws {
