@@ -72,6 +72,13 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
   /// holding what no run writes): nothing was read or written.
   case folders(String)
 
+  /// The line a command prints: an input error is already a diagnostic naming its file, line
+  /// and column (`users.csv:2:5: error: …`), the others are made one.
+  public var diagnostic: String {
+    if case .input(let error) = self { return error.description }
+    return Diagnostic(.error, description).description
+  }
+
   public var description: String {
     switch self {
     case .input(let error): return error.description

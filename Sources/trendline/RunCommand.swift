@@ -240,7 +240,7 @@ enum RunCommand {
       manifest = try Runner.run(pipeline, options: runOptions, events: reporter.report)
     } catch {
       reporter.finishLine()
-      printError("\(Diagnostic(.error, error.description))\n")
+      printError(error.diagnostic + "\n")
       switch error {
       case .input, .folders: return .usage
       case .output, .cache: return .ioError

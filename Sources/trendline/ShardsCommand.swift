@@ -123,7 +123,7 @@ enum ShardsCommand {
           pipeline: pipeline, input: options.input.map(url), output: url(options.output), asOfText: options.asOf,
           count: options.count))
     } catch {
-      printError("\(Diagnostic(.error, error.description))\n")
+      printError(error.diagnostic + "\n")
       return .usage
     }
     var toRun: [Int] = []

@@ -185,13 +185,13 @@ import _TrendlineTestSupport
     #expect(result.status == 2)
     #expect(
       result.stderr
-        == "error: users.csv:1:1: error: links outside the input folder; it is not read. Put the file itself there\n")
+        == "users.csv:1:1: error: links outside the input folder; it is not read. Put the file itself there\n")
     try FileManager.default.removeItem(at: settings)
     try #require(mkfifo(settings.path, 0o644) == 0)
     result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(result.status == 2)
     #expect(
-      result.stderr == "error: users.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read\n"
+      result.stderr == "users.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read\n"
     )
     #expect(!FileManager.default.fileExists(atPath: out.path))
   }

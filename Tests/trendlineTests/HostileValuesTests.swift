@@ -158,7 +158,7 @@ import _TrendlineTestSupport
     try scratch.write("user,timeZone\nann,\"Europe/Oslo\nbob,UTC\n", to: "in/users.csv")
     let broken = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(broken.status == 2)
-    #expect(broken.stderr.hasPrefix("error: users.csv:2:5: error: quoted field is never closed"), "\(broken.stderr)")
+    #expect(broken.stderr.hasPrefix("users.csv:2:5: error: quoted field is never closed"), "\(broken.stderr)")
   }
 
   /// `parse` reads regular files only (a device is exit 66, not a read error), and a
