@@ -11,8 +11,10 @@ import TrendlineStages
 /// their stages (a chain ending in a series, or a radar).
 public struct CohortGatherer: Sendable {
   public let compare: Compare
-  public private(set) var series: [String: Compare.SeriesPart] = [:]
-  public private(set) var radar: [String: Compare.RadarPart] = [:]
+  /// Every user's parts; the parts are mutated in place, never copied per user.
+  public private(set) var all = Parts()
+  public var series: [String: Compare.SeriesPart] { all.series }
+  public var radar: [String: Compare.RadarPart] { all.radar }
   /// `compare.groupBy`: the `users.csv` column whose values are the segments; nil without.
   public let groupBy: String?
   /// Per segment value (``unknownSegment`` for users without one), the same parts as above.
@@ -45,12 +47,14 @@ public struct CohortGatherer: Sendable {
     for name in settings?.charts ?? [] {
       guard let chart = pipeline.charts.first(where: { $0.name == name }) else { continue }
       if chart.isSeries, let bucket = chart.bucket {
-        series[name] = .init(range: bucket.range, granularity: bucket.resolvedGranularity, measures: bucket.measures)
+        all.series[name] = .init(
+          range: bucket.range, granularity: bucket.resolvedGranularity, measures: bucket.measures)
       } else if let definition = chart.stages.last as? Radar {
-        radar[name] = .init(period: definition.period, axes: definition.axes.map { .init(id: $0.id, label: $0.label) })
+        all.radar[name] = .init(
+          period: definition.period, axes: definition.axes.map { .init(id: $0.id, label: $0.label) })
       }
     }
-    empty = Parts(series: series, radar: radar)
+    empty = all
   }
 
   /// An empty gatherer for merging partials, which carry their charts with them.
@@ -66,22 +70,18 @@ public struct CohortGatherer: Sendable {
   ///
   /// - Complexity: that of ``Compare/add(_:to:)``.
   public mutating func add(_ output: ChartOutput, chart: String, segment: String? = nil) {
-    var all = Parts(series: series, radar: radar)
     add(output, chart: chart, to: &all)
-    (series, radar) = (all.series, all.radar)
     guard groupBy != nil else { return }
     let key = segment.flatMap { $0.isEmpty ? nil : $0 } ?? Self.unknownSegment
-    var parts = segments[key] ?? empty
-    add(output, chart: chart, to: &parts)
-    segments[key] = parts
+    add(output, chart: chart, to: &segments[key, default: empty])
   }
 
   private func add(_ output: ChartOutput, chart: String, to parts: inout Parts) {
     switch output {
     case .series(let value) where parts.series[chart] != nil:
-      parts.series[chart] = compare.add(value, to: parts.series[chart])
+      compare.add(value, into: &parts.series[chart]!)
     case .radar(let value) where parts.radar[chart] != nil:
-      parts.radar[chart] = compare.add(value, period: parts.radar[chart]!.period, to: parts.radar[chart])
+      compare.add(value, into: &parts.radar[chart]!)
     default:
       break
     }
@@ -93,14 +93,8 @@ public struct CohortGatherer: Sendable {
   public mutating func merge(
     series: [String: Compare.SeriesPart], radar: [String: Compare.RadarPart], segments: [String: Parts] = [:]
   ) {
-    var all = Parts(series: self.series, radar: self.radar)
     merge(Parts(series: series, radar: radar), into: &all)
-    (self.series, self.radar) = (all.series, all.radar)
-    for (key, parts) in segments {
-      var merged = self.segments[key] ?? Parts()
-      merge(parts, into: &merged)
-      self.segments[key] = merged
-    }
+    for (key, parts) in segments { merge(parts, into: &self.segments[key, default: Parts()]) }
   }
 
   private func merge(_ other: Parts, into parts: inout Parts) {

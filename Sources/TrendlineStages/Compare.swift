@@ -101,9 +101,20 @@ public struct Compare: Sendable, Equatable, Codable {
 
   /// Adds one user's series chart to `part` (nil for the first user).
   ///
-  /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
+  /// - Complexity: O(*b* × *m*) with `part` uniquely held, where *b* is the number of buckets
+  ///   and *m* of measures.
   public func add(_ series: SeriesOutput, to part: SeriesPart?) -> SeriesPart {
     var part = part ?? SeriesPart(range: series.range, granularity: series.granularity, measures: series.measures)
+    add(series, into: &part)
+    return part
+  }
+
+  /// Adds one user's series chart to `part` in place. A gatherer must add this way: a part
+  /// passed by value is still held by its dictionary, so appending to it copied every value
+  /// gathered so far, once per user: quadratic in the users.
+  ///
+  /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
+  public func add(_ series: SeriesOutput, into part: inout SeriesPart) {
     part.users += 1
     let zone = TimeZone(identifier: series.timeZone) ?? TimeZone(identifier: "UTC")!
     var total = 0.0
@@ -123,7 +134,6 @@ public struct Compare: Sendable, Equatable, Codable {
     if let rankMeasure, series.measures.contains(rankMeasure) {
       part.ranking = top(part.ranking + [.init(user: series.user, value: total)])
     }
-    return part
   }
 
   /// Adds one user's radar chart to `part`: the counts of its latest period, the one holding
@@ -132,13 +142,20 @@ public struct Compare: Sendable, Equatable, Codable {
   /// - Complexity: O(*a*), where *a* is the number of axes.
   public func add(_ radar: RadarOutput, period: Granularity, to part: RadarPart?) -> RadarPart {
     var part = part ?? RadarPart(period: period, axes: radar.axes)
+    add(radar, into: &part)
+    return part
+  }
+
+  /// Adds one user's radar chart to `part` in place (see the series one).
+  ///
+  /// - Complexity: O(*a*), where *a* is the number of axes.
+  public func add(_ radar: RadarOutput, into part: inout RadarPart) {
     part.users += 1
     let latest = radar.periods.last?.counts ?? []
     if radar.periods.last?.partial == true { part.partial = true }
     for axis in part.axes.indices {
       part.counts[axis].append(axis < latest.count ? Double(latest[axis]) : 0)
     }
-    return part
   }
 
   /// Two gathered parts of the same chart as one (shards, or workers).
