@@ -158,14 +158,9 @@ enum ParseCommand {
 
   static func run(_ arguments: [String]) -> ExitCode {
     let options: Options
-    do {
-      guard let parsed = try parseArguments(arguments) else {
-        printOutput(help)
-        return .success
-      }
-      options = parsed
-    } catch {
-      return usageFailure(error, help: "trendline parse --help")
+    switch parse(arguments, with: parseArguments, help: help, command: name) {
+    case .options(let parsed): options = parsed
+    case .exit(let code): return code
     }
 
     let data: Data

@@ -193,14 +193,9 @@ enum RunCommand {
 
   static func run(_ arguments: [String]) -> ExitCode {
     let options: Options
-    do {
-      guard let parsed = try parseArguments(arguments) else {
-        printOutput(help)
-        return .success
-      }
-      options = parsed
-    } catch {
-      return usageFailure(error, help: "trendline run --help")
+    switch parse(arguments, with: parseArguments, help: help, command: name) {
+    case .options(let parsed): options = parsed
+    case .exit(let code): return code
     }
     let shard: Shard?
     do {

@@ -104,14 +104,9 @@ enum ShardsCommand {
 
   static func run(_ arguments: [String]) -> ExitCode {
     let options: Options
-    do {
-      guard let parsed = try parseArguments(arguments) else {
-        printOutput(help)
-        return .success
-      }
-      options = parsed
-    } catch {
-      return usageFailure(error, help: "trendline shards --help")
+    switch parse(arguments, with: parseArguments, help: help, command: name) {
+    case .options(let parsed): options = parsed
+    case .exit(let code): return code
     }
     guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -103,6 +103,29 @@ func usageFailure(_ error: UsageError, help: String) -> ExitCode {
   return .usage
 }
 
+/// What a command line comes to: the command's options, or the exit code once its help was
+/// printed or its usage error reported.
+enum Parsed<Options> {
+  case options(Options)
+  case exit(ExitCode)
+}
+
+/// Runs `parser` (nil meaning `--help`) and prints what the user must see: the help, or the
+/// error with a pointer to `trendline <command> --help`.
+func parse<Options>(
+  _ arguments: [String], with parser: ([String]) throws(UsageError) -> Options?, help: String, command: String
+) -> Parsed<Options> {
+  do throws(UsageError) {
+    guard let options = try parser(arguments) else {
+      printOutput(help)
+      return .exit(.success)
+    }
+    return .options(options)
+  } catch {
+    return .exit(usageFailure(error, help: "trendline \(command) --help"))
+  }
+}
+
 /// Prints to stdout. Every line is passed through ``TerminalText``, so no character from the
 /// input (a file name, a `users.csv` value, a rejected cell) can drive the terminal; the line
 /// breaks are Trendline's own, and input strings reach a message on one line (a
