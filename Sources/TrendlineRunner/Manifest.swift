@@ -34,6 +34,10 @@ public struct Manifest: Decodable, Sendable, Equatable {
   /// Users whose folder is in `users/` but who are no longer in the input, written by a run
   /// over all users and by merge when there are any; nil otherwise.
   public var departed: Departed? = nil
+  /// The input as the run found it: the ``CorpusFingerprint`` (SHA-256) of every user's file
+  /// names and sizes and of the entries skipped, so a backfill re-run can tell a snapshot made
+  /// from this input from one made before an export changed. Nil in manifests written before it.
+  public var corpus: String? = nil
 
   /// Users no longer in the input, and whether this run removed their folders.
   public struct Departed: Decodable, Sendable, Equatable {
@@ -207,6 +211,7 @@ extension Manifest: OutputWritable {
   public func write(to writer: inout OutputWriter) {
     writer.beginObject()
     writer.member("asOf", asOf)
+    if let corpus { writer.member("corpus", corpus) }
     if let departed {
       writer.key("departed")
       writer.beginObject()

@@ -189,6 +189,7 @@ public enum Merger {
       startedAt: Runner.timestamp(startedAt), finishedAt: Runner.timestamp(Date()), totals: totals,
       users: failed, skippedEntries: skipped)
     merged.shards = summaries
+    merged.corpus = reference.corpus
     // Encoded before anything is written: sums of huge values that overflow to infinity are
     // refused as the shards' fault, not reported as an unwritable folder.
     let reduced = gatherer!.reduce(asOf: reference.asOf)

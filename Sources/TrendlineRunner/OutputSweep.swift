@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineStages
 import TrendlineSupport
 
 /// Keeps a reused output folder to what its last run wrote.
@@ -32,20 +33,37 @@ enum OutputSweep {
   /// Why `output` cannot be written and swept, or nil: it is missing or empty but for hidden
   /// entries, holds the marker or a Trendline manifest, and holds nothing else at its top.
   ///
+  /// A backfill's folder (`partitioned`) holds only `as_of=<date>/` snapshot folders and the
+  /// marker; each snapshot folder is then an output folder of its own. Neither kind is taken
+  /// for the other, so a run's `--output` given to a backfill (or the reverse) is refused.
+  ///
   /// - Complexity: O(*e*), where *e* is the number of top-level entries.
-  static func ownershipProblem(in output: String) -> String? {
+  static func ownershipProblem(in output: String, partitioned: Bool = false) -> String? {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: output) else { return nil }
     let shown = names.filter { !$0.hasPrefix(".") }
-    if let foreign = shown.filter({ !ownNames.contains($0) }).min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-      return "holds '\(TerminalText.escaped(foreign))', which no Trendline run writes"
+    func isSnapshot(_ name: String) -> Bool {
+      name.hasPrefix(AsOfRange.folderPrefix)
+        && AsOf(parsing: String(name.dropFirst(AsOfRange.folderPrefix.count)))
+          .map { AsOfRange.folderName(of: $0) == name } == true
+    }
+    let foreign = shown.filter { partitioned ? !isSnapshot($0) : !ownNames.contains($0) }
+    if let first = foreign.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      if partitioned && ownNames.contains(first) {
+        return "holds '\(first)': it is the output folder of a run, and a backfill writes only as_of=<date> folders"
+      }
+      if !partitioned && isSnapshot(first) {
+        return "holds '\(first)': it is the output folder of a backfill (--as-of FROM..TO), not of one run"
+      }
+      return "holds '\(TerminalText.escaped(first))', which no Trendline run writes"
     }
     guard !shown.isEmpty, !names.contains(markerName) else { return nil }
-    if let data = FileManager.default.contents(atPath: output + "/manifest.json"),
+    if !partitioned, let data = FileManager.default.contents(atPath: output + "/manifest.json"),
       let manifest = try? JSONDecoder().decode(ManifestSchema.self, from: data), manifest.schema.hasPrefix("trendline/")
     {
       return nil
     }
-    return "holds '\(shown.sorted()[0])' but no \(markerName) or manifest.json of a Trendline run"
+    return "holds '\(shown.sorted()[0])' but no \(markerName)"
+      + (partitioned ? "" : " or manifest.json of a Trendline run")
   }
 
   /// Just the `schema` of a manifest, to recognize one an earlier version wrote.
@@ -53,12 +71,14 @@ enum OutputSweep {
 
   /// Claims `output` for this run: creates it, writes the marker and replaces each of
   /// Trendline's folders that is a link with a real folder (the link itself is removed, never
-  /// its target).
-  static func claim(_ output: String) throws(AtomicFile.WriteError) {
+  /// its target). A backfill's folder (`partitioned`) is only created and marked: each of its
+  /// snapshot folders is claimed as it is written.
+  static func claim(_ output: String, partitioned: Bool = false) throws(AtomicFile.WriteError) {
     try AtomicFile.createFolder(output)
     if !FileManager.default.fileExists(atPath: output + "/" + markerName) {
       try AtomicFile.write(Data(), to: output + "/" + markerName)
     }
+    guard !partitioned else { return }
     for name in ["users", "cohort", "cohort/segments", "report", "report/users", "shards"] {
       try unlinkIfLink(output + "/" + name)
     }

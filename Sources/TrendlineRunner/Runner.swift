@@ -14,6 +14,9 @@ public struct RunOptions: Sendable {
   public var output: URL
   /// `--as-of`; nil for today, which the run resolves once when it starts (``AsOf/today(in:now:)``).
   public var asOf: AsOf?
+  /// `--as-of FROM..TO --every STEP`, for ``Runner/backfill(_:options:events:)``: then `asOf` is
+  /// nil and `output` holds one `as_of=<date>/` folder per snapshot.
+  public var backfill: AsOfRange?
   /// The as-of as typed, for the manifest; nil for today, which the run writes as its date.
   public var asOfText: String?
   public var jobs: Int
@@ -36,8 +39,9 @@ public struct RunOptions: Sendable {
     input: URL? = nil, output: URL, asOf: AsOf? = nil, asOfText: String? = nil,
     jobs: Int = CPUAllocation.usable, shard: Shard? = nil, strict: Bool = false,
     now: Int64 = Int64(Date().timeIntervalSince1970), toolVersion: String, cache: URL? = nil,
-    cacheVerify: Bool = false, removeDeparted: Bool = false
+    cacheVerify: Bool = false, removeDeparted: Bool = false, backfill: AsOfRange? = nil
   ) {
+    self.backfill = backfill
     self.removeDeparted = removeDeparted
     self.input = input
     self.output = output
@@ -105,77 +109,186 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
 /// manifest go to `shards/<I>-of-<N>/` (with its own `_SUCCESS`) for `trendline merge`;
 /// re-running one shard replaces that folder and its users' files, nothing else.
 public enum Runner {
-  /// Runs `pipeline` and returns the manifest it wrote.
+  /// Runs `pipeline` as of one date or instant and returns the manifest it wrote.
   ///
   /// - Complexity: O(*r* log *r*) per user, where *r* is the user's number of rows, spread
   ///   over `jobs` workers.
   public static func run(
     _ pipeline: Pipeline, options: RunOptions, events: @escaping @Sendable (RunEvent) -> Void = { _ in }
   ) throws(RunFailure) -> Manifest {
-    let startedAt = Date()
+    precondition(options.backfill == nil, "a range of as-of dates runs through Runner.backfill")
     // Today is resolved here, once: every user, output, partial and the manifest state the one
     // date, and a run is never written as "today" (SPEC 10.7).
-    var options = options
     let asOf = options.asOf ?? AsOf.today(in: pipeline.source.defaults.calendar.timeZone, now: options.now)
-    options.asOf = asOf
-    let asOfText = options.asOfText ?? asOf.text
-    options.asOfText = asOfText
+    let snapshot = UserJob.Snapshot(asOf: asOf, asOfText: options.asOfText ?? asOf.text, output: options.output)
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
-    let discovered: (users: [UserInput], problems: [InputProblem])
-    do {
-      discovered = try InputLayout.discover(input)
-    } catch {
-      throw .input(error)
-    }
-    if let named = pipeline.source.users, !FileManager.default.fileExists(atPath: named.path) {
-      throw .input(ExportError(file: named.path, message: "source.users names a settings file that does not exist"))
-    }
-    let usersFile: UsersFile
-    do throws(ExportError) {
-      usersFile = try loadUsersFile(
-        named: pipeline.source.users, input: input, limits: pipeline.source.limits, groupBy: pipeline.compare?.groupBy)
-      if let problem = usersFile.problems.first { throw problem }
-    } catch {
-      throw .input(error)
-    }
+    let corpus = try Corpus(pipeline: pipeline, input: input)
+    let manifests = try run(pipeline, snapshots: [snapshot], corpus: corpus, options: options, events: events)
+    return manifests[0]
+  }
 
+  /// What a backfill did: the snapshots it wrote, and those it found complete and left alone.
+  public struct Backfill: Sendable {
+    /// The manifest of each snapshot written, oldest first.
+    public var written: [Manifest]
+    /// The as-of dates of the snapshots already complete for this pipeline, input and build.
+    public var skipped: [String]
+  }
+
+  /// Runs `pipeline` as of every date of `options.backfill`, reading each user once: every
+  /// snapshot is computed from the same sessions, and written to `as_of=<date>/` in the output
+  /// folder, each a whole run's output with its own manifest and `_SUCCESS` (with a shard, its
+  /// own `shards/<I>-of-<N>/` for `trendline merge`).
+  ///
+  /// A snapshot already complete for this pipeline, this input and this build (``isComplete``)
+  /// is skipped, so a backfill killed part way is finished by running it again; any other is
+  /// written again in full.
+  ///
+  /// - Complexity: O(*r* log *r* + *s* × *c*) per user, for *r* rows, *s* snapshots to write
+  ///   and *c*, the cost of the user's charts at one as-of.
+  public static func backfill(
+    _ pipeline: Pipeline, options: RunOptions, events: @escaping @Sendable (RunEvent) -> Void = { _ in }
+  ) throws(RunFailure) -> Backfill {
+    guard let range = options.backfill else { preconditionFailure("a backfill is given its range of dates") }
+    let input = options.input ?? pipeline.source.input
+    try checkFolders(input: input, output: options.output, cache: options.cache, partitioned: true)
+    let snapshots = range.dates.map {
+      UserJob.Snapshot(
+        asOf: $0, asOfText: $0.text,
+        output: options.output.appendingPathComponent(AsOfRange.folderName(of: $0)))
+    }
+    for snapshot in snapshots {
+      if let problem = OutputSweep.ownershipProblem(in: snapshot.output.path) {
+        throw .folders(
+          "the snapshot folder '\(snapshot.output.path)' \(problem); a run removes what it did not write, "
+            + "so it refuses a folder it does not own. Remove it, or give another output folder")
+      }
+    }
+    let corpus = try Corpus(pipeline: pipeline, input: input)
+    let pending = snapshots.filter {
+      !isComplete($0, corpus: corpus, pipeline: pipeline, shard: options.shard, toolVersion: options.toolVersion)
+    }
+    do throws(AtomicFile.WriteError) {
+      try OutputSweep.claim(options.output.path, partitioned: true)
+      AtomicFile.removeStaleTemporaries(in: options.output.path)
+      // A snapshot folder that is a link would carry the snapshot's writes and sweep to its target.
+      for snapshot in pending { try OutputSweep.unlinkIfLink(snapshot.output.path) }
+    } catch {
+      throw .output(error)
+    }
+    var written: [Manifest] = []
+    // A pass holds every one of its snapshots' cohort values and manifest records at once;
+    // passes of at most this many snapshots keep that bounded on a long daily range, at the
+    // cost of reading each user once per pass.
+    for start in stride(from: 0, to: pending.count, by: snapshotsPerPass) {
+      let pass = Array(pending[start..<min(pending.count, start + snapshotsPerPass)])
+      written += try run(pipeline, snapshots: pass, corpus: corpus, options: options, events: events)
+    }
+    let done = Set(pending.map(\.asOfText))
+    return Backfill(written: written, skipped: snapshots.map(\.asOfText).filter { !done.contains($0) })
+  }
+
+  /// The most snapshots one pass over the users computes.
+  static let snapshotsPerPass = 64
+
+  /// Whether `snapshot` was completed by a run of this pipeline, this build and this input as it
+  /// is now (file names and sizes, ``CorpusFingerprint``): its `_SUCCESS` is there and its
+  /// manifest says so; with a shard, whether that shard's folder is complete as
+  /// ``ShardStatus`` judges it for a driver.
+  static func isComplete(
+    _ snapshot: UserJob.Snapshot, corpus: Corpus, pipeline: Pipeline, shard: Shard?, toolVersion: String
+  ) -> Bool {
+    let record = Manifest.PipelineRecord(
+      name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash)
+    if let shard {
+      let state = ShardStatus.state(
+        of: shardFolder(shard, in: snapshot.output), pipeline: record, asOf: snapshot.asOfText,
+        resolvedAsOf: snapshot.asOf.text, corpus: corpus.fingerprint)
+      if case .complete = state { return true }
+      return false
+    }
+    let folder = snapshot.output.path
+    var status = stat()
+    guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+      FileManager.default.fileExists(atPath: folder + "/_SUCCESS"),
+      let data = FileManager.default.contents(atPath: folder + "/manifest.json"),
+      let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+    else { return false }
+    return manifest.pipeline == record && manifest.asOf == snapshot.asOfText && manifest.corpus == corpus.fingerprint
+      && manifest.toolVersion == toolVersion && manifest.shard == nil
+  }
+
+  /// The users of the input as a run finds them, with the settings table and the fingerprint
+  /// that ties each output to this input.
+  struct Corpus {
+    var users: [UserInput]
+    var problems: [InputProblem]
+    var usersFile: UsersFile
+    /// ``CorpusFingerprint`` of every user discovered.
+    var fingerprint: String
+
+    init(pipeline: Pipeline, input: URL) throws(RunFailure) {
+      do {
+        (users, problems) = try InputLayout.discover(input)
+      } catch {
+        throw .input(error)
+      }
+      if let named = pipeline.source.users, !FileManager.default.fileExists(atPath: named.path) {
+        throw .input(
+          ExportError(file: named.path, message: "source.users names a settings file that does not exist"))
+      }
+      do throws(ExportError) {
+        usersFile = try loadUsersFile(
+          named: pipeline.source.users, input: input, limits: pipeline.source.limits,
+          groupBy: pipeline.compare?.groupBy)
+        if let problem = usersFile.problems.first { throw problem }
+      } catch {
+        throw .input(error)
+      }
+      fingerprint = CorpusFingerprint.of(users, skipped: problems)
+    }
+  }
+
+  /// What one snapshot gathers while users run: the cohort's values and each user's record.
+  private final class SnapshotState: Sendable {
+    let snapshot: UserJob.Snapshot
+    let cohort: Mutex<CohortGatherer>
+    let records: Mutex<[Manifest.UserRecord?]>
+
+    init(_ snapshot: UserJob.Snapshot, cohort: CohortGatherer, users: Int) {
+      self.snapshot = snapshot
+      self.cohort = Mutex(cohort)
+      records = Mutex(Array(repeating: nil, count: users))
+    }
+  }
+
+  /// The one pass both a run and a backfill make: each user is read once and written as of
+  /// every snapshot, then each snapshot's cohort, report, manifest and `_SUCCESS` are written.
+  private static func run(
+    _ pipeline: Pipeline, snapshots: [UserJob.Snapshot], corpus: Corpus, options: RunOptions,
+    events: @escaping @Sendable (RunEvent) -> Void
+  ) throws(RunFailure) -> [Manifest] {
+    let startedAt = Date()
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do throws(AtomicFile.WriteError) {
-      try OutputSweep.claim(options.output.path)
-      try AtomicFile.remove(options.output.appendingPathComponent("_SUCCESS").path)
-      if let shard = options.shard {
-        // This shard's marker goes too, before any of its users is rewritten: a re-run killed
-        // part way must not leave yesterday's marker beside today's half-written users.
-        try OutputSweep.unlinkIfLink(shardFolder(shard, in: options.output).path)
-        try AtomicFile.remove(shardFolder(shard, in: options.output).appendingPathComponent("_SUCCESS").path)
-      }
-      if let shard = options.shard {
-        // A shard cleans what it writes: the top of the output, its own shard folder here, and
-        // each of its users' folders as it writes them (``OutputSweep/removeAll(in:except:)``).
-        // Listing every user's folder of a shared tree cost a shard of 50,000 users seconds.
-        AtomicFile.removeStaleTemporaries(in: options.output.path)
-        AtomicFile.removeStaleTemporaries(in: shardFolder(shard, in: options.output).path)
-      } else {
-        AtomicFile.removeStaleTemporaries(under: options.output)
-      }
+      for snapshot in snapshots { try prepare(snapshot.output, shard: options.shard) }
       // Cache entries are written the same way, and a killed run leaves its temporaries there too.
       if let cache = options.cache { AtomicFile.removeStaleTemporaries(under: cache) }
     } catch {
       throw .output(error)
     }
 
-    let users = options.shard.map { shard in discovered.users.filter { shard.contains($0.id) } } ?? discovered.users
+    let users = options.shard.map { shard in corpus.users.filter { shard.contains($0.id) } } ?? corpus.users
     events(.started(users: users.count))
     let empty = CohortGatherer(pipeline: pipeline)
-    let cohort = Mutex(empty)
+    let states = snapshots.map { SnapshotState($0, cohort: empty, users: users.count) }
     let compares: @Sendable (String) -> Bool = { empty.compares($0) }
     let context = UserJob.Context(
-      pipeline: pipeline, options: options, usersFile: usersFile, readOptions: pipeline.readOptions,
+      pipeline: pipeline, options: options, usersFile: corpus.usersFile, readOptions: pipeline.readOptions,
       cache: options.cache.map {
         SessionCache(folder: $0, source: pipeline.source, toolVersion: options.toolVersion, verify: options.cacheVerify)
       })
-    let records = Mutex<[Manifest.UserRecord?]>(Array(repeating: nil, count: users.count))
     let writeFailure = Mutex<AtomicFile.WriteError?>(nil)
     let next = Atomic<Int>(0)
     let done = Atomic<Int>(0)
@@ -186,22 +299,25 @@ public enum Runner {
         let index = next.add(1, ordering: .relaxed).oldValue
         guard index < users.count else { return }
         if writeFailure.withLock({ $0 != nil }) { return }
-        let result: UserJob.Result
+        var last: Manifest.UserRecord?
         do throws(AtomicFile.WriteError) {
-          result = try UserJob.run(users[index], context: context, compares: compares)
+          let read = try UserJob.read(users[index], context: context)
+          for state in states {
+            let result = try UserJob.write(read, into: state.snapshot, context: context, compares: compares)
+            if !result.compared.isEmpty {
+              state.cohort.withLock { gatherer in
+                for (chart, output) in result.compared { gatherer.add(output, chart: chart, segment: result.segment) }
+              }
+            }
+            state.records.withLock { $0[index] = result.record }
+            last = result.record
+          }
         } catch {
           writeFailure.withLock { $0 = $0 ?? error }
           return
         }
-        let record = result.record
-        if !result.compared.isEmpty {
-          cohort.withLock { gatherer in
-            for (chart, output) in result.compared { gatherer.add(output, chart: chart, segment: result.segment) }
-          }
-        }
-        records.withLock { $0[index] = record }
         let finished = done.add(1, ordering: .relaxed).newValue
-        events(.userFinished(record, done: finished, total: users.count))
+        if let last { events(.userFinished(last, done: finished, total: users.count)) }
       }
     }
     if let failure = writeFailure.withLock({ $0 }) {
@@ -212,27 +328,64 @@ public enum Runner {
         } ?? false
       throw inCache ? .cache(failure) : .output(failure)
     }
+    var manifests: [Manifest] = []
+    for state in states {
+      let manifest = try finish(
+        state.snapshot, records: state.records.withLock { $0.compactMap { $0 } },
+        gathered: state.cohort.withLock { $0 }, pipeline: pipeline, corpus: corpus, options: options,
+        startedAt: startedAt)
+      events(.finished(manifest))
+      manifests.append(manifest)
+    }
+    return manifests
+  }
 
-    let userRecords = records.withLock { $0.compactMap { $0 } }
+  /// Readies `output` for a snapshot to be written: claimed, its `_SUCCESS` (and the shard's)
+  /// removed first, the temporaries a killed run left removed.
+  private static func prepare(_ output: URL, shard: Shard?) throws(AtomicFile.WriteError) {
+    try OutputSweep.claim(output.path)
+    try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
+    if let shard {
+      // This shard's marker goes too, before any of its users is rewritten: a re-run killed
+      // part way must not leave yesterday's marker beside today's half-written users.
+      try OutputSweep.unlinkIfLink(shardFolder(shard, in: output).path)
+      try AtomicFile.remove(shardFolder(shard, in: output).appendingPathComponent("_SUCCESS").path)
+      // A shard cleans what it writes: the top of the output, its own shard folder here, and
+      // each of its users' folders as it writes them (``OutputSweep/removeAll(in:except:)``).
+      // Listing every user's folder of a shared tree cost a shard of 50,000 users seconds.
+      AtomicFile.removeStaleTemporaries(in: output.path)
+      AtomicFile.removeStaleTemporaries(in: shardFolder(shard, in: output).path)
+    } else {
+      AtomicFile.removeStaleTemporaries(under: output)
+    }
+  }
+
+  /// Writes what a snapshot holds once every user ran: a shard's partial and manifest, or the
+  /// cohort, the axis stamps, the report, the sweep and the manifest, then `_SUCCESS`.
+  private static func finish(
+    _ snapshot: UserJob.Snapshot, records userRecords: [Manifest.UserRecord], gathered: CohortGatherer,
+    pipeline: Pipeline, corpus: Corpus, options: RunOptions, startedAt: Date
+  ) throws(RunFailure) -> Manifest {
+    let output = snapshot.output
+    let asOfText = snapshot.asOfText
     let pipelineRecord = Manifest.PipelineRecord(
       name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash)
     var manifest = Manifest(
       toolVersion: options.toolVersion, pipeline: pipelineRecord, asOf: asOfText,
       shard: options.shard.map { .init(index: $0.index, count: $0.count) }, startedAt: timestamp(startedAt),
       finishedAt: timestamp(Date()), totals: totals(userRecords), users: userRecords,
-      skippedEntries: discovered.problems.map {
+      skippedEntries: corpus.problems.map {
         .init(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil)
       })
     manifest.jobs = options.jobs
-    let gathered = cohort.withLock { $0 }
+    manifest.corpus = corpus.fingerprint
     do {
       if let shard = options.shard {
-        let folder = shardFolder(shard, in: options.output)
+        let folder = shardFolder(shard, in: output)
         let manifestData = try manifest.encoded()
         let partial = try CohortPartial(
-          pipeline: pipelineRecord, asOf: asOfText, resolvedAsOf: asOf.text,
-          shard: .init(index: shard.index, count: shard.count),
-          corpus: CorpusFingerprint.of(discovered.users, skipped: discovered.problems),
+          pipeline: pipelineRecord, asOf: asOfText, resolvedAsOf: snapshot.asOf.text,
+          shard: .init(index: shard.index, count: shard.count), corpus: corpus.fingerprint,
           compare: gathered.compare, series: gathered.series, radar: gathered.radar,
           formats: pipeline.output.formats.map(\.rawValue), groupBy: gathered.groupBy,
           segments: gathered.groupBy == nil ? nil : gathered.segments
@@ -243,26 +396,24 @@ public enum Runner {
       } else {
         let reduced = gathered.reduce(asOf: asOfText)
         let segments = gathered.reduceSegments(asOf: asOfText)
-        let cohortFiles = try writeCohort(reduced, segments: segments, to: options.output)
+        let cohortFiles = try writeCohort(reduced, segments: segments, to: output)
         try CohortAxisStamp.stamp(
-          reduced, users: userRecords.filter { $0.status == .ok }.map(\.user), output: options.output,
-          jobs: options.jobs)
+          reduced, users: userRecords.filter { $0.status == .ok }.map(\.user), output: output, jobs: options.jobs)
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
-          users: userRecords.map(ReportWriter.indexEntry), output: options.output)
+          users: userRecords.map(ReportWriter.indexEntry), output: output)
         let departed = try OutputSweep.sweepRun(
-          output: options.output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
+          output: output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
           keepShards: false, removeDeparted: options.removeDeparted)
         if !departed.isEmpty { manifest.departed = .init(users: departed, removed: options.removeDeparted) }
-        try AtomicFile.write(try manifest.encoded(), to: options.output.appendingPathComponent("manifest.json").path)
-        try AtomicFile.write(Data(), to: options.output.appendingPathComponent("_SUCCESS").path)
+        try AtomicFile.write(try manifest.encoded(), to: output.appendingPathComponent("manifest.json").path)
+        try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
       }
     } catch let error as AtomicFile.WriteError {
       throw .output(error)
     } catch {
       preconditionFailure("outputs of plain values always encode: \(error)")
     }
-    events(.finished(manifest))
     return manifest
   }
 
@@ -294,7 +445,10 @@ public enum Runner {
   /// output or cache folder inside the input (the next run would read it as users), an input
   /// or cache inside the output (a sweep would remove it), and an output folder holding entries no run
   /// writes (``OutputSweep``: a mistyped `--output` is refused, never emptied).
-  static func checkFolders(input: URL, output: URL, cache: URL?) throws(RunFailure) {
+  ///
+  /// A backfill's output folder (`partitioned`) holds `as_of=<date>/` folders, each checked as
+  /// an output folder of its own when the backfill writes it.
+  static func checkFolders(input: URL, output: URL, cache: URL?, partitioned: Bool = false) throws(RunFailure) {
     func isInside(_ inner: String, _ outer: String) -> Bool { inner == outer || inner.hasPrefix(outer + "/") }
     let inputPath = OutputSweep.resolved(input)
     let outputPath = OutputSweep.resolved(output)
@@ -322,10 +476,11 @@ public enum Runner {
           + "a run removes what it did not write there. Keep the cache outside the output"
       )
     }
-    if let problem = OutputSweep.ownershipProblem(in: output.path) {
+    if let problem = OutputSweep.ownershipProblem(in: output.path, partitioned: partitioned) {
       throw .folders(
         "the output folder '\(output.path)' \(problem); a run removes what it did not write, "
           + "so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
+          + (partitioned ? " of a backfill" : "")
       )
     }
   }

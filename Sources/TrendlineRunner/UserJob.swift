@@ -6,7 +6,9 @@ import TrendlineSchema
 import TrendlineStages
 import TrendlineSupport
 
-/// One user's share of a run: read, normalize, build sessions once, run every chart, write.
+/// One user's share of a run: read and normalize once (``read(_:context:)``), build the sessions
+/// once, then for each as-of of the run (one, or a backfill's every snapshot) run every chart
+/// and write (``write(_:into:context:compares:)``).
 enum UserJob {
   struct Context: Sendable {
     var pipeline: Pipeline
@@ -14,6 +16,27 @@ enum UserJob {
     var usersFile: UsersFile
     var readOptions: UserReader.Options
     var cache: SessionCache? = nil
+  }
+
+  /// One as-of of a run, and the output folder its files go to: the run's own, or a backfill's
+  /// `as_of=<date>/`.
+  struct Snapshot: Sendable {
+    var asOf: AsOf
+    /// As the manifest states it: as typed, or the date today resolved to.
+    var asOfText: String
+    var output: URL
+  }
+
+  /// A user's exports as read, shared by every snapshot: the manifest record's as-of-free part
+  /// (files, rows, sessions, cache), and either what was read or why the user failed.
+  struct Read {
+    var user: UserInput
+    var record: Manifest.UserRecord
+    var settings: UserSettings?
+    var ingest: UserIngest?
+    /// Why nothing of the user's can be trusted: their exports could not be read.
+    var failure: String?
+    var started: ContinuousClock.Instant
   }
 
   /// What one user produced: the manifest record, and the outputs of the charts the
@@ -25,18 +48,13 @@ enum UserJob {
     var segment: String? = nil
   }
 
-  /// Processes `user` and returns its manifest record and compared outputs.
+  /// Reads `user`'s exports (or takes them from the cache, storing them there when they were
+  /// read), once for every snapshot of the run.
   ///
   /// A problem with the user's data fails the user (recorded, not thrown); only a failure to
-  /// write output is thrown, because it would fail every user after it too.
-  static func run(_ user: UserInput, context: Context, compares: (String) -> Bool) throws(AtomicFile.WriteError)
-    -> Result
-  {
+  /// write the cache is thrown, because it would fail every user after it too.
+  static func read(_ user: UserInput, context: Context) throws(AtomicFile.WriteError) -> Read {
     let clock = ContinuousClock.now
-    // The id was checked by InputLayout; it is the only input-derived part of any path.
-    let folder = context.options.output.path + "/users/" + user.id
-    // A link here would carry this user's writes and sweep to its target.
-    try OutputSweep.unlinkIfLink(folder)
     var record = Manifest.UserRecord(
       user: user.id, status: .ok, message: nil, files: [], rows: RowCounts(), afterAsOf: 0, sessions: 0,
       unmappedExercises: 0, elapsedMs: 0)
@@ -62,26 +80,46 @@ enum UserJob {
           rows: accounting.rows, ignoredByReason: accounting.ignoredByReason)
       }
     } catch {
-      // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so
-      // the folder never shows charts the manifest calls failed.
-      try AtomicFile.remove(folder)
-      try ReportWriter.writeFailedUserPage(
-        user: user.id, message: error.description, timeZone: context.pipeline.source.defaults.read.timeZone,
-        output: context.options.output, formats: context.pipeline.output.formats)
-      return Result(record: finish(failed(record, error.description), since: clock))
+      return Read(user: user, record: record, failure: error.description, started: clock)
     }
     if let cache = context.cache, let cached {
       try cache.store(cached, read: read)
       record.cache = cached.status.rawValue
     }
     for file in record.files { record.rows += file.rows }
-    let calendar = settings.calendar
-    // The run resolved today before any user started, so the as-of is always given here.
-    guard let given = context.options.asOf else { preconditionFailure("Runner.run resolves the as-of first") }
-    let asOf = given.resolve(for: calendar)
     record.sessions = ingest.sessions.count
-    record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
     record.unmappedExercises = ingest.unmappedExercises.count
+    return Read(user: user, record: record, settings: settings, ingest: ingest, started: clock)
+  }
+
+  /// Runs every chart of the pipeline over `read`'s sessions as of `snapshot` and writes the
+  /// user's files into the snapshot's output folder; returns its manifest record and compared
+  /// outputs.
+  ///
+  /// Only a failure to write output is thrown, because it would fail every user after it too.
+  static func write(_ read: Read, into snapshot: Snapshot, context: Context, compares: (String) -> Bool)
+    throws(AtomicFile.WriteError) -> Result
+  {
+    let user = read.user
+    let clock = read.started
+    var record = read.record
+    // The id was checked by InputLayout; it is the only input-derived part of any path.
+    let folder = snapshot.output.path + "/users/" + user.id
+    // A link here would carry this user's writes and sweep to its target.
+    try OutputSweep.unlinkIfLink(folder)
+    guard let settings = read.settings, let ingest = read.ingest else {
+      // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so
+      // the folder never shows charts the manifest calls failed.
+      let message = read.failure ?? ""
+      try AtomicFile.remove(folder)
+      try ReportWriter.writeFailedUserPage(
+        user: user.id, message: message, timeZone: context.pipeline.source.defaults.read.timeZone,
+        output: snapshot.output, formats: context.pipeline.output.formats)
+      return Result(record: finish(failed(record, message), since: clock))
+    }
+    let calendar = settings.calendar
+    let asOf = snapshot.asOf.resolve(for: calendar)
+    record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
 
     // The names this run writes in the user's folder; whatever else an earlier run left there
     // (a chart since removed from the pipeline, an SVG no longer asked for) goes at the end.
@@ -104,7 +142,7 @@ enum UserJob {
     if let tooLarge, !strictFailure {
       try OutputSweep.removeAll(in: folder, except: written)
       try ReportWriter.writeFailedUserPage(
-        user: user.id, message: tooLarge, timeZone: calendar.timeZone, output: context.options.output,
+        user: user.id, message: tooLarge, timeZone: calendar.timeZone, output: snapshot.output,
         formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, tooLarge), since: clock))
     }
@@ -113,7 +151,7 @@ enum UserJob {
       let message =
         "--strict: \(rejects.count) rejected row(s), the first \(rejects[0]); see \(RowOutcomesCSV.fileName)"
       try ReportWriter.writeFailedUserPage(
-        user: user.id, message: message, timeZone: calendar.timeZone, output: context.options.output,
+        user: user.id, message: message, timeZone: calendar.timeZone, output: snapshot.output,
         formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, message), since: clock))
     }
@@ -160,7 +198,7 @@ enum UserJob {
     try OutputSweep.removeAll(in: folder, except: written)
     try ReportWriter.writeUserPage(
       user: user.id, failure: nil, calendar: calendar, asOf: asOf, units: units, charts: documents,
-      sessions: ingest.sessions, notes: ingest.notes, output: context.options.output, formats: formats)
+      sessions: ingest.sessions, notes: ingest.notes, output: snapshot.output, formats: formats)
     let segment = context.usersFile.rows[user.id].map(\.group).flatMap { $0.isEmpty ? nil : $0 }
     return Result(record: finish(record, since: clock), compared: compared, segment: segment)
   }

@@ -16,7 +16,8 @@ enum RunCommand {
   static let help = """
     OVERVIEW: \(abstract)
 
-    USAGE: trendline run PIPELINE [--input DIR] [--output DIR] [--as-of WHEN] [--jobs N]
+    USAGE: trendline run PIPELINE [--input DIR] [--output DIR]
+                                  [--as-of WHEN | --as-of FROM..TO --every STEP] [--jobs N]
                                   [--shard I/N | --shards N] [--cache DIR [--cache-verify]]
                                   [--remove-departed] [--strict] [--quiet] [--log json]
 
@@ -29,6 +30,12 @@ enum RunCommand {
       --as-of WHEN      An RFC 3339 instant, or YYYY-MM-DD meaning the end of that local
                         day for each user (default: today, the date in the pipeline's
                         default time zone when the run starts, for every user).
+      --as-of FROM..TO  A backfill: every date from FROM to TO (YYYY-MM-DD) a step apart,
+      --every STEP      STEP day, week or month (a month keeps FROM's day, or the month's
+                        last), each written to DIR/as_of=<date>/ as its own run's output
+                        with manifest.json and _SUCCESS; every user is read once for all of
+                        them. A snapshot complete for this pipeline, input and build is
+                        skipped, so running it again finishes a backfill killed part way.
       --jobs N          Users processed at once (default: the processors this process may use:
                         its CPU affinity and cgroup quota, as Slurm, taskset or Kubernetes set them).
       --shard I/N       Run only shard I (0-based) of N: the users whose id hashes to I.
@@ -57,6 +64,7 @@ enum RunCommand {
       users/<user>/row-outcomes.csv  rows not accepted as written, when there are any
       manifest.json               what was read, accepted, rejected, per user and file
       _SUCCESS                    written last, when the run completed
+      as_of=<date>/               with --as-of FROM..TO, each snapshot's own folder of the above
 
     EXIT CODES:
       0   every user succeeded
@@ -71,6 +79,9 @@ enum RunCommand {
     var input: String?
     var output = "out"
     var asOf: String?
+    /// `--as-of FROM..TO` with `--every`: a backfill, `asOf` then nil.
+    var backfill: AsOfRange?
+    var every: String?
     var jobs = CPUAllocation.usable
     var shard: Shard?
     var shards: Int?
@@ -100,12 +111,16 @@ enum RunCommand {
       case "--output": options.output = try value(argument)
       case "--as-of":
         let text = try value(argument)
-        do throws(AsOf.Invalid) {
-          _ = try AsOf(reading: text)
-        } catch {
-          throw UsageError(error.description)
+        // A range is read once --every is known, after the loop.
+        if !AsOfRange.isRange(text) {
+          do throws(AsOf.Invalid) {
+            _ = try AsOf(reading: text)
+          } catch {
+            throw UsageError(error.description)
+          }
         }
         options.asOf = text
+      case "--every": options.every = try value(argument)
       case "--jobs":
         let text = try value(argument)
         // More workers than this only queue for the same cores and memory.
@@ -138,7 +153,8 @@ enum RunCommand {
       default:
         if argument.hasPrefix("-") {
           let known = [
-            "--input", "--output", "--as-of", "--jobs", "--shard", "--shards", "--cache", "--cache-verify", "--strict",
+            "--input", "--output", "--as-of", "--every", "--jobs", "--shard", "--shards", "--cache", "--cache-verify",
+            "--strict",
             "--quiet", "--log", "--remove-departed", "--help",
           ]
           var message = "unknown option '\(argument)'"
@@ -153,6 +169,19 @@ enum RunCommand {
     options.pipeline = pipeline
     if options.shard != nil && options.shards != nil { throw UsageError("give --shard I/N or --shards N, not both") }
     if options.cacheVerify && options.cache == nil { throw UsageError("--cache-verify needs --cache DIR") }
+    if let text = options.asOf, AsOfRange.isRange(text) {
+      guard let every = options.every else {
+        throw UsageError("--as-of \(text) is a range; give --every day, week or month")
+      }
+      do throws(AsOf.Invalid) {
+        options.backfill = try AsOfRange(reading: text, every: every)
+      } catch {
+        throw UsageError(error.description)
+      }
+      options.asOf = nil
+    } else if let every = options.every {
+      throw UsageError("--every \(every) steps through a range; give --as-of FROM..TO with it")
+    }
     return options
   }
 
@@ -212,7 +241,7 @@ enum RunCommand {
     }
     guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
     let now = Int64(Date().timeIntervalSince1970)
-    if options.asOf == nil && !AsOf.supportedInstants.contains(now) {
+    if options.asOf == nil && options.backfill == nil && !AsOf.supportedInstants.contains(now) {
       return usageFailure(
         UsageError(
           "the system clock reads \(now) seconds since 1970, outside the supported dates \(AsOf.supportedDates); "
@@ -228,11 +257,17 @@ enum RunCommand {
       asOf: options.asOf.flatMap(AsOf.init(parsing:)), asOfText: options.asOf,
       jobs: options.jobs, shard: shard, strict: options.strict, now: now, toolVersion: toolVersion,
       cache: options.cache.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
-      cacheVerify: options.cacheVerify, removeDeparted: options.removeDeparted)
-    let reporter = RunReporter(quiet: options.quiet, json: options.logJSON)
-    let manifest: Manifest
+      cacheVerify: options.cacheVerify, removeDeparted: options.removeDeparted, backfill: options.backfill)
+    let reporter = RunReporter(quiet: options.quiet, json: options.logJSON, snapshots: options.backfill != nil)
+    let manifests: [Manifest]
     do throws(RunFailure) {
-      manifest = try Runner.run(pipeline, options: runOptions, events: reporter.report)
+      if options.backfill != nil {
+        let backfill = try Runner.backfill(pipeline, options: runOptions, events: reporter.report)
+        reporter.reportBackfill(backfill)
+        manifests = backfill.written
+      } else {
+        manifests = [try Runner.run(pipeline, options: runOptions, events: reporter.report)]
+      }
     } catch {
       reporter.finishLine()
       printError(error.diagnostic + "\n")
@@ -241,7 +276,8 @@ enum RunCommand {
       case .output, .cache: return .ioError
       }
     }
-    return manifest.totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
+    let someFailed = manifests.contains { $0.totals.usersFailed > 0 || !$0.faultyEntries.isEmpty }
+    return someFailed ? .someFailed : .success
   }
 }
 
@@ -279,12 +315,17 @@ final class RunReporter: Sendable {
   let quiet: Bool
   let json: Bool
   let showsProgress: Bool
-  private let state = Mutex<(started: ContinuousClock.Instant, rows: Int, lastDraw: ContinuousClock.Instant?)>(
-    (ContinuousClock.now, 0, nil))
+  /// A backfill: a manifest per snapshot, each summed up in one line, and a user's failure or an
+  /// input entry said once, not once per snapshot.
+  let snapshots: Bool
+  private let state = Mutex<
+    (started: ContinuousClock.Instant, rows: Int, lastDraw: ContinuousClock.Instant?, said: Set<String>)
+  >((ContinuousClock.now, 0, nil, []))
 
-  init(quiet: Bool, json: Bool) {
+  init(quiet: Bool, json: Bool, snapshots: Bool = false) {
     self.quiet = quiet
     self.json = json
+    self.snapshots = snapshots
     showsProgress = !quiet && !json && isatty(STDERR_FILENO) != 0
   }
 
@@ -324,10 +365,12 @@ final class RunReporter: Sendable {
           }
         }
       case .finished(let manifest):
-        if showsProgress { printError("\n") }
+        if showsProgress && (!snapshots || state.lastDraw != nil) { printError("\n") }
+        state.lastDraw = nil
         if json {
           printError(
             jsonLine {
+              if snapshots { $0.member("asOf", manifest.asOf) }
               $0.member("event", "finish")
               $0.member("rowsRead", manifest.totals.rows.read)
               $0.member("skippedEntries", manifest.faultyEntries.count)
@@ -336,14 +379,41 @@ final class RunReporter: Sendable {
               $0.member("usersOK", manifest.totals.usersOK)
             })
         }
+        func sayOnce(_ diagnostic: Diagnostic) {
+          if state.said.insert(diagnostic.description).inserted { printError("\(diagnostic)\n") }
+        }
         for user in manifest.users where user.status == .failed {
-          printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
+          sayOnce(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))
         }
         for entry in manifest.faultyEntries {
-          printError("\(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))\n")
+          sayOnce(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))
         }
-        if let departed = manifest.departed { printError("\(departedWarning(departed))\n") }
-        if !quiet && !json { printOutput(summary(manifest)) }
+        if let departed = manifest.departed { sayOnce(departedWarning(departed)) }
+        if !quiet && !json { printOutput(snapshots ? snapshotLine(manifest) : summary(manifest)) }
+      }
+    }
+  }
+
+  /// What a backfill did beyond its snapshots' own lines: the snapshots it found complete.
+  func reportBackfill(_ backfill: Runner.Backfill) {
+    guard !quiet else { return }
+    state.withLock { _ in
+      if json {
+        printError(
+          jsonLine {
+            $0.member("event", "backfill")
+            $0.member("skipped", backfill.skipped.count)
+            $0.member("written", backfill.written.count)
+          })
+      } else {
+        func snapshots(_ count: Int) -> String { count == 1 ? "1 snapshot" : "\(count) snapshots" }
+        var line = snapshots(backfill.written.count) + " written"
+        let skipped = backfill.skipped
+        if !skipped.isEmpty {
+          let which = skipped.count <= 5 ? skipped.joined(separator: ", ") : "\(skipped[0]) … \(skipped.last!)"
+          line += ", \(snapshots(skipped.count)) already complete and skipped (\(which))"
+        }
+        printOutput(line + "\n")
       }
     }
   }
@@ -361,6 +431,12 @@ final class RunReporter: Sendable {
     let rate = Int(Double(rows) / elapsed)
     let remaining = done == 0 ? 0 : Int(elapsed / Double(done) * Double(total - done))
     return "users \(done)/\(total) · \(rate) rows/s · ETA \(remaining / 60):\(String(format: "%02d", remaining % 60))"
+  }
+
+  /// One snapshot of a backfill: `as_of=2025-01-06: 2000 users, 2000 ok, 0 failed`.
+  private func snapshotLine(_ manifest: Manifest) -> String {
+    let t = manifest.totals
+    return "as_of=\(manifest.asOf): \(t.users) users, \(t.usersOK) ok, \(t.usersFailed) failed\n"
   }
 
   private func summary(_ manifest: Manifest) -> String {
