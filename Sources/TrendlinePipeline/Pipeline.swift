@@ -56,7 +56,7 @@ public struct Pipeline: Sendable, Equatable {
   }
 
   public struct Output: Sendable, Equatable {
-    public enum Format: String, Sendable, CaseIterable { case json, svg, html }
+    public enum Format: String, Sendable, CaseIterable { case json, svg, html, tables }
     public var formats: [Format]
   }
 

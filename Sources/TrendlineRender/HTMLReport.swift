@@ -43,11 +43,15 @@ public enum HTMLReport {
     public var sessions: [Session]
     /// Rows not accepted as written, in the order read.
     public var notes: [NotedRow]
+    /// The series charts the pipeline compares: each is followed by a place for the user's line
+    /// over the cohort's band, filled once the cohort is known (``placing(_:chart:in:)``).
+    public var compared: Set<String>
 
     public init(
       user: String, failure: String? = nil, timeZone: TimeZone, asOf: Date, units: Units = .metric,
-      charts: [ChartDocument], sessions: [Session], notes: [NotedRow]
+      charts: [ChartDocument], sessions: [Session], notes: [NotedRow], compared: Set<String> = []
     ) {
+      self.compared = compared
       self.user = user
       self.failure = failure
       self.timeZone = timeZone
@@ -120,7 +124,10 @@ public enum HTMLReport {
     if let failure = page.failure {
       body += "<p class=\"failed\" role=\"alert\">This user failed: " + XMLEscape.escape(failure) + "</p>\n"
     }
-    for chart in page.charts { body += figure(chart) }
+    for chart in page.charts {
+      body += figure(chart)
+      if page.compared.contains(chart.name) { body += cohortSlot(chart.name, content: "") }
+    }
     body += recent(page)
     body += notedRows(page)
     return document(title: "\(page.user) — Trendline", body: body)
@@ -188,6 +195,61 @@ public enum HTMLReport {
     out += "</figure>\n"
     out += DataTable.html(chart)
     return out + "</section>\n"
+  }
+
+  /// The place after a compared chart where the user's line over the cohort goes: `content`
+  /// between two comments naming the chart, so stamping it again replaces it.
+  static func cohortSlot(_ chart: String, content: String) -> String {
+    let name = idSafe(chart)
+    return "<!--cohort:" + name + "-->" + content + "<!--/cohort:" + name + "-->\n"
+  }
+
+  /// The user's line over the cohort's band of `cohort`, with the user's percentile rank in the
+  /// latest bucket where it is known, as a section of the user's page.
+  public static func cohortPlace(_ cohort: CohortSeriesOutput, user: SeriesOutput) -> String {
+    let name = XMLEscape.escape(cohort.chart)
+    var out =
+      "<section class=\"chart place\" id=\"place-" + XMLEscape.escape(idSafe(cohort.chart)) + "\"><h2>" + name
+      + " among \(cohort.users) users</h2>\n<figure class=\"chart\">\n"
+    out += SVGRenderer.render(.cohort(.series(cohort), user: user), idPrefix: "place-" + idSafe(cohort.chart) + "-")
+    var said: [String] = []
+    for measure in cohort.measures {
+      guard let ranks = user.cohortRank?[measure],
+        let index = ranks.indices.last(where: { ranks[$0] != nil }), let rank = ranks[index]
+      else { continue }
+      let when = PeriodName.long(LocalDate(user.buckets[index].start, in: TimeZone(identifier: user.timeZone) ?? .gmt),
+        user.granularity)
+      said.append(
+        MeasureDisplay.short(measure) + " in " + when + ": above " + ShownNumber.format(rank, decimals: 1)
+          + " % of users")
+    }
+    if !said.isEmpty {
+      out += "<figcaption>" + XMLEscape.escape(said.joined(separator: " · ")) + "</figcaption>\n"
+    }
+    return out + "</figure>\n</section>\n"
+  }
+
+  /// `page` (a user page's bytes) with `html` in the place after chart `chart`; nil when the
+  /// page has no such place.
+  ///
+  /// - Complexity: O(*n*) for a page of *n* bytes.
+  public static func placing(_ html: String, chart: String, in page: [UInt8]) -> [UInt8]? {
+    let name = idSafe(chart)
+    let open = Array(("<!--cohort:" + name + "-->").utf8)
+    let close = Array(("<!--/cohort:" + name + "-->").utf8)
+    guard let start = firstRange(of: open, in: page, from: 0),
+      let end = firstRange(of: close, in: page, from: start + open.count)
+    else { return nil }
+    return Array(page[..<(start + open.count)]) + Array(html.utf8) + Array(page[end...])
+  }
+
+  private static func firstRange(of needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+    guard haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
+    for index in from...(haystack.count - needle.count)
+    where haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) {
+      return index
+    }
+    return nil
   }
 
   /// A chart's cohort per segment, side by side: each segment's chart drawn on the scale they

@@ -25,39 +25,109 @@ public enum AtomicFile {
   ///
   /// - Complexity: O(*n*), where *n* is the size of `data`.
   public static func write(_ data: Data, to path: String) throws(WriteError) {
+    let file = try TemporaryFile(for: path)
+    if let failure = data.withUnsafeBytes({ file.appending($0) }) {
+      file.discard()
+      throw failure
+    }
+    try file.commit()
+  }
+
+  /// Makes `path` a hard link to the file at `source`, atomically as ``write(_:to:)`` replaces a
+  /// file: linked under a temporary name, then renamed over `path`. Later writes to either
+  /// path replace its name, never the shared content, so the two stay what they were written as.
+  ///
+  /// - Returns: False when the file system cannot link them (another device, no hard links, the
+  ///   source gone): the caller writes the file instead.
+  static func link(_ source: String, to path: String) throws(WriteError) -> Bool {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
     try createFolder(folder.isEmpty ? "/" : folder)
     var temporary: String
-    var descriptor: Int32
-    // The name is this process's (pid and host) plus a number it never hands out twice. A
-    // name taken anyway (a dead process's leftover whose pid came back) is skipped.
+    var result: Int32
     repeat {
       temporary =
         "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
-      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    } while descriptor < 0 && errno == EEXIST
-    guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-    var failure: Int32 = 0
-    data.withUnsafeBytes { buffer in
+      result = Foundation.link(source, temporary)
+    } while result != 0 && errno == EEXIST
+    guard result == 0 else { return false }
+    guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      unlink(temporary)
+      throw WriteError(path: path, reason: reason)
+    }
+    return true
+  }
+
+  /// A file being written under a temporary name beside `path`, for a writer that produces it
+  /// in parts (a table of every user): ``append(_:)`` as often as needed, then ``commit()``
+  /// renames it over `path`, or ``discard()`` removes it.
+  /// One writer at a time: ``TableSpool`` serializes its appends through its lock.
+  final class TemporaryFile: @unchecked Sendable {
+    let path: String
+    let temporary: String
+    private var descriptor: Int32
+
+    /// Creates the temporary file, and `path`'s folder if needed.
+    init(for path: String) throws(WriteError) {
+      let slash = path.lastIndex(of: "/")
+      let folder = slash.map { String(path[..<$0]) } ?? "."
+      let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+      try createFolder(folder.isEmpty ? "/" : folder)
+      var temporary: String
+      var descriptor: Int32
+      // The name is this process's (pid and host) plus a number it never hands out twice. A
+      // name taken anyway (a dead process's leftover whose pid came back) is skipped.
+      repeat {
+        temporary =
+          "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      } while descriptor < 0 && errno == EEXIST
+      guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+      self.path = path
+      self.temporary = temporary
+      self.descriptor = descriptor
+    }
+
+    deinit { if descriptor >= 0 { discard() } }
+
+    /// Writes `buffer` at the end; the error, or nil.
+    fileprivate func appending(_ buffer: UnsafeRawBufferPointer) -> WriteError? {
       var offset = 0
       while offset < buffer.count {
         let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          failure = errno
-          return
+          return WriteError(path: path, reason: String(cString: strerror(errno)))
         }
         offset += written
       }
+      return nil
     }
-    // A full disk may show only at close (NFS and some others write back late).
-    if close(descriptor) != 0 && failure == 0 { failure = errno }
-    if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-    if failure != 0 {
+
+    func append(_ bytes: [UInt8]) throws(WriteError) {
+      if let failure = bytes.withUnsafeBytes({ appending($0) }) { throw failure }
+    }
+
+    /// Closes the file and renames it to `path`.
+    func commit() throws(WriteError) {
+      // A full disk may show only at close (NFS and some others write back late).
+      var failure: Int32 = 0
+      if close(descriptor) != 0 { failure = errno }
+      descriptor = -1
+      if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+      if failure != 0 {
+        unlink(temporary)
+        throw WriteError(path: path, reason: String(cString: strerror(failure)))
+      }
+    }
+
+    /// Closes and removes the file.
+    func discard() {
+      if descriptor >= 0 { close(descriptor) }
+      descriptor = -1
       unlink(temporary)
-      throw WriteError(path: path, reason: String(cString: strerror(failure)))
     }
   }
 

@@ -101,6 +101,9 @@ public struct Manifest: Decodable, Sendable, Equatable {
     /// With `--cache`: `hit`, `miss` or `rebuilt` (``SessionCache/Status``); absent without
     /// it and for a user that failed.
     public var cache: String? = nil
+    /// With `compare.groupBy`: the user's value in that column; absent for a user with none
+    /// (the "unknown" segment) and without `groupBy`.
+    public var segment: String? = nil
   }
 
   /// One input file: size and content hash identify it, and its own row accounting.
@@ -170,7 +173,7 @@ extension Manifest.Totals: Decodable {
 
 extension Manifest.UserRecord: Decodable {
   private enum CodingKeys: String, CodingKey {
-    case user, status, message, files, afterAsOf, sessions, unmappedExercises, elapsedMs, cache
+    case user, status, message, files, afterAsOf, sessions, unmappedExercises, elapsedMs, cache, segment
   }
 
   public init(from decoder: any Decoder) throws {
@@ -185,6 +188,7 @@ extension Manifest.UserRecord: Decodable {
     unmappedExercises = try container.decode(Int.self, forKey: .unmappedExercises)
     elapsedMs = try container.decode(Int.self, forKey: .elapsedMs)
     cache = try container.decodeIfPresent(String.self, forKey: .cache)
+    segment = try container.decodeIfPresent(String.self, forKey: .segment)
   }
 }
 
@@ -298,6 +302,7 @@ extension Manifest.UserRecord: OutputWritable {
     writer.array(files) { $1.write(to: &$0) }
     if let message { writer.member("message", message) }
     rows.writeMembers(to: &writer)
+    if let segment { writer.member("segment", segment) }
     writer.member("sessions", sessions)
     writer.member("status", status.rawValue)
     writer.member("unmappedExercises", unmappedExercises)

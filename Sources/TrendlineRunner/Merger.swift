@@ -148,7 +148,7 @@ public enum Merger {
     // The report's index lists every user, but only its one line per user is kept.
     var entries: [HTMLReport.UserEntry] = []
     // The users the shards wrote, so the sweep can remove the folders of users none of them ran.
-    var users: [String] = []
+    var users: [CohortStamp.User] = []
     var summaries: [Manifest.ShardSummary] = []
     var skipped: [Manifest.SkippedEntry] = []
     var totals = Runner.totals([])
@@ -169,7 +169,7 @@ public enum Merger {
       formats = formats ?? partial.formats
       let manifestURL = folder.appendingPathComponent("manifest.json")
       failed += manifest.users.filter { $0.status == .failed }
-      users += manifest.users.lazy.filter { $0.status == .ok }.map(\.user)
+      users += manifest.users.lazy.filter { $0.status == .ok }.map { CohortStamp.User(id: $0.user, segment: $0.segment) }
       if (formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
       skipped = manifest.skippedEntries  // every shard lists the same skipped entries
       totals.add(manifest.totals)
@@ -207,18 +207,26 @@ public enum Merger {
           data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
         written.append("cohort/" + name + ".json")
       }
-      try CohortAxisStamp.stamp(
-        reduced, users: users, output: output, jobs: CPUAllocation.usable)
+      try CohortStamp.stamp(
+        reduced, gathered: gatherer!, users: users, output: output,
+        formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), jobs: CPUAllocation.usable)
       written += try ReportWriter.writeCohortReport(
         reduced, segments: segments, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
         users: entries, output: output)
+      if (formats ?? []).contains(Pipeline.Output.Format.tables.rawValue) {
+        written += try Tables.merge(shards: folders, into: output)
+        written += try Tables.writeCohort(
+          reduced, segments: segments, quantiles: gatherer!.compare.quantiles, to: output)
+      }
       let departed = try OutputSweep.sweepRun(
-        output: output.path, users: users + failed.map(\.user), written: written, keepShards: true,
+        output: output.path, users: users.map(\.id) + failed.map(\.user), written: written, keepShards: true,
         removeDeparted: removeDeparted)
       if !departed.isEmpty { merged.departed = .init(users: departed, removed: removeDeparted) }
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json").path)
       try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
+    } catch let failure as Failure {
+      throw failure
     } catch {
       throw .output("\(error). Check that the output folder is writable and the disk has space, then merge again")
     }

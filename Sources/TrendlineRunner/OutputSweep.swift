@@ -26,7 +26,9 @@ import TrendlineSupport
 /// neither a write nor a sweep reaches the link's target.
 enum OutputSweep {
   /// The top-level names of an output folder: all a run or a merge writes there.
-  static let ownNames: Set<String> = ["users", "cohort", "report", "shards", "manifest.json", "_SUCCESS"]
+  static let ownNames: Set<String> = [
+    "users", "cohort", "report", "tables", "shards", "manifest.json", "_SUCCESS",
+  ]
   /// The empty file that marks a folder as a Trendline output folder.
   static let markerName = ".trendline-output"
 
@@ -79,7 +81,10 @@ enum OutputSweep {
       try AtomicFile.write(Data(), to: output + "/" + markerName)
     }
     guard !partitioned else { return }
-    for name in ["users", "cohort", "cohort/segments", "report", "report/users", "shards"] {
+    for name in [
+      "users", "cohort", "cohort/segments", "report", "report/users", "tables", "tables/cohort",
+      "tables/cohort/segments", "tables/manifest", "shards",
+    ] {
       try unlinkIfLink(output + "/" + name)
     }
   }
@@ -108,8 +113,8 @@ enum OutputSweep {
         continue
       }
       // Hidden entries are another process's temporaries, except a compared chart staged by an
-      // earlier run of this user (``CohortAxisStamp``) that this run did not stage again.
-      if (name.hasPrefix(".") && !name.hasPrefix(CohortAxisStamp.stagedPrefix)) || kept.contains(name) {
+      // earlier run of this user (``CohortStamp``) that this run did not stage again.
+      if (name.hasPrefix(".") && !name.hasPrefix(CohortStamp.stagedPrefix)) || kept.contains(name) {
         left += 1
         continue
       }
@@ -146,8 +151,27 @@ enum OutputSweep {
     try removeAll(in: output + "/report/users", except: pages)
     try removeAll(
       in: output + "/report", except: Set(written.compactMap { name(of: $0, in: "report/") }).union(["users"]))
+    try keepOnly(written, under: Tables.folder, in: output)
     if !keepShards { try AtomicFile.remove(output + "/shards") }
     return departed
+  }
+
+  /// Removes from `folder` of `output`, at any depth, every entry on no path of `written`
+  /// (relative to `output`), and `folder` itself if that leaves nothing.
+  ///
+  /// - Complexity: O(*w* + *e*) for *w* paths written and *e* entries in the folder.
+  static func keepOnly(_ written: [String], under folder: String, in output: String) throws(AtomicFile.WriteError) {
+    var kept: [String: Set<String>] = [folder: []]
+    for path in written where path.hasPrefix(folder + "/") {
+      let parts = path.split(separator: "/").map(String.init)
+      for depth in 1..<parts.count {
+        kept[parts[0..<depth].joined(separator: "/"), default: []].insert(parts[depth])
+      }
+    }
+    // Deepest first, so a folder emptied by its own sweep is gone before its parent is swept.
+    for (parent, names) in kept.sorted(by: { $0.key.count > $1.key.count }) {
+      try removeAll(in: output + "/" + parent, except: names)
+    }
   }
 
   /// The names of the real folders in `folder` (hidden ones apart) that are not in `ran`.

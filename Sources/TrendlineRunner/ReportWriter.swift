@@ -28,7 +28,7 @@ enum ReportWriter {
   /// earlier run wrote is removed, so the report never shows a user as it was.
   static func writeUserPage(
     user: String, failure: String?, calendar: UserCalendar, asOf: Int64, units: Units, charts: [ChartDocument],
-    sessions: [Session], notes: [RowNote], output: URL, formats: [Pipeline.Output.Format]
+    sessions: [Session], notes: [RowNote], output: URL, formats: [Pipeline.Output.Format], compared: Set<String> = []
   ) throws(AtomicFile.WriteError) {
     guard formats.contains(.html) else { return try AtomicFile.remove(userPageURL(user, output: output).path) }
     let page = HTMLReport.UserPage(
@@ -38,8 +38,12 @@ enum ReportWriter {
         HTMLReport.NotedRow(
           file: $0.file, line: $0.line, column: $0.column, field: $0.field, outcome: $0.outcome.rawValue,
           reason: $0.reason)
-      })
-    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
+      }, compared: compared)
+    // With compared charts the page waits, staged, for the cohort (``CohortStamp``).
+    let path = userPageURL(user, output: output).path
+    let staged = CohortStamp.stagedPage(user, output: output)
+    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: compared.isEmpty ? path : staged)
+    if compared.isEmpty { try AtomicFile.remove(staged) }
   }
 
   /// The page of a user whose data could not be read: the reason, and nothing else.

@@ -255,11 +255,14 @@ public enum Runner {
     let snapshot: UserJob.Snapshot
     let cohort: Mutex<CohortGatherer>
     let records: Mutex<[Manifest.UserRecord?]>
+    /// With `"tables"`: every user's rows of every chart, until the tables are written.
+    let tables: TableSpool?
 
-    init(_ snapshot: UserJob.Snapshot, cohort: CohortGatherer, users: Int) {
+    init(_ snapshot: UserJob.Snapshot, cohort: CohortGatherer, users: Int, tables: TableSpool?) {
       self.snapshot = snapshot
       self.cohort = Mutex(cohort)
       records = Mutex(Array(repeating: nil, count: users))
+      self.tables = tables
     }
   }
 
@@ -282,7 +285,19 @@ public enum Runner {
     let users = options.shard.map { shard in corpus.users.filter { shard.contains($0.id) } } ?? corpus.users
     events(.started(users: users.count))
     let empty = CohortGatherer(pipeline: pipeline)
-    let states = snapshots.map { SnapshotState($0, cohort: empty, users: users.count) }
+    var made: [SnapshotState] = []
+    do throws(AtomicFile.WriteError) {
+      for snapshot in snapshots {
+        let spool = pipeline.output.formats.contains(.tables) ? try TableSpool(in: snapshot.output.path) : nil
+        made.append(SnapshotState(snapshot, cohort: empty, users: users.count, tables: spool))
+      }
+    } catch {
+      for state in made { state.tables?.discard() }
+      throw .output(error)
+    }
+    let states = made
+    // A spool is a temporary file of its own: removed when the run fails, as when it ends.
+    defer { for state in states { state.tables?.discard() } }
     let compares: @Sendable (String) -> Bool = { empty.compares($0) }
     let context = UserJob.Context(
       pipeline: pipeline, options: options, usersFile: corpus.usersFile, readOptions: pipeline.readOptions,
@@ -309,6 +324,7 @@ public enum Runner {
                 for (chart, output) in result.compared { gatherer.add(output, chart: chart, segment: result.segment) }
               }
             }
+            for table in result.tables { try state.tables?.append(table: table.chart, user: index, rows: table.rows) }
             state.records.withLock { $0[index] = result.record }
             last = result.record
           }
@@ -332,8 +348,8 @@ public enum Runner {
     for state in states {
       let manifest = try finish(
         state.snapshot, records: state.records.withLock { $0.compactMap { $0 } },
-        gathered: state.cohort.withLock { $0 }, pipeline: pipeline, corpus: corpus, options: options,
-        startedAt: startedAt)
+        gathered: state.cohort.withLock { $0 }, tables: state.tables, pipeline: pipeline, corpus: corpus,
+        options: options, startedAt: startedAt)
       events(.finished(manifest))
       manifests.append(manifest)
     }
@@ -364,7 +380,7 @@ public enum Runner {
   /// cohort, the axis stamps, the report, the sweep and the manifest, then `_SUCCESS`.
   private static func finish(
     _ snapshot: UserJob.Snapshot, records userRecords: [Manifest.UserRecord], gathered: CohortGatherer,
-    pipeline: Pipeline, corpus: Corpus, options: RunOptions, startedAt: Date
+    tables: TableSpool?, pipeline: Pipeline, corpus: Corpus, options: RunOptions, startedAt: Date
   ) throws(RunFailure) -> Manifest {
     let output = snapshot.output
     let asOfText = snapshot.asOfText
@@ -390,6 +406,9 @@ public enum Runner {
           formats: pipeline.output.formats.map(\.rawValue), groupBy: gathered.groupBy,
           segments: gathered.groupBy == nil ? nil : gathered.segments
         ).sealed(manifest: manifestData)
+        // A shard's own tables, for merge; a chart since removed from the pipeline leaves none.
+        let tableFiles = try tables.map { try writeUserTables($0, records: userRecords, pipeline: pipeline, to: folder) }
+        try OutputSweep.keepOnly(tableFiles ?? [], under: Tables.folder, in: folder.path)
         try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json").path)
         try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
@@ -397,13 +416,21 @@ public enum Runner {
         let reduced = gathered.reduce(asOf: asOfText)
         let segments = gathered.reduceSegments(asOf: asOfText)
         let cohortFiles = try writeCohort(reduced, segments: segments, to: output)
-        try CohortAxisStamp.stamp(
-          reduced, users: userRecords.filter { $0.status == .ok }.map(\.user), output: output, jobs: options.jobs)
+        try CohortStamp.stamp(
+          reduced, gathered: gathered,
+          users: userRecords.filter { $0.status == .ok }.map { CohortStamp.User(id: $0.user, segment: $0.segment) },
+          output: output, formats: pipeline.output.formats, jobs: options.jobs)
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: output)
+        var tableFiles: [String] = []
+        if let spool = tables {
+          tableFiles = try writeUserTables(spool, records: userRecords, pipeline: pipeline, to: output)
+          tableFiles += try Tables.writeCohort(
+            reduced, segments: segments, quantiles: pipeline.compare?.quantiles ?? [], to: output)
+        }
         let departed = try OutputSweep.sweepRun(
-          output: output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles,
+          output: output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles + tableFiles,
           keepShards: false, removeDeparted: options.removeDeparted)
         if !departed.isEmpty { manifest.departed = .init(users: departed, removed: options.removeDeparted) }
         try AtomicFile.write(try manifest.encoded(), to: output.appendingPathComponent("manifest.json").path)
@@ -415,6 +442,21 @@ public enum Runner {
       preconditionFailure("outputs of plain values always encode: \(error)")
     }
     return manifest
+  }
+
+  /// Writes the users' tables of `spool`, one per chart, and the manifest's users and files, in
+  /// `tables/` of `folder`; returns their paths, relative to `folder`.
+  @discardableResult
+  private static func writeUserTables(
+    _ spool: TableSpool, records: [Manifest.UserRecord], pipeline: Pipeline, to folder: URL
+  ) throws(AtomicFile.WriteError) -> [String] {
+    let paths = Tables.chartPaths(pipeline)
+    for (index, header) in Tables.headers(pipeline).enumerated() {
+      try spool.write(table: index, header: header, to: folder.path + "/" + paths[index])
+    }
+    try AtomicFile.write(Data(Tables.users(records)), to: folder.path + "/" + Tables.usersPath)
+    try AtomicFile.write(Data(Tables.files(records)), to: folder.path + "/" + Tables.filesPath)
+    return paths + [Tables.usersPath, Tables.filesPath]
   }
 
   /// `shards/<I>-of-<N>/`: a shard's partial cohort, manifest and marker.

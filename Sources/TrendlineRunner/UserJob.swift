@@ -37,6 +37,17 @@ enum UserJob {
     /// Why nothing of the user's can be trusted: their exports could not be read.
     var failure: String?
     var started: ContinuousClock.Instant
+    /// `row-outcomes.csv`, the same for every snapshot: made once, written once and linked into
+    /// the other snapshots' folders.
+    var rowOutcomes = RowOutcomesFile()
+  }
+
+  /// A user's `row-outcomes.csv` across the snapshots of a run, used by the one worker that runs
+  /// the user.
+  final class RowOutcomesFile {
+    var bytes: Data?
+    /// Where it was first written in this run, for the next snapshot to link to.
+    var writtenAt: String?
   }
 
   /// What one user produced: the manifest record, and the outputs of the charts the
@@ -46,6 +57,8 @@ enum UserJob {
     var compared: [(chart: String, output: ChartOutput)] = []
     /// The user's `compare.groupBy` cell; nil without one (the "unknown" segment).
     var segment: String? = nil
+    /// With `"tables"`: the user's rows of each chart's table, by the chart's index.
+    var tables: [(chart: Int, rows: [UInt8])] = []
   }
 
   /// Reads `user`'s exports (or takes them from the cache, storing them there when they were
@@ -125,7 +138,18 @@ enum UserJob {
     // (a chart since removed from the pipeline, an SVG no longer asked for) goes at the end.
     var written: Set<String> = []
     if !ingest.notes.isEmpty {
-      try AtomicFile.write(Data(RowOutcomesCSV.bytes(ingest.notes)), to: folder + "/" + RowOutcomesCSV.fileName)
+      // A backfill's snapshots share the file: a link costs no bytes and no inode, where 52
+      // copies of a 30 KB file per user were half of what a weekly backfill of a year wrote.
+      let path = folder + "/" + RowOutcomesCSV.fileName
+      let outcomes = read.rowOutcomes
+      var linked = false
+      if let source = outcomes.writtenAt { linked = try AtomicFile.link(source, to: path) }
+      if !linked {
+        let bytes = outcomes.bytes ?? Data(RowOutcomesCSV.bytes(ingest.notes))
+        outcomes.bytes = bytes
+        try AtomicFile.write(bytes, to: path)
+        outcomes.writtenAt = path
+      }
       written.insert(RowOutcomesCSV.fileName)
     }
     let rejects = ingest.notes.filter { $0.outcome == .rejected }
@@ -170,8 +194,10 @@ enum UserJob {
       return chart.run(ingest.sessions, in: aligned)
     }
     var documents: [ChartDocument] = []
-    for chart in context.pipeline.charts {
+    var tables: [(chart: Int, rows: [UInt8])] = []
+    for (index, chart) in context.pipeline.charts.enumerated() {
       let output = chart.run(ingest.sessions, in: chartContext(chart))
+      if formats.contains(.tables) { tables.append((index, output.tableRows(trend: Tables.hasTrend(chart)))) }
       let data: Data
       do {
         data = try output.encoded(timeZone: calendar.timeZone)
@@ -180,8 +206,8 @@ enum UserJob {
       }
       if compares(chart.name), case .series = output {
         // Staged until the cohort is known, then stamped with its axis under the final name
-        // (``CohortAxisStamp``), so a file under the final name is never one still missing it.
-        let staged = CohortAxisStamp.stagedName(chart.name)
+        // (``CohortStamp``), so a file under the final name is never one still missing it.
+        let staged = CohortStamp.stagedName(chart.name)
         try AtomicFile.write(data, to: folder + "/" + staged)
         written.insert(staged)
       } else {
@@ -198,9 +224,11 @@ enum UserJob {
     try OutputSweep.removeAll(in: folder, except: written)
     try ReportWriter.writeUserPage(
       user: user.id, failure: nil, calendar: calendar, asOf: asOf, units: units, charts: documents,
-      sessions: ingest.sessions, notes: ingest.notes, output: snapshot.output, formats: formats)
+      sessions: ingest.sessions, notes: ingest.notes, output: snapshot.output, formats: formats,
+      compared: Set(compared.compactMap { if case .series = $0.output { $0.chart } else { nil } }))
     let segment = context.usersFile.rows[user.id].map(\.group).flatMap { $0.isEmpty ? nil : $0 }
-    return Result(record: finish(record, since: clock), compared: compared, segment: segment)
+    if context.pipeline.compare?.groupBy != nil { record.segment = segment }
+    return Result(record: finish(record, since: clock), compared: compared, segment: segment, tables: tables)
   }
 
   private static func failed(_ record: Manifest.UserRecord, _ message: String) -> Manifest.UserRecord {

@@ -36,18 +36,22 @@ public enum ShownNumber {
   ///
   /// - Complexity: O(*d*), where *d* is the number of digits.
   public static func display(_ x: Double, decimals: Int = 1) -> String {
-    let text = format(x, decimals: decimals)
-    let negative = text.hasPrefix("-")
-    let body = negative ? String(text.dropFirst()) : text
-    let parts = body.split(separator: ".", maxSplits: 1)
-    let digits = Array(parts[0])
-    var grouped = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { grouped += "\u{2009}" }
+    // Built from the ASCII bytes of `format`: a label per bucket and tick is made for every
+    // user's chart, and appending `Character`s one at a time cost 4 % of a backfill.
+    let text = Array(format(x, decimals: decimals).utf8)
+    let negative = text.first == UInt8(ascii: "-")
+    let body = negative ? text[1...] : text[...]
+    let point = body.firstIndex(of: UInt8(ascii: ".")) ?? body.endIndex
+    let digits = body.distance(from: body.startIndex, to: point)
+    var grouped: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+    grouped.reserveCapacity(text.count + digits / 3 * 3)
+    for (index, digit) in body[..<point].enumerated() {
+      // U+2009 THIN SPACE between groups of three.
+      if index > 0 && (digits - index) % 3 == 0 { grouped += [0xE2, 0x80, 0x89] }
       grouped.append(digit)
     }
-    if parts.count == 2 { grouped += "." + parts[1] }
-    return (negative ? "-" : "") + grouped
+    grouped += body[point...]
+    return String(decoding: grouped, as: UTF8.self)
   }
 
   /// An axis label that stays short: `950`, `1.2k`, `12k`, `1.5M`.

@@ -112,6 +112,46 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   /// so it is stamped into the written file then (``stamping(cohortYAxis:into:)``); absent for a
   /// chart the pipeline does not compare.
   public var cohortYAxis: [Measure: YAxis]?
+  /// When the pipeline compares this chart: per measure, this user's percentile rank in each
+  /// bucket's cohort row, an array parallel to `buckets` (`null` where the user's value is
+  /// unknown): 100 × (the users below + half the users equal) ÷ the users whose value is known,
+  /// the user included. Stamped with `cohortYAxis`.
+  public var cohortRank: [Measure: [Double?]]?
+  /// With `compare.groupBy`: the user's segment and their percentile rank within it, as
+  /// `cohortRank` is within every user.
+  public var segmentRank: SegmentRank?
+
+  /// A user's place in their segment (``segmentRank``).
+  public struct SegmentRank: Codable, Sendable, Equatable {
+    /// The `users.csv` column.
+    public var groupBy: String
+    /// The user's value in it; nil for the users with none, the "unknown" segment.
+    public var value: String?
+    /// As ``SeriesOutput/cohortRank``, among the users of the segment.
+    public var rank: [Measure: [Double?]]
+
+    public init(groupBy: String, value: String?, rank: [Measure: [Double?]]) {
+      self.groupBy = groupBy
+      self.value = value
+      self.rank = rank
+    }
+
+    enum CodingKeys: String, CodingKey { case groupBy, value, rank }
+
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      groupBy = try c.decode(String.self, forKey: .groupBy)
+      value = try c.decodeIfPresent(String.self, forKey: .value)
+      rank = try c.decode([Measure: [Double?]].self, forKey: .rank)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(groupBy, forKey: .groupBy)
+      try c.encode(value, forKey: .value)
+      try c.encode(rank, forKey: .rank)
+    }
+  }
 
   public init(
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, range: BucketRange,
@@ -137,7 +177,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 
   enum CodingKeys: String, UserOutputCodingKey {
     case schema, user, chart, timeZone, asOf, range, granularity, measures, domain, asOfBucket, yAxis, bands
-    case buckets, average, cohortYAxis
+    case buckets, average, cohortYAxis, cohortRank, segmentRank
   }
 
   public init(from decoder: any Decoder) throws {
@@ -154,6 +194,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     buckets = try c.decode([Bucket].self, forKey: .buckets)
     average = try c.decodeMeasures(forKey: .average)
     cohortYAxis = try c.decodeIfPresent([Measure: YAxis].self, forKey: .cohortYAxis)
+    cohortRank = try c.decodeIfPresent([Measure: [Double?]].self, forKey: .cohortRank)
+    segmentRank = try c.decodeIfPresent(SegmentRank.self, forKey: .segmentRank)
   }
 }
 
@@ -186,6 +228,7 @@ extension SeriesOutput: OutputWritable {
     writer.key("average")
     try writer.measures(measures, average)
     if let cohortYAxis { try Self.writeCohortYAxis(cohortYAxis, to: &writer) }
+    if let cohortRank { try Self.writeCohortRank(cohortRank, segment: segmentRank, measures: measures, to: &writer) }
     writer.endObject()
   }
 
@@ -194,8 +237,47 @@ extension SeriesOutput: OutputWritable {
     try writer.object(axes) { try $1.write(to: &$0) }
   }
 
+  /// `cohortRank`, then `segmentRank` when there is one, each measure in `measures` order.
+  static func writeCohortRank(
+    _ rank: [Measure: [Double?]], segment: SegmentRank?, measures: [Measure], to writer: inout OutputWriter
+  ) throws {
+    func ranks(_ rank: [Measure: [Double?]]) throws {
+      writer.beginObject()
+      for measure in measures {
+        guard let values = rank[measure] else { continue }
+        writer.key(escaping: measure.rawValue)
+        try writer.array(values) { writer, value in if let value { try writer.number(value) } else { writer.null() } }
+      }
+      writer.endObject()
+    }
+    writer.key("cohortRank")
+    try ranks(rank)
+    if let segment {
+      writer.key("segmentRank")
+      writer.beginObject()
+      writer.member("groupBy", segment.groupBy)
+      writer.key("value")
+      if let value = segment.value { writer.string(value) } else { writer.null() }
+      writer.key("rank")
+      try ranks(segment.rank)
+      writer.endObject()
+    }
+  }
+
+  /// `cohortRank` (and `segmentRank`) as members after `cohortYAxis`, `,\n  "cohortRank": {…}`:
+  /// encoded per user and stamped after the chart's axis member (``stamping(member:into:)``).
+  ///
+  /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
+  public static func cohortRankMember(
+    _ rank: [Measure: [Double?]], segment: SegmentRank?, measures: [Measure]
+  ) throws -> [UInt8] {
+    let wrapper = try OutputWriter.encode(
+      CohortRankMember(rank: rank, segment: segment, measures: measures), timeZone: TimeZone(secondsFromGMT: 0)!)
+    return Array(",\n".utf8) + wrapper.dropFirst(2).dropLast(3)
+  }
+
   /// The bytes of a written series output (``OutputWriter/encode(_:timeZone:)``) with
-  /// `cohortYAxis` as its last member, replacing one stamped before: exactly the bytes the
+  /// `cohortYAxis` as its last member (and, when stamped with them, the ranks after it), replacing one stamped before: exactly the bytes the
   /// output with that axis encodes to, without decoding the file. A run stamps each compared
   /// chart once the cohort is reduced, and `merge` each shard's, so a merged output stays
   /// byte-identical to one run's, and stamping again is harmless.
@@ -204,26 +286,58 @@ extension SeriesOutput: OutputWritable {
   ///
   /// - Complexity: O(*n*), where *n* is the size of the file.
   public static func stamping(cohortYAxis axes: [Measure: YAxis], into bytes: [UInt8]) throws -> [UInt8]? {
-    let end = Array("\n}\n".utf8)
-    guard bytes.count > end.count, Array(bytes.suffix(end.count)) == end else { return nil }
-    var body = Array(bytes.dropLast(end.count))
-    // A top-level member is indented by exactly two spaces, so this finds no nested key.
-    let marker = Array(",\n  \"cohortYAxis\": ".utf8)
-    if let start = lastRange(of: marker, in: body) { body.removeSubrange(start...) }
-    let wrapper = try OutputWriter.encode(CohortYAxisMember(axes: axes), timeZone: TimeZone(secondsFromGMT: 0)!)
-    // "{\n" + the member + "\n}\n": the member alone, indented as a top-level one.
-    let member = wrapper.dropFirst(2).dropLast(end.count)
-    return body + Array(",\n".utf8) + member + end
+    stamping(member: try cohortYAxisMember(axes), into: bytes)
   }
 
-  private static func lastRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+  /// `cohortYAxis` as a written output's last member, `,\n  "cohortYAxis": {…}`: encoded once
+  /// per chart and stamped into every user's file (``stamping(member:into:)``).
+  ///
+  /// - Complexity: O(*m*) for *m* measures.
+  public static func cohortYAxisMember(_ axes: [Measure: YAxis]) throws -> [UInt8] {
+    let wrapper = try OutputWriter.encode(CohortYAxisMember(axes: axes), timeZone: TimeZone(secondsFromGMT: 0)!)
+    // "{\n" + the member + "\n}\n": the member alone, indented as a top-level one.
+    return Array(",\n".utf8) + wrapper.dropFirst(2).dropLast(3)
+  }
+
+  /// ``stamping(cohortYAxis:into:)`` with the member already encoded (``cohortYAxisMember(_:)``).
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of the file.
+  public static func stamping(member: [UInt8], into bytes: [UInt8]) -> [UInt8]? {
+    let end = Array("\n}\n".utf8)
+    guard bytes.count > end.count, bytes.suffix(end.count).elementsEqual(end) else { return nil }
+    var body = bytes[..<(bytes.count - end.count)]
+    // A top-level member is indented by exactly two spaces, so this finds no nested key.
+    let marker = Array(",\n  \"cohortYAxis\": ".utf8)
+    if let start = lastRange(of: marker, in: body) { body = body[..<start] }
+    var stamped: [UInt8] = []
+    stamped.reserveCapacity(body.count + member.count + end.count)
+    stamped += body
+    stamped += member
+    stamped += end
+    return stamped
+  }
+
+  private static func lastRange(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
     guard haystack.count >= needle.count else { return nil }
-    var index = haystack.count - needle.count
-    while index >= 0 {
+    var index = haystack.endIndex - needle.count
+    while index >= haystack.startIndex {
       if haystack[index] == needle[0] && haystack[index..<index + needle.count].elementsEqual(needle) { return index }
       index -= 1
     }
     return nil
+  }
+}
+
+/// `{"cohortRank": …, "segmentRank": …}`, encoded to take the members' bytes in the outputs' layout.
+private struct CohortRankMember: OutputWritable {
+  var rank: [Measure: [Double?]]
+  var segment: SeriesOutput.SegmentRank?
+  var measures: [Measure]
+
+  func write(to writer: inout OutputWriter) throws {
+    writer.beginObject()
+    try SeriesOutput.writeCohortRank(rank, segment: segment, measures: measures, to: &writer)
+    writer.endObject()
   }
 }
 

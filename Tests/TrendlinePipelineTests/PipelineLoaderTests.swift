@@ -445,7 +445,7 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       [
         "1️⃣: error: unknown granularity 'weekly' at charts.volume[0].bucket.granularity. Did you mean 'week'?",
         "2️⃣: error: unknown stage 'smoth' at charts.volume[1]. Did you mean 'smooth'?",
-        "3️⃣: error: unknown output format 'pdf' at output.formats[1]. Valid values: json, svg, html",
+        "3️⃣: error: unknown output format 'pdf' at output.formats[1]. Valid values: json, svg, html, tables",
       ]
     ),
     (

@@ -1,0 +1,144 @@
+import Foundation
+import Synchronization
+import TrendlinePipeline
+import TrendlineRender
+import TrendlineSchema
+import TrendlineStages
+
+/// Stamps each compared series chart of every user with what only the whole cohort knows, once
+/// it is reduced: at the end of a run, and at `merge` for a sharded one, whose shards cannot
+/// know the cohort.
+///
+/// - the cohort's shared axis (``SeriesOutput/cohortYAxis``);
+/// - the user's percentile rank in each bucket's cohort row (``SeriesOutput/cohortRank``) and,
+///   with `compare.groupBy`, in their segment (``SeriesOutput/segmentRank``), from
+///   ``CohortRanks``;
+/// - with `"html"`, the user's line drawn over the cohort's band on their page, in the place
+///   the page left after the chart (``HTMLReport/placing(_:chart:in:)``).
+///
+/// Users' files are written as each user finishes, so a run holds no user's output in memory. A
+/// compared series is written under a staged name (``stagedName(_:)``) and stamped into its final
+/// name here (read, decoded for its values, spliced, atomic write): a file under a final name is
+/// always whole and final, even in a run killed before its cohort, and a shard's compared series
+/// wait, staged, for the merge.
+enum CohortStamp {
+  /// `.staged-<chart>.json`: hidden, so no reader of the output takes it for a chart.
+  static func stagedName(_ chart: String) -> String { stagedPrefix + chart + ".json" }
+  static let stagedPrefix = ".staged-"
+
+  /// A user to stamp, and their `compare.groupBy` segment (nil: the "unknown" one).
+  struct User: Sendable {
+    var id: String
+    var segment: String?
+  }
+
+  /// One compared series chart's stamp, shared by every user.
+  private struct Chart: Sendable {
+    var cohort: CohortSeriesOutput
+    var axis: [UInt8]
+    var ranks: CohortRanks
+    /// Per segment key (``CohortGatherer/unknownSegment`` for the users with none).
+    var segmentRanks: [String: CohortRanks]
+  }
+
+  /// Stamps `users/<user>/<chart>.json` for every cohort series of `reduced` and every user of
+  /// `users`, from the staged file (removed after) or, when a merge runs again, from the final
+  /// one, over `jobs` workers; returns how many files were stamped. The first error stops the
+  /// workers taking more files, and is thrown.
+  ///
+  /// - Complexity: O(*c* × *u* × *s*) for *c* compared series charts, *u* users and files of *s*
+  ///   bytes, divided over the workers, after O(*v* log *v*) to sort the cohort's *v* values.
+  @discardableResult
+  static func stamp(
+    _ reduced: [CohortChart], gathered: CohortGatherer, users: [User], output: URL,
+    formats: [Pipeline.Output.Format], jobs: Int = 1
+  ) throws -> Int {
+    var charts: [Chart] = []
+    for chart in reduced {
+      guard case .series(let cohort) = chart, let part = gathered.series[cohort.chart] else { continue }
+      var segmentRanks: [String: CohortRanks] = [:]
+      for (key, parts) in gathered.segments {
+        if let segment = parts.series[cohort.chart] { segmentRanks[key] = CohortRanks(segment, compare: gathered.compare) }
+      }
+      // The axis is encoded once per chart: the same bytes go into every user's file.
+      charts.append(
+        Chart(
+          cohort: cohort, axis: try SeriesOutput.cohortYAxisMember(cohort.yAxis),
+          ranks: CohortRanks(part, compare: gathered.compare), segmentRanks: segmentRanks))
+    }
+    // A user is one piece of work: their page takes every compared chart's place at once.
+    let workers = max(1, min(jobs, users.count))
+    let state = Mutex<(stamped: Int, failure: (any Error)?)>((0, nil))
+    let chartsToStamp = charts
+    let html = formats.contains(.html)
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+      for index in stride(from: worker, to: users.count, by: workers) {
+        if state.withLock({ $0.failure != nil }) { return }
+        do {
+          let user = users[index]
+          var places: [(chart: String, html: String)] = []
+          for chart in chartsToStamp {
+            guard let series = try stamp(chart, user: user, groupBy: gathered.groupBy, output: output) else { continue }
+            state.withLock { $0.stamped += 1 }
+            if html { places.append((chart.cohort.chart, HTMLReport.cohortPlace(chart.cohort, user: series))) }
+          }
+          if html { try place(places, user: user.id, output: output) }
+        } catch {
+          state.withLock { if $0.failure == nil { $0.failure = error } }
+        }
+      }
+    }
+    let result = state.withLock { $0 }
+    if let failure = result.failure { throw failure }
+    return result.stamped
+  }
+
+  /// `report/users/.staged-<user>.html`: a page with compared charts waits there, as their JSON
+  /// does, until their places are filled, so a page under its final name is always final.
+  static func stagedPage(_ user: String, output: URL) -> String {
+    output.path + "/report/users/" + stagedPrefix + user + ".html"
+  }
+
+  /// Writes the user's final page: the staged one (or, when a merge runs again, the final one)
+  /// with each chart's place filled.
+  private static func place(_ places: [(chart: String, html: String)], user: String, output: URL) throws {
+    let path = ReportWriter.userPageURL(user, output: output).path
+    let staged = stagedPage(user, output: output)
+    guard let data = FileManager.default.contents(atPath: staged) ?? FileManager.default.contents(atPath: path)
+    else { return }
+    var page = [UInt8](data)
+    for place in places {
+      if let placed = HTMLReport.placing(place.html, chart: place.chart, in: page) { page = placed }
+    }
+    try AtomicFile.write(Data(page), to: path)
+    try AtomicFile.remove(staged)
+  }
+
+  /// Stamps one user's file of `chart`; returns the series as stamped, or nil when there is no
+  /// file (the user failed).
+  private static func stamp(_ chart: Chart, user: User, groupBy: String?, output: URL) throws -> SeriesOutput? {
+    // Paths as strings: URL's path building cost more than the splice.
+    let folder = output.path + "/users/" + user.id
+    let path = folder + "/" + chart.cohort.chart + ".json"
+    let staged = folder + "/" + stagedName(chart.cohort.chart)
+    guard let data = FileManager.default.contents(atPath: staged) ?? FileManager.default.contents(atPath: path)
+    else { return nil }
+    var series = try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: data)
+    let rank = chart.ranks.ranks(of: series)
+    let segment = groupBy.map { groupBy in
+      let key = user.segment ?? CohortGatherer.unknownSegment
+      return SeriesOutput.SegmentRank(
+        groupBy: groupBy, value: user.segment,
+        rank: chart.segmentRanks[key]?.ranks(of: series)
+          ?? Dictionary(uniqueKeysWithValues: series.measures.map { ($0, Array(repeating: nil, count: series.buckets.count)) }))
+    }
+    let member = try chart.axis + SeriesOutput.cohortRankMember(rank, segment: segment, measures: series.measures)
+    guard let bytes = SeriesOutput.stamping(member: member, into: [UInt8](data)) else { return nil }
+    try AtomicFile.write(Data(bytes), to: path)
+    try AtomicFile.remove(staged)
+    series.cohortYAxis = chart.cohort.yAxis
+    series.cohortRank = rank
+    series.segmentRank = segment
+    return series
+  }
+}

@@ -1,0 +1,272 @@
+import Foundation
+
+/// The rows of one chart's table (`"tables"` in `output.formats`): every user's chart as CSV
+/// rows, long form, one row per mark, so a whole chart of every user is one file DuckDB,
+/// pandas or a spreadsheet loads (`Guides/Tables.md`).
+///
+/// What a reader's type guessing needs is decided here, once for every table:
+/// - RFC 4180: a header line, `,` between fields, `\n` after every row, a field quoted (`"`
+///   doubled) only when it holds `,`, `"`, CR or LF.
+/// - Instants in UTC, `2025-06-01T22:00:00+00:00`: one offset in a column, so a reader takes it as
+///   one timestamp type (a user's local offsets differ from user to user). The period's local
+///   start date, which a user's chart is drawn by, is the `date` column (`2025-06-02`).
+/// - Numbers as JSON writes them: whole values as integers, others in the shortest form that
+///   reads back as the same `Double`; `true`/`false`; an unknown value is an empty field (a
+///   reader's null, never 0).
+/// - The user id is the first field of every user row and needs no quotes (ids are `A–Z a–z
+///   0–9 . _ -`), so the rows of a user are found, and shards' tables merged, by that field.
+public struct TableRows: Sendable {
+  public private(set) var bytes: [UInt8] = []
+  private var fieldsInRow = 0
+
+  public init() {}
+
+  /// Starts a field: a comma unless it is the row's first.
+  private mutating func separate() {
+    if fieldsInRow > 0 { bytes.append(UInt8(ascii: ",")) }
+    fieldsInRow += 1
+  }
+
+  public mutating func text(_ value: String) {
+    separate()
+    let utf8 = value.utf8
+    guard
+      utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })
+    else {
+      bytes.append(contentsOf: utf8)
+      return
+    }
+    bytes.append(UInt8(ascii: "\""))
+    for byte in utf8 {
+      if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+      bytes.append(byte)
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// A value that is unknown (nil, or not finite) is an empty field.
+  public mutating func number(_ value: Double?) {
+    separate()
+    guard let value, value.isFinite else { return }
+    if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+      bytes.append(contentsOf: String(Int64(value)).utf8)
+    } else {
+      bytes.append(contentsOf: value.description.utf8)
+    }
+  }
+
+  public mutating func number(_ value: Int) {
+    separate()
+    bytes.append(contentsOf: String(value).utf8)
+  }
+
+  public mutating func bool(_ value: Bool) {
+    separate()
+    bytes.append(contentsOf: (value ? "true" : "false").utf8)
+  }
+
+  /// An instant in UTC: `2025-06-01T22:00:00+00:00`.
+  public mutating func instant(_ value: Date?) {
+    separate()
+    guard let value else { return }
+    RFC3339.append(seconds: value.epochSeconds, offset: 0, to: &bytes)
+  }
+
+  public mutating func endRow() {
+    bytes.append(0x0A)
+    fieldsInRow = 0
+  }
+
+  /// A header line of `names`.
+  public static func header(_ names: [String]) -> [UInt8] {
+    var rows = TableRows()
+    for name in names { rows.text(name) }
+    rows.endRow()
+    return rows.bytes
+  }
+}
+
+// MARK: - Users' charts
+
+extension ChartOutput {
+  /// The header of the table of a chart whose output is `kind` (``ChartTerms``' output names:
+  /// `series`, `radar`, …); a series names its measures, with their trends when it is smoothed.
+  public static func tableHeader(kind: String, measures: [Measure], trend: Bool) -> [UInt8] {
+    switch kind {
+    case "radar":
+      return TableRows.header(["user", "date", "start", "end", "partial", "sessions", "axis", "count", "scale"])
+    case "heatmap":
+      return TableRows.header([
+        "user", "date", "start", "end", "partial", "muscleGroupId", "muscleGroup", "sessions", "intensity",
+      ])
+    case "sparklines": return TableRows.header(["user", "exercise", "t", "value"])
+    case "streak": return TableRows.header(["user", "date", "start", "end", "partial", "value", "met"])
+    case "records":
+      return TableRows.header(["user", "exercise", "kind", "at", "value", "previous", "weightKg", "reps"])
+    default:
+      let values = measures.map(\.rawValue)
+      let trends = trend ? measures.map { $0.rawValue + "Trend" } : []
+      return TableRows.header(["user", "date", "start", "end", "partial", "elapsed"] + values + trends)
+    }
+  }
+
+  /// This user's rows of the chart's table, in the columns of ``tableHeader(kind:measures:trend:)``.
+  ///
+  /// - Complexity: O(*m*), the number of marks.
+  public func tableRows(trend: Bool) -> [UInt8] {
+    var rows = TableRows()
+    switch self {
+    case .series(let output):
+      for bucket in output.buckets {
+        rows.text(output.user)
+        rows.text(bucket.id)
+        rows.instant(bucket.start)
+        rows.instant(bucket.end)
+        rows.bool(bucket.partial)
+        rows.number(bucket.elapsed)
+        for measure in output.measures { rows.number(bucket.values[measure]) }
+        if trend { for measure in output.measures { rows.number(bucket.trend?[measure]) } }
+        rows.endRow()
+      }
+    case .radar(let output):
+      for period in output.periods {
+        for (index, axis) in output.axes.enumerated() {
+          rows.text(output.user)
+          rows.text(period.id)
+          rows.instant(period.start)
+          rows.instant(period.end)
+          rows.bool(period.partial)
+          rows.number(period.sessions)
+          rows.text(axis.id)
+          rows.number(period.counts[index])
+          rows.number(period.scale[index])
+          rows.endRow()
+        }
+      }
+    case .heatmap(let output):
+      for period in output.periods {
+        for group in period.groups {
+          rows.text(output.user)
+          rows.text(period.id)
+          rows.instant(period.start)
+          rows.instant(period.end)
+          rows.bool(period.partial)
+          rows.number(group.id)
+          rows.text(group.name)
+          rows.number(group.sessions)
+          rows.number(group.intensity)
+          rows.endRow()
+        }
+      }
+    case .sparklines(let output):
+      for line in output.lines {
+        for point in line.points {
+          rows.text(output.user)
+          rows.text(line.exercise)
+          rows.instant(point.t)
+          rows.number(point.v)
+          rows.endRow()
+        }
+      }
+    case .streak(let output):
+      for period in output.periods {
+        rows.text(output.user)
+        rows.text(period.id)
+        rows.instant(period.start)
+        rows.instant(period.end)
+        rows.bool(period.partial)
+        rows.number(period.value)
+        rows.bool(period.met)
+        rows.endRow()
+      }
+    case .records(let output):
+      for exercise in output.exercises {
+        for record in exercise.records {
+          rows.text(output.user)
+          rows.text(exercise.exercise)
+          rows.text(record.kind.rawValue)
+          rows.instant(record.at)
+          rows.number(record.value)
+          rows.number(record.previous)
+          rows.number(record.weightKg)
+          rows.number(record.reps)
+          rows.endRow()
+        }
+      }
+    }
+    return rows.bytes
+  }
+}
+
+// MARK: - Cohorts
+
+extension CohortChart {
+  /// The cohort's table, header and rows, with the statistics of `quantiles` (the pipeline's
+  /// `compare.quantiles`); with `segments`, a row per segment and row of the cohort, after a
+  /// first column `segment` holding its value (empty for the users with no value, "unknown").
+  ///
+  /// A series has a row per bucket: its users (`n`), active users and their share, then per
+  /// measure `<measure>N`, `Mean`, `Min`, `Max` and each quantile (`<measure>P50`, `P12_5`); a
+  /// statistic no user of the row knows is empty. A radar has a row per axis with the same
+  /// statistics of the counts.
+  public func table(quantiles: [Double], segments: [(value: String?, cohort: CohortChart)]? = nil) -> [UInt8] {
+    let names = quantiles.map { CohortStats.quantileName($0) }
+    var bytes = TableRows.header((segments == nil ? [] : ["segment"]) + columns(quantiles: names))
+    for part in segments ?? [(nil, self)] {
+      var rows = TableRows()
+      part.cohort.writeRows(into: &rows, quantiles: names) { rows in
+        if segments != nil { rows.text(part.value ?? "") }
+      }
+      bytes += rows.bytes
+    }
+    return bytes
+  }
+
+  private func columns(quantiles: [String]) -> [String] {
+    func stats(_ prefix: String) -> [String] {
+      let column = quantiles.map { "P" + $0.dropFirst().replacingOccurrences(of: ".", with: "_") }
+      return (["N", "Mean", "Min", "Max"] + column).map { prefix + $0 }
+    }
+    switch self {
+    case .series(let output):
+      return ["date", "start", "end", "partial", "n", "active", "activeShare"]
+        + output.measures.flatMap { stats($0.rawValue) }
+    case .radar:
+      return ["axis", "partial", "users"] + stats("count")
+    }
+  }
+
+  private func writeRows(into rows: inout TableRows, quantiles: [String], lead: (inout TableRows) -> Void) {
+    func stats(_ stats: CohortStats?) {
+      rows.number(stats?.n ?? 0)
+      rows.number(stats?.mean)
+      rows.number(stats?.min)
+      rows.number(stats?.max)
+      for name in quantiles { rows.number(stats?.quantiles.first { $0.name == name }?.value) }
+    }
+    switch self {
+    case .series(let output):
+      for bucket in output.buckets {
+        lead(&rows)
+        rows.text(bucket.date)
+        rows.instant(bucket.start)
+        rows.instant(bucket.end)
+        rows.bool(bucket.partial)
+        rows.number(bucket.n)
+        rows.number(bucket.active)
+        rows.number(bucket.activeShare)
+        for measure in output.measures { stats(bucket.values[measure]) }
+        rows.endRow()
+      }
+    case .radar(let output):
+      for axis in output.axes {
+        lead(&rows)
+        rows.text(axis.id)
+        rows.bool(output.partial)
+        rows.number(output.users)
+        stats(axis.counts)
+        rows.endRow()
+      }
+    }
+  }
+}
