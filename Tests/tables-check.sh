@@ -49,7 +49,7 @@ users = duck(f"{snapshot}/manifest/users.csv")
 expect("duckdb users", {k: users[k] for k in ["user", "status", "sessions", "rowsRead"]},
        {"user": "VARCHAR", "status": "VARCHAR", "sessions": "BIGINT", "rowsRead": "BIGINT"})
 trends = duck(f"{snapshot}/exercise-trends.csv")
-expect("duckdb sparklines", trends, {"user": "VARCHAR", "exercise": "VARCHAR", "t": "TIMESTAMP WITH TIME ZONE",
+expect("duckdb sparklines", {k: trends[k] for k in ["user", "exercise", "t", "value"]}, {"user": "VARCHAR", "exercise": "VARCHAR", "t": "TIMESTAMP WITH TIME ZONE",
        "value": "DOUBLE"})
 
 frame = pandas.read_csv(f"{snapshot}/training-volume.csv", parse_dates=["start", "end"])
@@ -64,7 +64,7 @@ rows = duckdb.sql(f"""select as_of, count(*) from read_csv('{out}/as_of=*/tables
                       hive_partitioning = true) group by as_of order by as_of""").fetchall()
 expect("as_of partitions", [str(r[0]) for r in rows], ["2026-11-16", "2026-11-23", "2026-11-30"])
 kind = duckdb.sql(f"""select typeof(as_of) from read_csv('{out}/as_of=*/tables/training-volume.csv',
-                      hive_partitioning = true) limit 1""").fetchone()[0]
+                      hive_partitioning = true) limit 1""").fetchall()[0][0]
 expect("as_of type", kind, "DATE")
 
 if failed:

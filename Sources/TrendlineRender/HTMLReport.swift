@@ -205,7 +205,8 @@ public enum HTMLReport {
   }
 
   /// The user's line over the cohort's band of `cohort`, with the user's percentile rank in the
-  /// latest bucket where it is known, as a section of the user's page.
+  /// latest bucket where it is known ("sessions, Week of 23 Nov 2026: percentile rank 25"), as a
+  /// section of the user's page.
   public static func cohortPlace(_ cohort: CohortSeriesOutput, user: SeriesOutput) -> String {
     let name = XMLEscape.escape(cohort.chart)
     var out =
@@ -217,11 +218,11 @@ public enum HTMLReport {
       guard let ranks = user.cohortRank?[measure],
         let index = ranks.indices.last(where: { ranks[$0] != nil }), let rank = ranks[index]
       else { continue }
-      let when = PeriodName.long(LocalDate(user.buckets[index].start, in: TimeZone(identifier: user.timeZone) ?? .gmt),
+      let when = PeriodName.long(
+        LocalDate(user.buckets[index].start, in: TimeZone(identifier: user.timeZone) ?? .gmt),
         user.granularity)
       said.append(
-        MeasureDisplay.short(measure) + " in " + when + ": above " + ShownNumber.format(rank, decimals: 1)
-          + " % of users")
+        MeasureDisplay.short(measure) + ", " + when + ": percentile rank " + ShownNumber.format(rank, decimals: 1))
     }
     if !said.isEmpty {
       out += "<figcaption>" + XMLEscape.escape(said.joined(separator: " · ")) + "</figcaption>\n"

@@ -58,7 +58,9 @@ enum CohortStamp {
       guard case .series(let cohort) = chart, let part = gathered.series[cohort.chart] else { continue }
       var segmentRanks: [String: CohortRanks] = [:]
       for (key, parts) in gathered.segments {
-        if let segment = parts.series[cohort.chart] { segmentRanks[key] = CohortRanks(segment, compare: gathered.compare) }
+        if let segment = parts.series[cohort.chart] {
+          segmentRanks[key] = CohortRanks(segment, compare: gathered.compare)
+        }
       }
       // The axis is encoded once per chart: the same bytes go into every user's file.
       charts.append(
@@ -130,7 +132,8 @@ enum CohortStamp {
       return SeriesOutput.SegmentRank(
         groupBy: groupBy, value: user.segment,
         rank: chart.segmentRanks[key]?.ranks(of: series)
-          ?? Dictionary(uniqueKeysWithValues: series.measures.map { ($0, Array(repeating: nil, count: series.buckets.count)) }))
+          ?? Dictionary(
+            uniqueKeysWithValues: series.measures.map { ($0, Array(repeating: nil, count: series.buckets.count)) }))
     }
     let member = try chart.axis + SeriesOutput.cohortRankMember(rank, segment: segment, measures: series.measures)
     guard let bytes = SeriesOutput.stamping(member: member, into: [UInt8](data)) else { return nil }

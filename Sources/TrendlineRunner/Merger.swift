@@ -169,7 +169,9 @@ public enum Merger {
       formats = formats ?? partial.formats
       let manifestURL = folder.appendingPathComponent("manifest.json")
       failed += manifest.users.filter { $0.status == .failed }
-      users += manifest.users.lazy.filter { $0.status == .ok }.map { CohortStamp.User(id: $0.user, segment: $0.segment) }
+      users += manifest.users.lazy.filter { $0.status == .ok }.map {
+        CohortStamp.User(id: $0.user, segment: $0.segment)
+      }
       if (formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
       skipped = manifest.skippedEntries  // every shard lists the same skipped entries
       totals.add(manifest.totals)

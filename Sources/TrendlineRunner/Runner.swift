@@ -407,7 +407,9 @@ public enum Runner {
           segments: gathered.groupBy == nil ? nil : gathered.segments
         ).sealed(manifest: manifestData)
         // A shard's own tables, for merge; a chart since removed from the pipeline leaves none.
-        let tableFiles = try tables.map { try writeUserTables($0, records: userRecords, pipeline: pipeline, to: folder) }
+        let tableFiles = try tables.map {
+          try writeUserTables($0, records: userRecords, pipeline: pipeline, to: folder)
+        }
         try OutputSweep.keepOnly(tableFiles ?? [], under: Tables.folder, in: folder.path)
         try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json").path)
         try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)

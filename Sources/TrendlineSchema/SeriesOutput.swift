@@ -277,8 +277,9 @@ extension SeriesOutput: OutputWritable {
   }
 
   /// The bytes of a written series output (``OutputWriter/encode(_:timeZone:)``) with
-  /// `cohortYAxis` as its last member (and, when stamped with them, the ranks after it), replacing one stamped before: exactly the bytes the
-  /// output with that axis encodes to, without decoding the file. A run stamps each compared
+  /// `cohortYAxis` as its last member (and the ranks after it, when stamped with them), replacing
+  /// one stamped before: exactly the bytes the output with that axis encodes to, without
+  /// decoding the file. A run stamps each compared
   /// chart once the cohort is reduced, and `merge` each shard's, so a merged output stays
   /// byte-identical to one run's, and stamping again is harmless.
   ///

@@ -69,7 +69,7 @@ import _TrendlineTestSupport
     let page = try String(contentsOf: out.appendingPathComponent("report/users/ana.html"), encoding: .utf8)
     #expect(page.contains("<section class=\"chart place\" id=\"place-volume\"><h2>volume among 5 users</h2>"))
     #expect(page.contains("the orange line ana"))
-    #expect(page.contains(": above 30 % of users</figcaption>"))
+    #expect(page.contains(": percentile rank 30</figcaption>"))
     // Placed once, between the two comments that let a merge place it again.
     #expect(page.components(separatedBy: "<!--cohort:volume-->").count == 2)
     #expect(page.components(separatedBy: "id=\"place-volume\"").count == 2)

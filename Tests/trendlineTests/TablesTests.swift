@@ -55,7 +55,8 @@ import _TrendlineTestSupport
         eve,2025-11-24,\(week),5,2500,18000,,,
 
         """)
-    let statistics = "sessionsN,sessionsMean,sessionsMin,sessionsMax,sessionsP50,volumeKgN,volumeKgMean,volumeKgMin,"
+    let statistics =
+      "sessionsN,sessionsMean,sessionsMin,sessionsMax,sessionsP50,volumeKgN,volumeKgMean,volumeKgMin,"
       + "volumeKgMax,volumeKgP50,durationSecondsN,durationSecondsMean,durationSecondsMin,durationSecondsMax,"
       + "durationSecondsP50"
     let row = "2025-11-24,2025-11-24T00:00:00+00:00,2025-12-01T00:00:00+00:00,true"
@@ -77,7 +78,8 @@ import _TrendlineTestSupport
         """)
     let users = try Self.text(out, "tables/manifest/users.csv").split(separator: "\n")
     #expect(
-      users.first.map(String.init) == "user,status,message,files,sessions,afterAsOf,unmappedExercises,cache,rowsRead,rowsAccepted,"
+      users.first.map(String.init)
+        == "user,status,message,files,sessions,afterAsOf,unmappedExercises,cache,rowsRead,rowsAccepted,"
         + "rowsRejected,rowsDuplicate,rowsRepaired,rowsIgnored,rowsValueDropped")
     #expect(users.dropFirst().first == "ana,ok,,1,2,0,0,,2,2,0,0,0,0,0")
     let files = try Self.text(out, "tables/manifest/files.csv").split(separator: "\n")
@@ -94,7 +96,9 @@ import _TrendlineTestSupport
     // Read back as a reader that guesses types does: a column is the first type every value fits.
     let lines = try Self.text(out, "tables/volume.csv").split(separator: "\n", omittingEmptySubsequences: false)
     let header = lines[0].split(separator: ",").map(String.init)
-    let rows = lines.dropFirst().filter { !$0.isEmpty }.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let rows = lines.dropFirst().filter { !$0.isEmpty }.map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
     func type(_ column: Int) -> String {
       let values = rows.map { String($0[column]) }.filter { !$0.isEmpty }
       if values.isEmpty { return "null" }
