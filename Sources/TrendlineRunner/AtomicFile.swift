@@ -40,17 +40,11 @@ public enum AtomicFile {
   /// - Returns: False when the file system cannot link them (another device, no hard links, the
   ///   source gone): the caller writes the file instead.
   static func link(_ source: String, to path: String) throws(WriteError) -> Bool {
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    try createFolder(folder.isEmpty ? "/" : folder)
-    var temporary: String
-    var result: Int32
-    repeat {
-      temporary =
-        "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
-      result = Foundation.link(source, temporary)
-    } while result != 0 && errno == EEXIST
+    var result: Int32 = 0
+    let temporary = try temporaryName(beside: path) { name in
+      result = Foundation.link(source, name)
+      return result == 0
+    }
     guard result == 0 else { return false }
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
@@ -58,6 +52,26 @@ public enum AtomicFile {
       throw WriteError(path: path, reason: reason)
     }
     return true
+  }
+
+  /// Creates `path`'s folder if needed, then calls `create` with fresh temporary names in it
+  /// until it succeeds or fails for another reason than the name being taken; returns the last
+  /// name tried, with `errno` set when `create` failed.
+  ///
+  /// The name is this process's (pid and host) plus a number it never hands out twice. A name
+  /// taken anyway (a dead process's leftover whose pid came back) is skipped.
+  private static func temporaryName(beside path: String, create: (String) -> Bool) throws(WriteError) -> String {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    try createFolder(folder.isEmpty ? "/" : folder)
+    var temporary: String
+    repeat {
+      temporary =
+        "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
+      if create(temporary) { return temporary }
+    } while errno == EEXIST
+    return temporary
   }
 
   /// A file being written under a temporary name beside `path`, for a writer that produces it
@@ -71,19 +85,11 @@ public enum AtomicFile {
 
     /// Creates the temporary file, and `path`'s folder if needed.
     init(for path: String) throws(WriteError) {
-      let slash = path.lastIndex(of: "/")
-      let folder = slash.map { String(path[..<$0]) } ?? "."
-      let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-      try createFolder(folder.isEmpty ? "/" : folder)
-      var temporary: String
-      var descriptor: Int32
-      // The name is this process's (pid and host) plus a number it never hands out twice. A
-      // name taken anyway (a dead process's leftover whose pid came back) is skipped.
-      repeat {
-        temporary =
-          "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
-        descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-      } while descriptor < 0 && errno == EEXIST
+      var descriptor: Int32 = -1
+      let temporary = try temporaryName(beside: path) { name in
+        descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        return descriptor >= 0
+      }
       guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
       self.path = path
       self.temporary = temporary

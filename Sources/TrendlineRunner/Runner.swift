@@ -255,6 +255,8 @@ public enum Runner {
     let snapshot: UserJob.Snapshot
     let cohort: Mutex<CohortGatherer>
     let records: Mutex<[Manifest.UserRecord?]>
+    /// Per user, what their ranks in the cohort need, until the cohort is stamped.
+    let ranked: Mutex<[[String: CohortStamp.Values]]>
     /// With `"tables"`: every user's rows of every chart, until the tables are written.
     let tables: TableSpool?
 
@@ -262,6 +264,7 @@ public enum Runner {
       self.snapshot = snapshot
       self.cohort = Mutex(cohort)
       records = Mutex(Array(repeating: nil, count: users))
+      ranked = Mutex(Array(repeating: [:], count: users))
       self.tables = tables
     }
   }
@@ -326,6 +329,7 @@ public enum Runner {
             }
             for table in result.tables { try state.tables?.append(table: table.chart, user: index, rows: table.rows) }
             state.records.withLock { $0[index] = result.record }
+            if !result.ranked.isEmpty { state.ranked.withLock { $0[index] = result.ranked } }
             last = result.record
           }
         } catch {
@@ -346,8 +350,18 @@ public enum Runner {
     }
     var manifests: [Manifest] = []
     for state in states {
+      let ranked = state.ranked.withLock { $0 }
+      let stamped = state.records.withLock { records in
+        records.indices.compactMap { index in
+          records[index].flatMap { record in
+            record.status == .ok
+              ? CohortStamp.User(id: record.user, segment: record.segment, values: ranked[index]) : nil
+          }
+        }
+      }
+      state.ranked.withLock { $0 = [] }
       let manifest = try finish(
-        state.snapshot, records: state.records.withLock { $0.compactMap { $0 } },
+        state.snapshot, records: state.records.withLock { $0.compactMap { $0 } }, stamped: stamped,
         gathered: state.cohort.withLock { $0 }, tables: state.tables, pipeline: pipeline, corpus: corpus,
         options: options, startedAt: startedAt)
       events(.finished(manifest))
@@ -379,8 +393,8 @@ public enum Runner {
   /// Writes what a snapshot holds once every user ran: a shard's partial and manifest, or the
   /// cohort, the axis stamps, the report, the sweep and the manifest, then `_SUCCESS`.
   private static func finish(
-    _ snapshot: UserJob.Snapshot, records userRecords: [Manifest.UserRecord], gathered: CohortGatherer,
-    tables: TableSpool?, pipeline: Pipeline, corpus: Corpus, options: RunOptions, startedAt: Date
+    _ snapshot: UserJob.Snapshot, records userRecords: [Manifest.UserRecord], stamped: [CohortStamp.User],
+    gathered: CohortGatherer, tables: TableSpool?, pipeline: Pipeline, corpus: Corpus, options: RunOptions, startedAt: Date
   ) throws(RunFailure) -> Manifest {
     let output = snapshot.output
     let asOfText = snapshot.asOfText
@@ -419,9 +433,8 @@ public enum Runner {
         let segments = gathered.reduceSegments(asOf: asOfText)
         let cohortFiles = try writeCohort(reduced, segments: segments, to: output)
         try CohortStamp.stamp(
-          reduced, gathered: gathered,
-          users: userRecords.filter { $0.status == .ok }.map { CohortStamp.User(id: $0.user, segment: $0.segment) },
-          output: output, formats: pipeline.output.formats, jobs: options.jobs)
+          reduced, gathered: gathered, users: stamped, output: output, formats: pipeline.output.formats,
+          jobs: options.jobs)
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: output)

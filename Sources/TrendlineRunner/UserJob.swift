@@ -59,6 +59,8 @@ enum UserJob {
     var segment: String? = nil
     /// With `"tables"`: the user's rows of each chart's table, by the chart's index.
     var tables: [(chart: Int, rows: [UInt8])] = []
+    /// Per compared series chart, what the user's ranks in the cohort need (``CohortStamp``).
+    var ranked: [String: CohortStamp.Values] = [:]
   }
 
   /// Reads `user`'s exports (or takes them from the cache, storing them there when they were
@@ -195,6 +197,7 @@ enum UserJob {
     }
     var documents: [ChartDocument] = []
     var tables: [(chart: Int, rows: [UInt8])] = []
+    var ranked: [String: CohortStamp.Values] = [:]
     for (index, chart) in context.pipeline.charts.enumerated() {
       let output = chart.run(ingest.sessions, in: chartContext(chart))
       if formats.contains(.tables) { tables.append((index, output.tableRows(trend: Tables.hasTrend(chart)))) }
@@ -204,7 +207,8 @@ enum UserJob {
       } catch {
         preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
       }
-      if compares(chart.name), case .series = output {
+      if compares(chart.name), case .series(let series) = output {
+        ranked[chart.name] = CohortStamp.Values(series)
         // Staged until the cohort is known, then stamped with its axis under the final name
         // (``CohortStamp``), so a file under the final name is never one still missing it.
         let staged = CohortStamp.stagedName(chart.name)
@@ -228,7 +232,8 @@ enum UserJob {
       compared: Set(compared.compactMap { if case .series = $0.output { $0.chart } else { nil } }))
     let segment = context.usersFile.rows[user.id].map(\.group).flatMap { $0.isEmpty ? nil : $0 }
     if context.pipeline.compare?.groupBy != nil { record.segment = segment }
-    return Result(record: finish(record, since: clock), compared: compared, segment: segment, tables: tables)
+    return Result(record: finish(record, since: clock), compared: compared, segment: segment, tables: tables,
+      ranked: ranked)
   }
 
   private static func failed(_ record: Manifest.UserRecord, _ message: String) -> Manifest.UserRecord {

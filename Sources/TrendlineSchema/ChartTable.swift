@@ -72,6 +72,15 @@ public struct TableRows: Sendable {
     RFC3339.append(seconds: value.epochSeconds, offset: 0, to: &bytes)
   }
 
+  /// The columns every period's row starts with: `user, date, start, end, partial`.
+  mutating func period(user: String, id: String, start: Date, end: Date, partial: Bool) {
+    text(user)
+    text(id)
+    instant(start)
+    instant(end)
+    bool(partial)
+  }
+
   public mutating func endRow() {
     bytes.append(0x0A)
     fieldsInRow = 0
@@ -118,11 +127,7 @@ extension ChartOutput {
     switch self {
     case .series(let output):
       for bucket in output.buckets {
-        rows.text(output.user)
-        rows.text(bucket.id)
-        rows.instant(bucket.start)
-        rows.instant(bucket.end)
-        rows.bool(bucket.partial)
+        rows.period(user: output.user, id: bucket.id, start: bucket.start, end: bucket.end, partial: bucket.partial)
         rows.number(bucket.elapsed)
         for measure in output.measures { rows.number(bucket.values[measure]) }
         if trend { for measure in output.measures { rows.number(bucket.trend?[measure]) } }
@@ -131,11 +136,7 @@ extension ChartOutput {
     case .radar(let output):
       for period in output.periods {
         for (index, axis) in output.axes.enumerated() {
-          rows.text(output.user)
-          rows.text(period.id)
-          rows.instant(period.start)
-          rows.instant(period.end)
-          rows.bool(period.partial)
+          rows.period(user: output.user, id: period.id, start: period.start, end: period.end, partial: period.partial)
           rows.number(period.sessions)
           rows.text(axis.id)
           rows.number(period.counts[index])
@@ -146,11 +147,7 @@ extension ChartOutput {
     case .heatmap(let output):
       for period in output.periods {
         for group in period.groups {
-          rows.text(output.user)
-          rows.text(period.id)
-          rows.instant(period.start)
-          rows.instant(period.end)
-          rows.bool(period.partial)
+          rows.period(user: output.user, id: period.id, start: period.start, end: period.end, partial: period.partial)
           rows.number(group.id)
           rows.text(group.name)
           rows.number(group.sessions)
@@ -170,11 +167,7 @@ extension ChartOutput {
       }
     case .streak(let output):
       for period in output.periods {
-        rows.text(output.user)
-        rows.text(period.id)
-        rows.instant(period.start)
-        rows.instant(period.end)
-        rows.bool(period.partial)
+        rows.period(user: output.user, id: period.id, start: period.start, end: period.end, partial: period.partial)
         rows.number(period.value)
         rows.bool(period.met)
         rows.endRow()

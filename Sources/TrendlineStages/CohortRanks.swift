@@ -30,15 +30,23 @@ public struct CohortRanks: Sendable {
   ///
   /// - Complexity: O(*b* × *m* × log *u*) for *b* buckets, *m* measures and *u* users in a row.
   public func ranks(of series: SeriesOutput) -> [Measure: [Double?]] {
-    let zone = TimeZone(identifier: series.timeZone) ?? TimeZone(identifier: "UTC")!
-    let keys = series.buckets.map {
-      Compare.dateKey($0.start, zone: zone, granularity: granularity, rowWeekday: rowWeekday)
-    }
+    var values: [Measure: [Double?]] = [:]
+    for measure in series.measures { values[measure] = series.buckets.map { $0.values[measure] } }
+    return ranks(ids: series.buckets.map(\.id), values: values, measures: series.measures)
+  }
+
+  /// The same from a chart's bucket ids (their local start dates) and each measure's values,
+  /// as ``CohortStamp`` reads them from a written file without decoding it whole.
+  public func ranks(ids: [String], values: [Measure: [Double?]], measures: [Measure]) -> [Measure: [Double?]] {
+    let keys = ids.map { Compare.dateKey(localDate: $0, granularity: granularity, rowWeekday: rowWeekday) }
     var ranks: [Measure: [Double?]] = [:]
-    for measure in series.measures {
-      ranks[measure] = zip(series.buckets, keys).map { bucket, key in
-        guard let value = bucket.values[measure], let values = sorted[key]?[measure] else { return nil }
-        return Self.percentileRank(value, in: values)
+    for measure in measures {
+      let known = values[measure] ?? []
+      ranks[measure] = keys.indices.map { index in
+        guard index < known.count, let value = known[index], let key = keys[index],
+          let row = sorted[key]?[measure]
+        else { return nil }
+        return Self.percentileRank(value, in: row)
       }
     }
     return ranks

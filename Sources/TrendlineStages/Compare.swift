@@ -325,7 +325,26 @@ public struct Compare: Sendable, Equatable, Codable {
   {
     let instant = start.epochSeconds
     let local = instant + Int64(zone.secondsFromGMT(for: start))
-    var days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    return rowKey(days: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400, granularity, rowWeekday)
+  }
+
+  /// ``dateKey(_:zone:granularity:rowWeekday:)`` of a bucket whose local start date is `date`
+  /// (`2025-11-24`, the bucket's `id`); nil for text that is not a date.
+  ///
+  /// - Complexity: O(1).
+  public static func dateKey(localDate date: String, granularity: Granularity, rowWeekday: Weekday = .monday)
+    -> String?
+  {
+    let bytes = Array(date.utf8)
+    guard bytes.count == 10, let year = Int64(date.prefix(4)), let month = Int64(date.dropFirst(5).prefix(2)),
+      let day = Int64(date.suffix(2))
+    else { return nil }
+    guard granularity == .week else { return date }
+    return rowKey(days: RFC3339.days(fromCivil: year, month: month, day: day), granularity, rowWeekday)
+  }
+
+  private static func rowKey(days given: Int64, _ granularity: Granularity, _ rowWeekday: Weekday) -> String {
+    var days = given
     if granularity == .week {
       let past = daysPastRowWeekday(days, rowWeekday)
       days += past <= 3 ? -past : 7 - past
