@@ -33,7 +33,7 @@ enum CohortStamp {
     var segment: String?
     /// Per compared chart, what its ranks need, when the run still holds it (a run); nil to read
     /// it from the written file (a merge).
-    var values: [String: Values] = [:]
+    var values: [String: CohortRanks.Buckets] = [:]
   }
 
   /// One compared series chart's stamp, shared by every user.
@@ -139,15 +139,14 @@ enum CohortStamp {
     guard let data = FileManager.default.contents(atPath: staged) ?? FileManager.default.contents(atPath: path)
     else { return (false, nil) }
     let bytes = [UInt8](data)
-    guard let written = user.values[chart.cohort.chart] ?? Values(bytes) else { return (false, nil) }
-    let rank = chart.ranks.ranks(ids: written.ids, values: written.values, measures: written.measures)
+    guard let written = user.values[chart.cohort.chart] ?? Self.buckets(bytes) else { return (false, nil) }
+    let rank = chart.ranks.ranks(of: written)
     let segment = groupBy.map { groupBy in
       let key = user.segment ?? CohortGatherer.unknownSegment
       return SeriesOutput.SegmentRank(
         groupBy: groupBy, value: user.segment,
-        rank: chart.segmentRanks[key]?.ranks(ids: written.ids, values: written.values, measures: written.measures)
-          ?? Dictionary(
-            uniqueKeysWithValues: written.measures.map { ($0, Array(repeating: nil, count: written.ids.count)) }))
+        rank: chart.segmentRanks[key]?.ranks(of: written)
+          ?? rank.mapValues { Array(repeating: nil, count: $0.count) })
     }
     let member = try chart.axis + SeriesOutput.cohortRankMember(rank, segment: segment, measures: written.measures)
     guard let stamped = SeriesOutput.stamping(member: member, into: bytes) else { return (false, nil) }
@@ -161,30 +160,15 @@ enum CohortStamp {
     return (true, series)
   }
 
-  /// What the ranks need of a user's series: its measures, and each bucket's id and values.
-  struct Values: Sendable {
-    var measures: [Measure]
-    var ids: [String]
-    var values: [Measure: [Double?]]
-
-    init(_ series: SeriesOutput) {
-      measures = series.measures
-      ids = series.buckets.map(\.id)
-      var values: [Measure: [Double?]] = [:]
-      for measure in measures { values[measure] = series.buckets.map { $0.values[measure] } }
-      self.values = values
-    }
-
-    /// Nil for bytes that are not a series output.
-    init?(_ bytes: [UInt8]) {
-      guard let root = try? JSONReader().parse(bytes), let buckets = root["buckets"]?.arrayValue,
-        let listed = root["measures"]?.arrayValue
-      else { return nil }
-      measures = listed.compactMap { $0.stringValue.flatMap(Measure.init(rawValue:)) }
-      ids = buckets.map { $0["id"]?.stringValue ?? "" }
-      var values: [Measure: [Double?]] = [:]
-      for measure in measures { values[measure] = buckets.map { $0["values"]?[measure.rawValue]?.doubleValue } }
-      self.values = values
-    }
+  /// What the ranks need of a written series (its measures, and each bucket's id and values),
+  /// read with ``JSONReader``; nil for bytes that are not a series output.
+  private static func buckets(_ bytes: [UInt8]) -> CohortRanks.Buckets? {
+    guard let root = try? JSONReader().parse(bytes), let buckets = root["buckets"]?.arrayValue,
+      let listed = root["measures"]?.arrayValue
+    else { return nil }
+    return CohortRanks.Buckets(
+      measures: listed.compactMap { $0.stringValue.flatMap(Measure.init(rawValue:)) },
+      ids: buckets.map { $0["id"]?.stringValue ?? "" }
+    ) { bucket, measure in buckets[bucket]["values"]?[measure.rawValue]?.doubleValue }
   }
 }

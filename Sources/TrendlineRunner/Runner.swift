@@ -178,19 +178,22 @@ public enum Runner {
       throw .output(error)
     }
     var written: [Manifest] = []
-    // A pass holds every one of its snapshots' cohort values and manifest records at once;
-    // passes of at most this many snapshots keep that bounded on a long daily range, at the
-    // cost of reading each user once per pass.
-    for start in stride(from: 0, to: pending.count, by: snapshotsPerPass) {
-      let pass = Array(pending[start..<min(pending.count, start + snapshotsPerPass)])
+    // A pass holds every one of its snapshots' cohort values, ranks' values and manifest
+    // records at once, for each user; passes keep that bounded on a long daily range or a large
+    // corpus, at the cost of reading each user once per pass.
+    let users = options.shard.map { shard in corpus.users.count { shard.contains($0.id) } } ?? corpus.users.count
+    let perPass = snapshotsPerPass(users: users)
+    for start in stride(from: 0, to: pending.count, by: perPass) {
+      let pass = Array(pending[start..<min(pending.count, start + perPass)])
       written += try run(pipeline, snapshots: pass, corpus: corpus, options: options, events: events)
     }
     let done = Set(pending.map(\.asOfText))
     return Backfill(written: written, skipped: snapshots.map(\.asOfText).filter { !done.contains($0) })
   }
 
-  /// The most snapshots one pass over the users computes.
-  static let snapshotsPerPass = 64
+  /// The snapshots one pass over `users` users computes: at most 64, and at most 2,000,000
+  /// user-snapshots (about 2 KB each with the overview pipeline's compared charts: 4 GB).
+  static func snapshotsPerPass(users: Int) -> Int { max(1, min(64, 2_000_000 / max(1, users))) }
 
   /// Whether `snapshot` was completed by a run of this pipeline, this build and this input as it
   /// is now (file names and sizes, ``CorpusFingerprint``): its `_SUCCESS` is there and its
@@ -256,7 +259,7 @@ public enum Runner {
     let cohort: Mutex<CohortGatherer>
     let records: Mutex<[Manifest.UserRecord?]>
     /// Per user, what their ranks in the cohort need, until the cohort is stamped.
-    let ranked: Mutex<[[String: CohortStamp.Values]]>
+    let ranked: Mutex<[[String: CohortRanks.Buckets]]>
     /// With `"tables"`: every user's rows of every chart, until the tables are written.
     let tables: TableSpool?
 

@@ -60,7 +60,7 @@ enum UserJob {
     /// With `"tables"`: the user's rows of each chart's table, by the chart's index.
     var tables: [(chart: Int, rows: [UInt8])] = []
     /// Per compared series chart, what the user's ranks in the cohort need (``CohortStamp``).
-    var ranked: [String: CohortStamp.Values] = [:]
+    var ranked: [String: CohortRanks.Buckets] = [:]
   }
 
   /// Reads `user`'s exports (or takes them from the cache, storing them there when they were
@@ -197,7 +197,7 @@ enum UserJob {
     }
     var documents: [ChartDocument] = []
     var tables: [(chart: Int, rows: [UInt8])] = []
-    var ranked: [String: CohortStamp.Values] = [:]
+    var ranked: [String: CohortRanks.Buckets] = [:]
     for (index, chart) in context.pipeline.charts.enumerated() {
       let output = chart.run(ingest.sessions, in: chartContext(chart))
       if formats.contains(.tables) { tables.append((index, output.tableRows(trend: Tables.hasTrend(chart)))) }
@@ -208,7 +208,7 @@ enum UserJob {
         preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
       }
       if compares(chart.name), case .series(let series) = output {
-        ranked[chart.name] = CohortStamp.Values(series)
+        ranked[chart.name] = CohortRanks.Buckets(series)
         // Staged until the cohort is known, then stamped with its axis under the final name
         // (``CohortStamp``), so a file under the final name is never one still missing it.
         let staged = CohortStamp.stagedName(chart.name)

@@ -11,41 +11,77 @@ import TrendlineSchema
 /// So the only user of a row is at 50, the lowest of four distinct values at 12.5 and the
 /// highest at 87.5, and ties share one rank: a rank never depends on the order users were seen.
 public struct CohortRanks: Sendable {
-  /// Row key → measure → every known value of the row, ascending.
-  private let sorted: [String: [Measure: [Double]]]
+  /// Row day (since 1970-01-01) → per measure of the part, in its order, every known value of
+  /// the row, ascending.
+  private let sorted: [Int64: [[Double]]]
+  private let measures: [Measure]
   private let granularity: Granularity
   private let rowWeekday: Weekday
+
+  /// What a user's ranks need of their chart, kept compact for every user of a run until the
+  /// cohort is known: each bucket's local start day and each measure's value (NaN: unknown).
+  public struct Buckets: Sendable {
+    public let measures: [Measure]
+    /// Each bucket's local start date, in days since 1970-01-01.
+    let days: [Int64]
+    /// Bucket by bucket, a value per measure; NaN for an unknown one.
+    let values: [Double]
+
+    /// From a chart computed in this run.
+    public init(_ series: SeriesOutput) {
+      self.init(measures: series.measures, ids: series.buckets.map(\.id)) { bucket, measure in
+        series.buckets[bucket].values[measure]
+      }
+    }
+
+    /// From each bucket's `id` (its local start date, `2025-11-24`) and `value(bucket, measure)`:
+    /// a chart read back from its file. A bucket whose id is no date joins no row.
+    public init(measures: [Measure], ids: [String], value: (Int, Measure) -> Double?) {
+      self.measures = measures
+      days = ids.map { id in
+        guard id.utf8.count == 10, let year = Int64(id.prefix(4)), let month = Int64(id.dropFirst(5).prefix(2)),
+          let day = Int64(id.suffix(2))
+        else { return .min }
+        return RFC3339.days(fromCivil: year, month: month, day: day)
+      }
+      var values: [Double] = []
+      values.reserveCapacity(ids.count * measures.count)
+      for bucket in ids.indices { for measure in measures { values.append(value(bucket, measure) ?? .nan) } }
+      self.values = values
+    }
+  }
 
   /// The ranks of one gathered chart: `part`'s values sorted once, for every user's lookup.
   ///
   /// - Complexity: O(*v* log *v*) for the part's *v* values.
   public init(_ part: Compare.SeriesPart, compare: Compare) {
-    sorted = part.buckets.mapValues { measures in measures.mapValues { $0.sorted() } }
+    var sorted: [Int64: [[Double]]] = [:]
+    for (key, values) in part.buckets {
+      guard let year = Int64(key.prefix(4)), let month = Int64(key.dropFirst(5).prefix(2)),
+        let day = Int64(key.suffix(2))
+      else { continue }
+      sorted[RFC3339.days(fromCivil: year, month: month, day: day)] = part.measures.map {
+        (values[$0] ?? []).sorted()
+      }
+    }
+    self.sorted = sorted
+    measures = part.measures
     granularity = part.granularity
     rowWeekday = compare.rowWeekday
   }
 
-  /// `series`' rank in each bucket, per measure of the part, parallel to `series.buckets`; nil
-  /// where the user's value is unknown or the row holds no known value.
+  /// The user's rank in each bucket per measure, parallel to the buckets; nil where the user's
+  /// value is unknown or the row holds no known value.
   ///
   /// - Complexity: O(*b* × *m* × log *u*) for *b* buckets, *m* measures and *u* users in a row.
-  public func ranks(of series: SeriesOutput) -> [Measure: [Double?]] {
-    var values: [Measure: [Double?]] = [:]
-    for measure in series.measures { values[measure] = series.buckets.map { $0.values[measure] } }
-    return ranks(ids: series.buckets.map(\.id), values: values, measures: series.measures)
-  }
-
-  /// The same from a chart's bucket ids (their local start dates) and each measure's values,
-  /// as ``CohortStamp`` reads them from a written file without decoding it whole.
-  public func ranks(ids: [String], values: [Measure: [Double?]], measures: [Measure]) -> [Measure: [Double?]] {
-    let keys = ids.map { Compare.dateKey(localDate: $0, granularity: granularity, rowWeekday: rowWeekday) }
+  public func ranks(of buckets: Buckets) -> [Measure: [Double?]] {
+    let rows = buckets.days.map { sorted[Compare.rowDay($0, granularity: granularity, rowWeekday: rowWeekday)] }
     var ranks: [Measure: [Double?]] = [:]
-    for measure in measures {
-      let known = values[measure] ?? []
-      ranks[measure] = keys.indices.map { index in
-        guard index < known.count, let value = known[index], let key = keys[index],
-          let row = sorted[key]?[measure]
-        else { return nil }
+    for (index, measure) in buckets.measures.enumerated() {
+      let position = measures.firstIndex(of: measure)
+      ranks[measure] = rows.indices.map { bucket in
+        let value = buckets.values[bucket * buckets.measures.count + index]
+        guard !value.isNaN, let position, let row = rows[bucket]?[position] else { return nil }
         return Self.percentileRank(value, in: row)
       }
     }

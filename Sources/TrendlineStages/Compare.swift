@@ -328,27 +328,19 @@ public struct Compare: Sendable, Equatable, Codable {
     return rowKey(days: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400, granularity, rowWeekday)
   }
 
-  /// ``dateKey(_:zone:granularity:rowWeekday:)`` of a bucket whose local start date is `date`
-  /// (`2025-11-24`, the bucket's `id`); nil for text that is not a date.
+  /// The row a bucket whose local start date is day `days` (since 1970-01-01) joins, as a day:
+  /// the same day, or for weeks the nearest `rowWeekday` (−3…+3 days), as
+  /// ``dateKey(_:zone:granularity:rowWeekday:)`` keys it.
   ///
   /// - Complexity: O(1).
-  public static func dateKey(localDate date: String, granularity: Granularity, rowWeekday: Weekday = .monday)
-    -> String?
-  {
-    let bytes = Array(date.utf8)
-    guard bytes.count == 10, let year = Int64(date.prefix(4)), let month = Int64(date.dropFirst(5).prefix(2)),
-      let day = Int64(date.suffix(2))
-    else { return nil }
-    guard granularity == .week else { return date }
-    return rowKey(days: RFC3339.days(fromCivil: year, month: month, day: day), granularity, rowWeekday)
+  public static func rowDay(_ days: Int64, granularity: Granularity, rowWeekday: Weekday = .monday) -> Int64 {
+    guard granularity == .week else { return days }
+    let past = daysPastRowWeekday(days, rowWeekday)
+    return days + (past <= 3 ? -past : 7 - past)
   }
 
   private static func rowKey(days given: Int64, _ granularity: Granularity, _ rowWeekday: Weekday) -> String {
-    var days = given
-    if granularity == .week {
-      let past = daysPastRowWeekday(days, rowWeekday)
-      days += past <= 3 ? -past : 7 - past
-    }
+    let days = rowDay(given, granularity: granularity, rowWeekday: rowWeekday)
     let (year, month, day) = RFC3339.civilDate(fromDays: days)
     func pad(_ value: Int64, _ width: Int) -> String {
       let text = String(value)
