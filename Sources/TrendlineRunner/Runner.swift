@@ -397,7 +397,8 @@ public enum Runner {
   /// cohort, the axis stamps, the report, the sweep and the manifest, then `_SUCCESS`.
   private static func finish(
     _ snapshot: UserJob.Snapshot, records userRecords: [Manifest.UserRecord], stamped: [CohortStamp.User],
-    gathered: CohortGatherer, tables: TableSpool?, pipeline: Pipeline, corpus: Corpus, options: RunOptions, startedAt: Date
+    gathered: CohortGatherer, tables: TableSpool?, pipeline: Pipeline, corpus: Corpus, options: RunOptions,
+    startedAt: Date
   ) throws(RunFailure) -> Manifest {
     let output = snapshot.output
     let asOfText = snapshot.asOfText

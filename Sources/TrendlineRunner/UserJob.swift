@@ -232,7 +232,8 @@ enum UserJob {
       compared: Set(compared.compactMap { if case .series = $0.output { $0.chart } else { nil } }))
     let segment = context.usersFile.rows[user.id].map(\.group).flatMap { $0.isEmpty ? nil : $0 }
     if context.pipeline.compare?.groupBy != nil { record.segment = segment }
-    return Result(record: finish(record, since: clock), compared: compared, segment: segment, tables: tables,
+    return Result(
+      record: finish(record, since: clock), compared: compared, segment: segment, tables: tables,
       ranked: ranked)
   }
 

@@ -38,12 +38,7 @@ public struct CohortRanks: Sendable {
     /// a chart read back from its file. A bucket whose id is no date joins no row.
     public init(measures: [Measure], ids: [String], value: (Int, Measure) -> Double?) {
       self.measures = measures
-      days = ids.map { id in
-        guard id.utf8.count == 10, let year = Int64(id.prefix(4)), let month = Int64(id.dropFirst(5).prefix(2)),
-          let day = Int64(id.suffix(2))
-        else { return .min }
-        return RFC3339.days(fromCivil: year, month: month, day: day)
-      }
+      days = ids.map { CohortRanks.days(of: $0) ?? .min }
       var values: [Double] = []
       values.reserveCapacity(ids.count * measures.count)
       for bucket in ids.indices { for measure in measures { values.append(value(bucket, measure) ?? .nan) } }
@@ -57,10 +52,8 @@ public struct CohortRanks: Sendable {
   public init(_ part: Compare.SeriesPart, compare: Compare) {
     var sorted: [Int64: [[Double]]] = [:]
     for (key, values) in part.buckets {
-      guard let year = Int64(key.prefix(4)), let month = Int64(key.dropFirst(5).prefix(2)),
-        let day = Int64(key.suffix(2))
-      else { continue }
-      sorted[RFC3339.days(fromCivil: year, month: month, day: day)] = part.measures.map {
+      guard let days = Self.days(of: key) else { continue }
+      sorted[days] = part.measures.map {
         (values[$0] ?? []).sorted()
       }
     }
@@ -86,6 +79,14 @@ public struct CohortRanks: Sendable {
       }
     }
     return ranks
+  }
+
+  /// `2025-11-24` as days since 1970-01-01; nil for text that is not such a date.
+  static func days(of date: String) -> Int64? {
+    guard date.utf8.count == 10, let year = Int64(date.prefix(4)), let month = Int64(date.dropFirst(5).prefix(2)),
+      let day = Int64(date.suffix(2))
+    else { return nil }
+    return RFC3339.days(fromCivil: year, month: month, day: day)
   }
 
   /// 100 × (#below + ½ × #equal) ÷ *n* for `value` in the ascending `values`; nil when empty.
