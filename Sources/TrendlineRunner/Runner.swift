@@ -351,24 +351,47 @@ public enum Runner {
         } ?? false
       throw inCache ? .cache(failure) : .output(failure)
     }
-    var manifests: [Manifest] = []
-    for state in states {
-      let ranked = state.ranked.withLock { $0 }
-      let stamped = state.records.withLock { records in
-        records.indices.compactMap { index in
-          records[index].flatMap { record in
-            record.status == .ok
-              ? CohortStamp.User(id: record.user, segment: record.segment, values: ranked[index]) : nil
+    // Snapshots are finished side by side, a worker each: a finish is mostly one thread's work
+    // (the sweep, the manifest), so a backfill's 52 of them one after another left a core idle.
+    // One snapshot keeps every worker for its own stamping instead.
+    let finishers = max(1, min(options.jobs, states.count))
+    let finished = Mutex<[Int: Result<Manifest, RunFailure>]>([:])
+    DispatchQueue.concurrentPerform(iterations: finishers) { worker in
+      for index in stride(from: worker, to: states.count, by: finishers) {
+        let state = states[index]
+        if finished.withLock({ $0.values.contains { if case .failure = $0 { true } else { false } } }) { return }
+        let ranked = state.ranked.withLock { $0 }
+        let stamped = state.records.withLock { records in
+          records.indices.compactMap { index in
+            records[index].flatMap { record in
+              record.status == .ok
+                ? CohortStamp.User(id: record.user, segment: record.segment, values: ranked[index]) : nil
+            }
           }
         }
+        state.ranked.withLock { $0 = [] }
+        let result = Result { () throws(RunFailure) -> Manifest in
+          try finish(
+            state.snapshot, records: state.records.withLock { $0.compactMap { $0 } }, stamped: stamped,
+            gathered: state.cohort.withLock { $0 }, tables: state.tables, pipeline: pipeline, corpus: corpus,
+            options: options, stampers: max(1, options.jobs / finishers), startedAt: startedAt)
+        }
+        finished.withLock { $0[index] = result }
       }
-      state.ranked.withLock { $0 = [] }
-      let manifest = try finish(
-        state.snapshot, records: state.records.withLock { $0.compactMap { $0 } }, stamped: stamped,
-        gathered: state.cohort.withLock { $0 }, tables: state.tables, pipeline: pipeline, corpus: corpus,
-        options: options, startedAt: startedAt)
+    }
+    let results = finished.withLock { $0 }
+    var manifests: [Manifest] = []
+    for index in states.indices {
+      // The first failure in snapshot order; the snapshots finished are complete on disk anyway.
+      guard let result = results[index] else { continue }
+      let manifest = try result.get()
       events(.finished(manifest))
       manifests.append(manifest)
+    }
+    if let failure = results.sorted(by: { $0.key < $1.key }).lazy.compactMap({
+      if case .failure(let error) = $0.value { error } else { nil }
+    }).first {
+      throw failure
     }
     return manifests
   }
@@ -398,7 +421,7 @@ public enum Runner {
   private static func finish(
     _ snapshot: UserJob.Snapshot, records userRecords: [Manifest.UserRecord], stamped: [CohortStamp.User],
     gathered: CohortGatherer, tables: TableSpool?, pipeline: Pipeline, corpus: Corpus, options: RunOptions,
-    startedAt: Date
+    stampers: Int, startedAt: Date
   ) throws(RunFailure) -> Manifest {
     let output = snapshot.output
     let asOfText = snapshot.asOfText
@@ -438,7 +461,7 @@ public enum Runner {
         let cohortFiles = try writeCohort(reduced, segments: segments, to: output)
         try CohortStamp.stamp(
           reduced, gathered: gathered, users: stamped, output: output, formats: pipeline.output.formats,
-          jobs: options.jobs)
+          jobs: stampers)
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: output)
