@@ -455,6 +455,9 @@ public enum Runner {
         try OutputSweep.keepOnly(tableFiles ?? [], under: Tables.folder, in: folder.path)
         try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json").path)
         try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)
+        // The spool goes before the marker: a re-run skips a complete snapshot, so nothing would
+        // remove it after a kill between the two.
+        tables?.discard()
         try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
       } else {
         let reduced = gathered.reduce(asOf: asOfText)
@@ -477,6 +480,7 @@ public enum Runner {
           keepShards: false, removeDeparted: options.removeDeparted)
         if !departed.isEmpty { manifest.departed = .init(users: departed, removed: options.removeDeparted) }
         try AtomicFile.write(try manifest.encoded(), to: output.appendingPathComponent("manifest.json").path)
+        tables?.discard()
         try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
       }
     } catch let error as AtomicFile.WriteError {
