@@ -70,13 +70,16 @@ public struct CohortGatherer: Sendable {
   ///
   /// - Complexity: that of ``Compare/add(_:to:)``.
   public mutating func add(_ output: ChartOutput, chart: String, segment: String? = nil) {
-    add(output, chart: chart, to: &all)
+    Self.add(output, chart: chart, compare: compare, to: &all)
     guard groupBy != nil else { return }
     let key = segment.flatMap { $0.isEmpty ? nil : $0 } ?? Self.unknownSegment
-    add(output, chart: chart, to: &segments[key, default: empty])
+    Self.add(output, chart: chart, compare: compare, to: &segments[key, default: empty])
   }
 
-  private func add(_ output: ChartOutput, chart: String, to parts: inout Parts) {
+  /// Static, with the parts passed in: a method of `self` given `&all` read a copy of `self`
+  /// for the call, so every list of values gathered so far was shared and copied once per
+  /// user, quadratic in the users.
+  private static func add(_ output: ChartOutput, chart: String, compare: Compare, to parts: inout Parts) {
     switch output {
     case .series(let value) where parts.series[chart] != nil:
       compare.add(value, into: &parts.series[chart]!)

@@ -54,9 +54,53 @@ public enum AtomicFile {
     return true
   }
 
-  /// Creates `path`'s folder if needed, then calls `create` with fresh temporary names in it
-  /// until it succeeds or fails for another reason than the name being taken; returns the last
-  /// name tried, with `errno` set when `create` failed.
+  /// Overwrites the file at `draft` with `data` and renames it to `path`, for a file written
+  /// moments ago by this process under a hidden name that only this process reads (a run's
+  /// staged chart, stamped once its cohort is known). Returns false when there is no `draft`.
+  ///
+  /// Writing a new file and removing the draft would free the draft's blocks, and on a file
+  /// system mounted with `discard` every free is a discard request the deleting thread waits
+  /// for: behind a backfill's writes, a few milliseconds each, thousands per snapshot. The
+  /// draft's blocks are reused instead. `path` appears only at the rename, whole, as with
+  /// ``write(_:to:)``; a kill before it leaves the draft half overwritten, so only a writer that
+  /// writes its drafts again when it runs again may use this (a merge, whose drafts come from
+  /// shards, may not).
+  ///
+  /// - Complexity: O(*n*), where *n* is the size of `data`.
+  static func overwrite(_ draft: String, with data: [UInt8], renamingTo path: String) throws(WriteError) -> Bool {
+    // No O_TRUNC: truncating frees the blocks this is here to keep.
+    let descriptor = open(draft, O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return false }
+      throw WriteError(path: draft, reason: String(cString: strerror(errno)))
+    }
+    var failure: Int32 = 0
+    var offset = 0
+    data.withUnsafeBytes { buffer in
+      while offset < buffer.count {
+        let written = pwrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += written
+      }
+    }
+    // A stamped file is longer than its draft; a shorter one drops the draft's tail.
+    if failure == 0 && ftruncate(descriptor, off_t(data.count)) != 0 { failure = errno }
+    if close(descriptor) != 0 && failure == 0 { failure = errno }
+    if failure == 0 && rename(draft, path) != 0 { failure = errno }
+    if failure != 0 { throw WriteError(path: path, reason: String(cString: strerror(failure))) }
+    return true
+  }
+
+  /// Calls `create` with fresh temporary names in `path`'s folder until it succeeds or fails
+  /// for another reason than the name being taken, creating the folder when it is missing;
+  /// returns the last name tried, with `errno` set when `create` failed.
+  ///
+  /// The folder is created only when `create` says it is missing (ENOENT): looking first cost a
+  /// `stat` for every file, and a run's files go mostly into folders that exist.
   ///
   /// The name is this process's (pid and host) plus a number it never hands out twice. A name
   /// taken anyway (a dead process's leftover whose pid came back) is skipped.
@@ -64,14 +108,17 @@ public enum AtomicFile {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    try createFolder(folder.isEmpty ? "/" : folder)
     var temporary: String
-    repeat {
+    var createdFolder = false
+    while true {
       temporary =
         "\(folder)/\(temporaryPrefix)\(processTag)-\(temporaryNumber.add(1, ordering: .relaxed).oldValue)-\(name)"
       if create(temporary) { return temporary }
-    } while errno == EEXIST
-    return temporary
+      if errno == EEXIST { continue }
+      guard errno == ENOENT, !createdFolder else { return temporary }
+      try createFolder(folder.isEmpty ? "/" : folder)
+      createdFolder = true
+    }
   }
 
   /// A file being written under a temporary name beside `path`, for a writer that produces it

@@ -50,12 +50,17 @@ enum CohortStamp {
   /// one, over `jobs` workers; returns how many files were stamped. The first error stops the
   /// workers taking more files, and is thrown.
   ///
+  /// A run stamps staged files it wrote itself (`ownStaged`): each is overwritten and renamed
+  /// (``AtomicFile/overwrite(_:with:renamingTo:)``), which frees no disk blocks; a run killed
+  /// on the way writes them again when it runs again. A merge's come from shards and are its
+  /// only copy, so it writes the final file beside the staged one and removes that after.
+  ///
   /// - Complexity: O(*c* × *u* × *s*) for *c* compared series charts, *u* users and files of *s*
   ///   bytes, divided over the workers, after O(*v* log *v*) to sort the cohort's *v* values.
   @discardableResult
   static func stamp(
     _ reduced: [CohortChart], gathered: CohortGatherer, users: [User], output: URL,
-    formats: [Pipeline.Output.Format], jobs: Int = 1
+    formats: [Pipeline.Output.Format], ownStaged: Bool, jobs: Int = 1
   ) throws -> Int {
     var charts: [Chart] = []
     for chart in reduced {
@@ -84,14 +89,15 @@ enum CohortStamp {
           let user = users[index]
           var places: [(chart: String, html: String)] = []
           for chart in chartsToStamp {
-            let result = try stamp(chart, user: user, groupBy: gathered.groupBy, output: output, decode: html)
+            let result = try stamp(
+              chart, user: user, groupBy: gathered.groupBy, output: output, ownStaged: ownStaged, decode: html)
             guard result.stamped else { continue }
             state.withLock { $0.stamped += 1 }
             if let series = result.series {
               places.append((chart.cohort.chart, HTMLReport.cohortPlace(chart.cohort, user: series)))
             }
           }
-          if html { try place(places, user: user.id, output: output) }
+          if html { try place(places, user: user.id, output: output, ownStaged: ownStaged) }
         } catch {
           state.withLock { if $0.failure == nil { $0.failure = error } }
         }
@@ -110,7 +116,9 @@ enum CohortStamp {
 
   /// Writes the user's final page: the staged one (or, when a merge runs again, the final one)
   /// with each chart's place filled.
-  private static func place(_ places: [(chart: String, html: String)], user: String, output: URL) throws {
+  private static func place(
+    _ places: [(chart: String, html: String)], user: String, output: URL, ownStaged: Bool
+  ) throws {
     let path = ReportWriter.userPageURL(user, output: output).path
     let staged = stagedPage(user, output: output)
     guard let data = FileManager.default.contents(atPath: staged) ?? FileManager.default.contents(atPath: path)
@@ -119,7 +127,14 @@ enum CohortStamp {
     for place in places {
       if let placed = HTMLReport.placing(place.html, chart: place.chart, in: page) { page = placed }
     }
-    try AtomicFile.write(Data(page), to: path)
+    try replace(staged, with: page, at: path, ownStaged: ownStaged)
+  }
+
+  /// Puts `bytes` under `path` and the staged file at `staged` out of the way: overwritten and
+  /// renamed when it is the run's own, else written anew and the staged one removed.
+  private static func replace(_ staged: String, with bytes: [UInt8], at path: String, ownStaged: Bool) throws {
+    if ownStaged, try AtomicFile.overwrite(staged, with: bytes, renamingTo: path) { return }
+    try AtomicFile.write(Data(bytes), to: path)
     try AtomicFile.remove(staged)
   }
 
@@ -129,9 +144,9 @@ enum CohortStamp {
   /// The ranks need only the bucket ids and values: a run hands them over from the chart it
   /// computed, and a merge reads them with ``JSONReader``. Decoding every file with `JSONDecoder`
   /// cost more than a millisecond each and tripled a weekly backfill; parsing it cost half that.
-  private static func stamp(_ chart: Chart, user: User, groupBy: String?, output: URL, decode: Bool) throws
-    -> (stamped: Bool, series: SeriesOutput?)
-  {
+  private static func stamp(
+    _ chart: Chart, user: User, groupBy: String?, output: URL, ownStaged: Bool, decode: Bool
+  ) throws -> (stamped: Bool, series: SeriesOutput?) {
     // Paths as strings: URL's path building cost more than the splice.
     let folder = output.path + "/users/" + user.id
     let path = folder + "/" + chart.cohort.chart + ".json"
@@ -150,8 +165,7 @@ enum CohortStamp {
     }
     let member = try chart.axis + SeriesOutput.cohortRankMember(rank, segment: segment, measures: written.measures)
     guard let stamped = SeriesOutput.stamping(member: member, into: bytes) else { return (false, nil) }
-    try AtomicFile.write(Data(stamped), to: path)
-    try AtomicFile.remove(staged)
+    try replace(staged, with: stamped, at: path, ownStaged: ownStaged)
     guard decode else { return (true, nil) }
     var series = try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: data)
     series.cohortYAxis = chart.cohort.yAxis

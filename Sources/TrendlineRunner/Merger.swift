@@ -211,7 +211,8 @@ public enum Merger {
       }
       try CohortStamp.stamp(
         reduced, gathered: gatherer!, users: users, output: output,
-        formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), jobs: CPUAllocation.usable)
+        formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), ownStaged: false,
+        jobs: CPUAllocation.usable)
       written += try ReportWriter.writeCohortReport(
         reduced, segments: segments, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,

@@ -465,7 +465,7 @@ public enum Runner {
         let cohortFiles = try writeCohort(reduced, segments: segments, to: output)
         try CohortStamp.stamp(
           reduced, gathered: gathered, users: stamped, output: output, formats: pipeline.output.formats,
-          jobs: stampers)
+          ownStaged: true, jobs: stampers)
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
           users: userRecords.map(ReportWriter.indexEntry), output: output)
