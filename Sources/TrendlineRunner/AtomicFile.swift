@@ -95,6 +95,60 @@ public enum AtomicFile {
     return true
   }
 
+  /// Replaces the last `ending.count` bytes of the file at `draft`, which must be `ending`,
+  /// with `tail`, and renames it to `path`: for a file written moments ago by this process
+  /// under a hidden name that only this process reads (a run's staged chart, whose stamp goes
+  /// before its closing `\n}\n`). Returns false, changing nothing, when there is no `draft`
+  /// or it does not end with `ending`.
+  ///
+  /// Writing a new file and removing the draft would free the draft's blocks, and on a file
+  /// system mounted with `discard` every free is a discard request the deleting thread waits
+  /// for: behind a backfill's writes, a few milliseconds each, thousands per snapshot. Only the
+  /// tail is written, and the draft is never read. `path` appears only at the rename, whole,
+  /// as with ``write(_:to:)``; a kill before it leaves the draft with a stamp half written, so
+  /// only a writer that writes its drafts again when it runs again may use this (a merge,
+  /// whose drafts come from shards, may not).
+  ///
+  /// - Complexity: O(*t*), where *t* is the size of `tail`.
+  static func extend(
+    _ draft: String, replacing ending: [UInt8], with tail: [UInt8], renamingTo path: String
+  ) throws(WriteError) -> Bool {
+    let descriptor = open(draft, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return false }
+      throw WriteError(path: draft, reason: String(cString: strerror(errno)))
+    }
+    let size = lseek(descriptor, 0, SEEK_END)
+    var last = [UInt8](repeating: 0, count: ending.count)
+    let at = size - off_t(ending.count)
+    guard size >= off_t(ending.count), pread(descriptor, &last, ending.count, at) == ending.count, last == ending
+    else {
+      close(descriptor)
+      return false
+    }
+    var failure: Int32 = 0
+    var offset = 0
+    tail.withUnsafeBytes { buffer in
+      while offset < buffer.count {
+        let written = pwrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset, at + off_t(offset))
+        if written < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        offset += written
+      }
+    }
+    // A tail shorter than the ending drops what is left of it.
+    if failure == 0 && tail.count < ending.count && ftruncate(descriptor, at + off_t(tail.count)) != 0 {
+      failure = errno
+    }
+    if close(descriptor) != 0 && failure == 0 { failure = errno }
+    if failure == 0 && rename(draft, path) != 0 { failure = errno }
+    if failure != 0 { throw WriteError(path: path, reason: String(cString: strerror(failure))) }
+    return true
+  }
+
   /// Calls `create` with fresh temporary names in `path`'s folder until it succeeds or fails
   /// for another reason than the name being taken, creating the folder when it is missing;
   /// returns the last name tried, with `errno` set when `create` failed.

@@ -50,10 +50,13 @@ enum CohortStamp {
   /// one, over `jobs` workers; returns how many files were stamped. The first error stops the
   /// workers taking more files, and is thrown.
   ///
-  /// A run stamps staged files it wrote itself (`ownStaged`): each is overwritten and renamed
-  /// (``AtomicFile/overwrite(_:with:renamingTo:)``), which frees no disk blocks; a run killed
-  /// on the way writes them again when it runs again. A merge's come from shards and are its
-  /// only copy, so it writes the final file beside the staged one and removes that after.
+  /// A run stamps staged files it wrote itself (`ownStaged`) in place, freeing no disk blocks: a
+  /// series whose values it still holds by writing the stamp over the file's closing `\n}\n`
+  /// (``AtomicFile/extend(_:replacing:with:renamingTo:)``), reading nothing; a page, or a
+  /// series whose figure the page needs, by overwriting it
+  /// (``AtomicFile/overwrite(_:with:renamingTo:)``). A run killed on the way writes them again
+  /// when it runs again. A merge's come from shards and are its only copy, so it writes the
+  /// final file beside each and removes the staged one after.
   ///
   /// - Complexity: O(*c* × *u* × *s*) for *c* compared series charts, *u* users and files of *s*
   ///   bytes, divided over the workers, after O(*v* log *v*) to sort the cohort's *v* values.
@@ -151,10 +154,35 @@ enum CohortStamp {
     let folder = output.path + "/users/" + user.id
     let path = folder + "/" + chart.cohort.chart + ".json"
     let staged = folder + "/" + stagedName(chart.cohort.chart)
+    // A run's own staged file, whose values it holds and whose page needs no figure drawn from
+    // it: the stamp is written over its closing bytes, and the file is never read.
+    if ownStaged, !decode, let written = user.values[chart.cohort.chart] {
+      let stamp = try self.stamp(chart, of: written, user: user, groupBy: groupBy)
+      let closing = SeriesOutput.closing
+      if try AtomicFile.extend(staged, replacing: closing, with: stamp.member + closing, renamingTo: path) {
+        return (true, nil)
+      }
+    }
     guard let data = FileManager.default.contents(atPath: staged) ?? FileManager.default.contents(atPath: path)
     else { return (false, nil) }
     let bytes = [UInt8](data)
     guard let written = user.values[chart.cohort.chart] ?? Self.buckets(bytes) else { return (false, nil) }
+    let (member, rank, segment) = try stamp(chart, of: written, user: user, groupBy: groupBy)
+    guard let stamped = SeriesOutput.stamping(member: member, into: bytes) else { return (false, nil) }
+    try replace(staged, with: stamped, at: path, ownStaged: ownStaged)
+    guard decode else { return (true, nil) }
+    var series = try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: data)
+    series.cohortYAxis = chart.cohort.yAxis
+    series.cohortRank = rank
+    series.segmentRank = segment
+    return (true, series)
+  }
+
+  /// The user's stamp of `chart`: the encoded member (the cohort's axis, then the ranks), and
+  /// the ranks themselves.
+  private static func stamp(_ chart: Chart, of written: CohortRanks.Buckets, user: User, groupBy: String?) throws
+    -> (member: [UInt8], rank: [Measure: [Double?]], segment: SeriesOutput.SegmentRank?)
+  {
     let rank = chart.ranks.ranks(of: written)
     let segment = groupBy.map { groupBy in
       let key = user.segment ?? CohortGatherer.unknownSegment
@@ -164,14 +192,7 @@ enum CohortStamp {
           ?? rank.mapValues { Array(repeating: nil, count: $0.count) })
     }
     let member = try chart.axis + SeriesOutput.cohortRankMember(rank, segment: segment, measures: written.measures)
-    guard let stamped = SeriesOutput.stamping(member: member, into: bytes) else { return (false, nil) }
-    try replace(staged, with: stamped, at: path, ownStaged: ownStaged)
-    guard decode else { return (true, nil) }
-    var series = try OutputWriter.makeDecoder().decode(SeriesOutput.self, from: data)
-    series.cohortYAxis = chart.cohort.yAxis
-    series.cohortRank = rank
-    series.segmentRank = segment
-    return (true, series)
+    return (member, rank, segment)
   }
 
   /// What the ranks need of a written series (its measures, and each bucket's id and values),

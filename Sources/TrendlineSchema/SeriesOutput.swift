@@ -300,11 +300,14 @@ extension SeriesOutput: OutputWritable {
     return Array(",\n".utf8) + wrapper.dropFirst(2).dropLast(3)
   }
 
+  /// The last bytes of every written output, `\n}\n`, before which a stamp goes.
+  public static let closing = Array("\n}\n".utf8)
+
   /// ``stamping(cohortYAxis:into:)`` with the member already encoded (``cohortYAxisMember(_:)``).
   ///
   /// - Complexity: O(*n*), where *n* is the size of the file.
   public static func stamping(member: [UInt8], into bytes: [UInt8]) -> [UInt8]? {
-    let end = Array("\n}\n".utf8)
+    let end = closing
     guard bytes.count > end.count, bytes.suffix(end.count).elementsEqual(end) else { return nil }
     var body = bytes[..<(bytes.count - end.count)]
     // A top-level member is indented by exactly two spaces, so this finds no nested key.
