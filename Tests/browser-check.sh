@@ -9,7 +9,8 @@
 # is left "pending" or "error" in the DOM that `--dump-dom` prints. This is robust where grepping
 # Chromium's log is not: log lines change between versions, and headless Chromium logs unrelated
 # errors (D-Bus, GPU) on every start. Loading with `#selftest` also makes each page point at the
-# first and last point of every chart and check the read-out (<body data-selftest="ok">).
+# first and last point of every chart and check the read-out, the keyboard, brushing, the tick
+# labels, text sizes, overflow and fetches (<body data-selftest="ok">), in both colour schemes.
 #
 # Usage: Tests/browser-check.sh [SCREENSHOT_DIR]   (default: a temporary folder, removed after)
 set -euo pipefail
@@ -38,15 +39,26 @@ for page in "${pages[@]}"; do
   [ "$(basename "$page")" = index.html ] && name=index
   browser --screenshot="$shots/$name.png" --window-size=1280,2400 "file://$page" >/dev/null
   [ -s "$shots/$name.png" ] || { echo "browser: no screenshot of $page"; failed=1; }
-  dom=$(browser --dump-dom "file://$page#selftest")
-  status=$(grep -o 'data-script="[^"]*"' <<<"$dom" | head -1)
-  selftest=$(grep -o 'data-selftest="[^"]*"' <<<"$dom" | head -1)
-  if [ "$status" != 'data-script="ok"' ]; then
-    echo "browser: $name: script did not finish ($status)"; failed=1
-  fi
-  if [ "$selftest" != 'data-selftest="ok"' ]; then
-    echo "browser: $name: read-out self-test ($selftest)"; failed=1
-  fi
+  # The page's self-test (HTMLReport.script), in the light and the dark scheme at a desktop
+  # width: read-out, keyboard, brushing, tick labels equal to their gridlines, no text under
+  # 11 px, nothing out of its card, nothing fetched.
+  for scheme in light dark; do
+    flags=(--window-size=1280,2400)
+    [ "$scheme" = dark ] && flags+=(--blink-settings=preferredColorScheme=0)
+    dom=$(browser "${flags[@]}" --dump-dom "file://$page#selftest")
+    status=$(grep -o 'data-script="[^"]*"' <<<"$dom" | head -1)
+    selftest=$(grep -o 'data-selftest="[^"]*"' <<<"$dom" | head -1)
+    dark=$(grep -o 'data-dark="[^"]*"' <<<"$dom" | head -1)
+    if [ "$status" != 'data-script="ok"' ]; then
+      echo "browser: $name ($scheme): script did not finish ($status)"; failed=1
+    fi
+    if [ "$selftest" != 'data-selftest="ok"' ]; then
+      echo "browser: $name ($scheme): self-test ($selftest)"; failed=1
+    fi
+    want=no
+    [ "$scheme" = dark ] && want=yes
+    [ "$dark" = "data-dark=\"$want\"" ] || { echo "browser: $name: the $scheme scheme was not applied ($dark)"; failed=1; }
+  done
   # Console errors, as a second net (Chromium prints them as `CONSOLE(...)` with --enable-logging).
   browser --enable-logging=stderr --v=0 --dump-dom "file://$page" >/dev/null
   if grep -i 'CONSOLE' "$work/stderr" | grep -qi 'error'; then
@@ -65,4 +77,4 @@ scripts=$(grep -o '<script' <<<"$dom" | wc -l)
 [ "$scripts" = 1 ] || { echo "browser: mason: $scripts script elements, expected only the report's own"; failed=1; }
 
 [ "$failed" = 0 ] || exit 1
-echo "browser: ${#pages[@]} pages loaded without script errors; screenshots in $shots"
+echo "browser: ${#pages[@]} pages passed their self-test, light and dark, at 1280 px; screenshots in $shots"

@@ -130,8 +130,11 @@ public struct CohortSeriesSVGRenderer: Sendable {
           "line",
           [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(at)), ("y2", f(at)), ("stroke", Palette.grid)])
         b.element(
-          "text", [("x", f(plot.x - 6)), ("y", f(at + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
-          content: tick.label)
+          "text",
+          [
+            ("class", "tl-tick"), ("data-value", f(MeasureDisplay.scaled(tick.value, measure, Self.units))),
+            ("x", f(plot.x - 6)), ("y", f(at + 4)), ("text-anchor", "end"), ("fill", Palette.muted),
+          ], content: tick.label)
       }
       let stats = zip(dates, output.buckets).compactMap { date, bucket -> (Date, CohortStats)? in
         bucket.values[measure].map { (date, $0) }
@@ -160,7 +163,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
       // reads as "so far", not as a collapse.
       for (date, bucket) in zip(dates, output.buckets) where bucket.partial {
         SVGFrame.haloText(
-          &b, "so far", x: x.x(date), y: plot.y + 10, anchor: "middle", size: 10, fill: Palette.muted)
+          &b, "so far", x: x.x(date), y: plot.y + 10, anchor: "middle", size: 11, fill: Palette.muted)
       }
       let mine = userPoints.compactMap { date, values -> String? in
         values[measure].map { f(x.x(date)) + "," + f(y.y(MeasureDisplay.scaled($0, measure, Self.units))) }
@@ -179,7 +182,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
           ("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)),
           ("stroke", Palette.muted),
         ])
-      for tick in ticks {
+      for tick in ticks where tick.marked {
         let tx = x.x(tick.date)
         b.element(
           "line",
@@ -298,7 +301,8 @@ public struct CohortRadarSVGRenderer: Sendable {
     var b = SVGBuilder()
     func q(_ axis: CohortRadarOutput.Axis, _ name: String) -> Double? { axis.counts.quantile(name) }
     let largest = output.axes.map { max(q($0, "p75") ?? 0, q($0, "p50") ?? $0.counts.mean) }.max() ?? 0
-    let outer = LinearScale.niceDomain(max: largest).upperBound
+    let rings = RingScale(largest: largest)
+    let outer = rings.outer
     let desc =
       "Cohort of \(output.users) users, sessions per area in the \(output.period.rawValue) holding as-of "
       + "(\(output.asOf))\(output.partial ? ", so far" : ""): "
@@ -334,12 +338,6 @@ public struct CohortRadarSVGRenderer: Sendable {
         [("x1", f(RadarSVGRenderer.center.x)), ("y1", f(RadarSVGRenderer.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
     }
     b.close("g")
-    for ring in [2, 4] {
-      let p = RadarSVGRenderer.point(index: 0, count: n, fraction: Double(ring) / 4)
-      SVGFrame.haloText(
-        &b, ShownNumber.format(outer * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9,
-        fill: Palette.muted)
-    }
     func polygon(_ values: [Double]) -> String {
       values.enumerated().map { i, v in
         let p = RadarSVGRenderer.point(index: i, count: n, fraction: outer > 0 ? v / outer : 0)
@@ -363,15 +361,29 @@ public struct CohortRadarSVGRenderer: Sendable {
           ])
       }
     }
+    // Ring values over the polygons, so none is covered.
+    for ring in [2, 4] where largest > 0 {
+      let p = RadarSVGRenderer.point(index: 0, count: n, fraction: Double(ring) / 4)
+      SVGFrame.haloText(
+        &b, rings.label(ring), x: p.x + 4, y: p.y + 12, size: 11, fill: Palette.muted,
+        extra: [("class", "tl-ring-label"), ("data-value", f(rings.value(ring)))])
+    }
+    if largest == 0 {
+      // All zeros is a period just begun (a month one day old) or a cohort that trained none of
+      // these areas: said, not drawn as an empty web.
+      SVGFrame.haloText(
+        &b,
+        "No sessions in these areas this \(output.period.rawValue)\(output.partial ? " so far" : "")",
+        x: RadarSVGRenderer.center.x, y: RadarSVGRenderer.center.y + 4, anchor: "middle", size: 12,
+        fill: Palette.muted, extra: [("class", "tl-empty")])
+    }
     for (i, axis) in output.axes.enumerated() {
       let d = RadarSVGRenderer.spokeDirection(index: i, count: n)
       let p = RadarSVGRenderer.point(index: i, count: n, fraction: 1)
       let anchor = d.dx > 0.2 ? "start" : d.dx < -0.2 ? "end" : "middle"
       var y = p.y + d.dy * 10 + 4
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
-      b.element(
-        "text", [("x", f(p.x + d.dx * 10)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")],
-        content: axis.label)
+      RadarSVGRenderer.axisLabel(&b, axis.label, x: p.x + d.dx * 10, y: y, anchor: anchor, below: d.dy > 0.2)
     }
     b.element(
       "line",

@@ -19,7 +19,9 @@ enum DataTable {
   }
 
   static func table(caption: String, header: [String], rows: [[String]], rowHeaders: Bool = true) -> String {
-    var out = "<table class=\"data\"><caption>" + XMLEscape.escape(caption) + "</caption>\n<thead><tr>"
+    // In a scroller of its own: a wide table scrolls inside its card instead of running out of it.
+    var out =
+      "<div class=\"scroll\"><table class=\"data\"><caption>" + XMLEscape.escape(caption) + "</caption>\n<thead><tr>"
     for cell in header { out += "<th scope=\"col\">" + XMLEscape.escape(cell) + "</th>" }
     out += "</tr></thead>\n<tbody>\n"
     for row in rows {
@@ -33,7 +35,7 @@ enum DataTable {
       }
       out += "</tr>\n"
     }
-    return out + "</tbody></table>\n"
+    return out + "</tbody></table></div>\n"
   }
 
   static func series(_ o: SeriesOutput) -> String {

@@ -124,8 +124,9 @@ public enum HTMLReport {
     if let failure = page.failure {
       body += "<p class=\"failed\" role=\"alert\">This user failed: " + XMLEscape.escape(failure) + "</p>\n"
     }
+    let lastSession = page.sessions.last.map(\.start).map(Date.init(epochSeconds:))
     for chart in page.charts {
-      body += figure(chart)
+      body += figure(chart, lastSession: lastSession)
       if page.compared.contains(chart.name) { body += cohortSlot(chart.name, content: "") }
     }
     body += recent(page)
@@ -150,7 +151,7 @@ public enum HTMLReport {
       if let segmented = index.segments.first(where: { $0.chart == chart.name }) { body += segmentsFigure(segmented) }
     }
     body +=
-      "<section><h2>Users</h2>\n<table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
+      "<section><h2>Users</h2>\n<div class=\"scroll\"><table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
       + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions up to as-of</th>"
       + "<th scope=\"col\">Rejected rows</th>"
       + "</tr></thead>\n<tbody>\n"
@@ -164,7 +165,7 @@ public enum HTMLReport {
         : "<td class=\"failed\">failed: " + XMLEscape.escape(entry.message ?? "") + "</td>"
       body += "<td>\(entry.sessions)</td><td>\(entry.rowsRejected)</td></tr>\n"
     }
-    body += "</tbody></table></section>\n"
+    body += "</tbody></table></div></section>\n"
     return document(title: "\(index.pipeline) — Trendline report", body: body)
   }
 
@@ -176,12 +177,12 @@ public enum HTMLReport {
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "user"
   }
 
-  static func figure(_ chart: ChartDocument) -> String {
+  static func figure(_ chart: ChartDocument, lastSession: Date? = nil) -> String {
     let name = XMLEscape.escape(chart.name)
     var out =
       "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
     out += "<figure class=\"chart\">\n"
-    out += SVGRenderer.render(chart)
+    out += SVGRenderer.render(chart, lastSession: lastSession)
     let hoverable: Bool
     switch chart {
     case .user(.series), .user(.sparklines), .cohort(.series, _): hoverable = true
@@ -335,90 +336,234 @@ public enum HTMLReport {
       + "</script>\n</body>\n</html>\n"
   }
 
+  /// Light by default, dark under `prefers-color-scheme: dark`: the page's colours, and the
+  /// charts' through their presentation attributes, which CSS outranks (each colour of
+  /// ``Palette`` is matched by value; a heat map's cell text, on its own shade, is left alone).
+  /// Every pair is WCAG AA: 4.5:1 for text, 3:1 for marks. Tables scroll inside their card.
   static let css = """
+    :root{color-scheme:light dark}
     body{margin:0;background:#F6F8FA;color:#1F2328;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,\
     'DejaVu Sans',sans-serif}
-    main{max-width:780px;margin:0 auto;padding:16px 20px 48px}
-    h1{font-size:24px;margin:8px 0 4px}
-    h2{font-size:17px;margin:0 0 8px}
+    main{max-width:800px;margin:0 auto;padding:16px 20px 48px}
+    h1{font-size:24px;margin:8px 0 4px;overflow-wrap:anywhere}
+    h2{font-size:17px;margin:0 0 8px;overflow-wrap:anywhere}
     section{background:#FFF;border:1px solid #D8DEE4;border-radius:8px;padding:16px;margin:16px 0}
     figure{margin:0}
     figure svg{display:block;max-width:100%;height:auto;touch-action:pan-y}
+    .tl-hover:focus{outline:none}
+    .tl-hover:focus .tl-plot{stroke:#0969DA;stroke-width:2}
     .readout{min-height:1.5em;margin-top:6px;padding:4px 8px;background:#F6F8FA;border-radius:4px;color:#1F2328}
-    .segments{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:16px}
-    .meta{color:#57606A;margin:0}
+    .segments{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:16px}
+    .meta{color:#57606A;margin:0;overflow-wrap:anywhere}
     .nav{margin:0}
     .failed{color:#A40E26}
     .ok{color:#116329}
+    .scroll{overflow-x:auto;max-width:100%}
     table{border-collapse:collapse;margin-top:12px;font-size:12px;width:100%}
     caption{text-align:left;color:#57606A;padding-bottom:4px}
     th,td{border-bottom:1px solid #D8DEE4;padding:3px 6px;text-align:right;vertical-align:top}
     th[scope=row],td:first-child,thead th:first-child{text-align:left}
     th[scope=row]{white-space:nowrap}
     thead th{border-bottom:2px solid #AFB8C1}
+    @media (prefers-color-scheme:dark){
+    body{background:#0D1117;color:#E6EDF3}
+    a{color:#4493F8}
+    section{background:#161B22;border-color:#30363D}
+    .meta,caption{color:#9198A1}
+    .readout{background:#0D1117;color:#E6EDF3}
+    .failed{color:#FF7B72}
+    .ok{color:#3FB950}
+    th,td{border-bottom-color:#30363D}
+    thead th{border-bottom-color:#6E7681}
+    .tl-hover:focus .tl-plot{stroke:#4493F8}
+    .tl-chart[fill="#1F2328"],.tl-chart [fill="#1F2328"]:not(.tl-on-cell){fill:#E6EDF3}
+    .tl-chart [fill="#57606A"]{fill:#9198A1}
+    .tl-chart [stroke="#1F2328"]{stroke:#E6EDF3}
+    .tl-chart [stroke="#57606A"]{stroke:#9198A1}
+    .tl-chart [stroke="#D8DEE4"]{stroke:#30363D}
+    .tl-chart [stroke="#AFB8C1"]{stroke:#6E7681}
+    .tl-chart [stroke="#FFFFFF"]{stroke:#161B22}
+    .tl-chart [fill="#F3F5F7"]{fill:#21262D}
+    .tl-chart .tl-bg{fill:#161B22}
+    }
 
     """
 
   /// The read-out: the pointer's x, taken relative to the plot rectangle's on-screen box
   /// (`getBoundingClientRect`), becomes an instant between the plot's `data-t0` and `data-t1`,
   /// and the point nearest that instant is shown. Distance is measured in time, not pixels, and
-  /// the plot's own box is used, so the width of the y-axis labels never shifts it.
+  /// the plot's own box is used, so the width of the y-axis labels never shifts it. The read-out
+  /// goes back to its hint when the pointer leaves.
   ///
-  /// `#selftest` in the URL makes the page check itself once loaded: pointing at each plot
-  /// where its first and last points are must show those points. The outcome goes on
-  /// `<body data-selftest>`, for the browser check in CI.
+  /// Keyboard: each plot is a tab stop; arrows move point by point (Home and End to the ends),
+  /// the read-out (`aria-live`) saying each; Shift+arrows select a range, Escape clears it.
+  /// Brushing: a drag across points selects a range, and the read-out summarizes it from the
+  /// points' `data-v`: each measure's total (where one means something), mean and change.
+  ///
+  /// `#selftest` in the URL makes the page check itself once loaded, for the browser check in
+  /// CI; the outcome goes on `<body data-selftest>` ("ok", or what failed):
+  /// - pointing at each plot where its first and last points are shows those points;
+  /// - every tick and ring label reads as its `data-value`;
+  /// - no text is drawn under 11 px, and nothing runs out of its card;
+  /// - arrow keys move the read-out, and a drag across a plot shows the range's summary;
+  /// - the page fetched nothing.
   static let script = """
     (function(){
     var body=document.body;
     window.addEventListener('error',function(){body.setAttribute('data-script','error')});
     function plotBox(g){return g.querySelector('.tl-plot').getBoundingClientRect();}
-    function nearest(g,clientX){
+    function pts(g){return g.querySelectorAll('.tl-pts > g');}
+    function nearestIndex(g,clientX){
       var r=plotBox(g),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
-      if(!r.width)return null;
-      var t=t0+(clientX-r.left)/r.width*(t1-t0),best=null,bestD=Infinity;
-      g.querySelectorAll('.tl-pts > g').forEach(function(p){
-        var d=Math.abs(+p.getAttribute('data-t')-t);if(d<bestD){bestD=d;best=p;}});
+      if(!r.width)return -1;
+      var t=t0+(clientX-r.left)/r.width*(t1-t0),best=-1,bestD=Infinity;
+      pts(g).forEach(function(p,i){var d=Math.abs(+p.getAttribute('data-t')-t);if(d<bestD){bestD=d;best=i;}});
       return best;
     }
-    function show(fig,g,p){
-      fig.querySelectorAll('.tl-cursor').forEach(function(c){c.setAttribute('visibility','hidden');});
-      if(!g||!p)return;
+    function xOf(g,p){
       var rect=g.querySelector('.tl-plot'),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
-      var x=+rect.getAttribute('x')+(+p.getAttribute('data-t')-t0)/(t1-t0)*(+rect.getAttribute('width'));
-      var c=g.querySelector('.tl-cursor');c.setAttribute('x1',x);c.setAttribute('x2',x);\
-    c.setAttribute('visibility','visible');
-      fig.querySelector('.readout').textContent=p.getAttribute('data-r');
+      return +rect.getAttribute('x')+(+p.getAttribute('data-t')-t0)/(t1-t0)*(+rect.getAttribute('width'));
     }
-    function at(fig,clientX,clientY){
-      var hit=null,gap=Infinity;
+    function hide(fig){
+      fig.querySelectorAll('.tl-cursor,.tl-brush').forEach(function(c){c.setAttribute('visibility','hidden');});
+    }
+    function readout(fig,text){var o=fig.querySelector('.readout');\
+    o.textContent=text==null?o.getAttribute('data-hint'):text;}
+    function show(fig,g,i){
+      hide(fig);
+      if(!g||i<0){readout(fig,null);return;}
+      var p=pts(g)[i],x=xOf(g,p),c=g.querySelector('.tl-cursor');
+      c.setAttribute('x1',x);c.setAttribute('x2',x);c.setAttribute('visibility','visible');
+      g.setAttribute('data-i',i);
+      readout(fig,p.getAttribute('data-r'));
+    }
+    function number(v){
+      var t=(Math.round(v*10)/10).toFixed(1).replace(/\\.0$/,''),neg=t.charAt(0)==='-';if(neg)t=t.slice(1);
+      var parts=t.split('.');parts[0]=parts[0].replace(/\\B(?=(\\d{3})+(?!\\d))/g,'\\u2009');
+      return (neg?'\\u2212':'')+parts.join('.');
+    }
+    function summary(g,a,b){
+      var list=pts(g),lo=Math.min(a,b),hi=Math.max(a,b),names=(g.getAttribute('data-m')||'').split('|');
+      var first=list[lo].getAttribute('data-r').split(':')[0],last=list[hi].getAttribute('data-r').split(':')[0];
+      var said=[];
+      names.forEach(function(m,k){
+        var name=m.split(':')[0],unit=m.split(':').slice(1).join(':'),u=unit&&unit!==name?' '+unit:'';
+        var vals=[];
+        for(var i=lo;i<=hi;i++){var v=(list[i].getAttribute('data-v')||'').split('|')[k];if(v!==''&&v!=null)\
+    vals.push(+v);}
+        if(!vals.length){said.push(name+': unknown');return;}
+        var sum=vals.reduce(function(s,v){return s+v;},0),change=vals[vals.length-1]-vals[0];
+        said.push(name+': '+(g.getAttribute('data-sum')==='0'?'':'total '+number(sum)+u+', ')\
+    +'mean '+number(sum/vals.length)+u
+          +', change '+(change>0?'+':'')+number(change)+u);
+      });
+      return first+' \\u2013 '+last+' ('+(hi-lo+1)+' points): '+said.join('; ');
+    }
+    function brush(fig,g,a,b){
+      show(fig,g,b);
+      if(a===b||!g.getAttribute('data-m'))return;
+      var list=pts(g),x0=xOf(g,list[Math.min(a,b)]),x1=xOf(g,list[Math.max(a,b)]),r=g.querySelector('.tl-brush');
+      r.setAttribute('x',x0-3);r.setAttribute('width',x1-x0+6);r.setAttribute('visibility','visible');
+      g.setAttribute('data-a',a);
+      readout(fig,summary(g,a,b));
+    }
+    function hit(fig,clientX,clientY){
+      var found=null,gap=Infinity;
       fig.querySelectorAll('.tl-hover').forEach(function(g){
         var r=plotBox(g),d=clientY<r.top?r.top-clientY:clientY>r.bottom?clientY-r.bottom:0;
-        if(clientX>=r.left-12&&clientX<=r.right+12&&d<gap&&d<=12){gap=d;hit=g;}});
-      show(fig,hit,hit&&nearest(hit,clientX));
+        if(clientX>=r.left-12&&clientX<=r.right+12&&d<gap&&d<=12){gap=d;found=g;}});
+      return found;
     }
     var figures=[];
     document.querySelectorAll('figure.chart').forEach(function(fig){
       if(!fig.querySelector('.tl-hover')||!fig.querySelector('.readout'))return;
       figures.push(fig);
-      var svg=fig.querySelector('svg');
-      svg.addEventListener('pointermove',function(e){at(fig,e.clientX,e.clientY);});
-      svg.addEventListener('pointerdown',function(e){at(fig,e.clientX,e.clientY);});
-      svg.addEventListener('pointerleave',function(){show(fig,null,null);});
+      var o=fig.querySelector('.readout');o.setAttribute('data-hint',o.textContent);
+      var svg=fig.querySelector('svg'),drag=null;
+      svg.addEventListener('pointerdown',function(e){
+        var g=hit(fig,e.clientX,e.clientY);if(!g)return;
+        drag={g:g,a:nearestIndex(g,e.clientX)};show(fig,g,drag.a);});
+      svg.addEventListener('pointermove',function(e){
+        if(drag){brush(fig,drag.g,drag.a,nearestIndex(drag.g,e.clientX));return;}
+        var g=hit(fig,e.clientX,e.clientY);show(fig,g,g?nearestIndex(g,e.clientX):-1);});
+      svg.addEventListener('pointerup',function(){drag=null;});
+      svg.addEventListener('pointerleave',function(){if(!drag)show(fig,null,-1);});
+      fig.querySelectorAll('.tl-hover').forEach(function(g){
+        var n=pts(g).length;if(!n)return;
+        g.setAttribute('tabindex','0');g.setAttribute('role','slider');
+        g.setAttribute('aria-label',(svg.querySelector('title')||{}).textContent+': arrow keys read each point');
+        g.addEventListener('focus',function(){if(!g.hasAttribute('data-i'))show(fig,g,n-1);});
+        g.addEventListener('blur',function(){hide(fig);readout(fig,null);g.removeAttribute('data-i');});
+        g.addEventListener('keydown',function(e){
+          var i=+(g.getAttribute('data-i')||n-1),j=i;
+          if(e.key==='ArrowLeft')j=Math.max(0,i-1);else if(e.key==='ArrowRight')j=Math.min(n-1,i+1);
+          else if(e.key==='Home')j=0;else if(e.key==='End')j=n-1;
+          else if(e.key==='Escape'){g.removeAttribute('data-a');show(fig,g,i);e.preventDefault();return;}
+          else return;
+          e.preventDefault();
+          if(e.shiftKey){var a=g.hasAttribute('data-a')?+g.getAttribute('data-a'):i;brush(fig,g,a,j);}
+          else{g.removeAttribute('data-a');show(fig,g,j);}
+        });
+      });
     });
     if(location.hash==='#selftest'){
       var failures=[];
+      function fail(what){if(failures.length<20)failures.push(what);}
       figures.forEach(function(fig){
         fig.querySelectorAll('.tl-hover').forEach(function(g){
-          var pts=g.querySelectorAll('.tl-pts > g');if(!pts.length)return;
+          var list=pts(g);if(!list.length)return;
           var r=plotBox(g),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
-          [pts[0],pts[pts.length-1]].forEach(function(p){
+          [list[0],list[list.length-1]].forEach(function(p){
             var x=r.left+(+p.getAttribute('data-t')-t0)/(t1-t0)*r.width;
-            at(fig,x,r.top+r.height/2);
+            show(fig,hit(fig,x,r.top+r.height/2),nearestIndex(g,x));
             if(fig.querySelector('.readout').textContent!==p.getAttribute('data-r'))\
-    failures.push(p.getAttribute('data-r'));
+    fail('pointer: '+p.getAttribute('data-r'));
           });
+          g.focus();
+          g.dispatchEvent(new KeyboardEvent('keydown',{key:'End',bubbles:true}));
+          if(fig.querySelector('.readout').textContent!==list[list.length-1].getAttribute('data-r'))fail('End key');
+          if(list.length>1){
+            g.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowLeft',bubbles:true}));
+            if(fig.querySelector('.readout').textContent!==list[list.length-2].getAttribute('data-r'))fail('ArrowLeft');
+          }
+          g.blur();
+          if(g.getAttribute('data-m')&&list.length>1){
+            r=plotBox(g);  // focusing scrolled the page
+            var svg=fig.querySelector('svg'),y=r.top+r.height/2,xa=r.left+(+list[0].getAttribute('data-t')-t0)\
+    /(t1-t0)*r.width;
+            var xb=r.left+(+list[list.length-1].getAttribute('data-t')-t0)/(t1-t0)*r.width;
+            svg.dispatchEvent(new PointerEvent('pointerdown',{clientX:xa,clientY:y,bubbles:true}));
+            svg.dispatchEvent(new PointerEvent('pointermove',{clientX:xb,clientY:y,bubbles:true}));
+            svg.dispatchEvent(new PointerEvent('pointerup',{clientX:xb,clientY:y,bubbles:true}));
+            if(fig.querySelector('.readout').textContent.indexOf('mean ')<0)\
+    fail('brush: '+fig.querySelector('.readout').textContent);
+            svg.dispatchEvent(new PointerEvent('pointerleave',{bubbles:true}));
+            if(fig.querySelector('.readout').textContent!==fig.querySelector('.readout').getAttribute('data-hint'))\
+    fail('leave');
+          }
         });
       });
+      document.querySelectorAll('.tl-tick,.tl-ring-label').forEach(function(t){
+        var shown=parseFloat(t.textContent.replace(/[\\u2009\\s]/g,'').replace('\\u2212','-'));
+        if(Math.abs(shown-(+t.getAttribute('data-value')))>1e-9)\
+    fail('label '+t.textContent+' at '+t.getAttribute('data-value'));
+      });
+      document.querySelectorAll('svg text').forEach(function(t){
+        var m=t.getScreenCTM(),size=parseFloat(getComputedStyle(t).fontSize)*(m?Math.abs(m.a):1);
+        if(t.getClientRects().length&&size<10.95)fail('text '+size.toFixed(1)+'px: '+t.textContent.slice(0,30));
+      });
+      document.querySelectorAll('section').forEach(function(s){
+        var box=s.getBoundingClientRect();
+        s.querySelectorAll('svg,table,h1,h2,p,figure,figcaption,.scroll').forEach(function(e){
+          if(e.closest('.scroll')&&e.closest('.scroll')!==e)return;
+          var r=e.getBoundingClientRect();
+          if(r.width&&(r.left<box.left-1||r.right>box.right+1))\
+    fail('overflow: '+e.tagName+' '+Math.round(r.right-box.right)+'px');
+        });
+      });
+      if(performance.getEntriesByType('resource').length)fail('fetched '+performance.getEntriesByType('resource')\
+    [0].name);
+      body.setAttribute('data-dark',matchMedia('(prefers-color-scheme: dark)').matches?'yes':'no');
       body.setAttribute('data-selftest',failures.length?'failed: '+failures.join(' | '):'ok');
     }
     if(body.getAttribute('data-script')==='pending')body.setAttribute('data-script','ok');

@@ -10,13 +10,16 @@ import TrendlineSchema
 public struct HeatmapSVGRenderer: Sendable {
   public var output: HeatmapOutput
   public var idPrefix: String
+  /// The user's last session up to as-of, for a chart with none in its window to name.
+  public var lastSession: Date?
 
   static let labelWidth = 170.0
   static let cell = (width: 62.0, height: 18.0)
   static let top = 74.0
 
-  public init(_ output: HeatmapOutput, idPrefix: String? = nil) {
+  public init(_ output: HeatmapOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
     self.output = output
+    self.lastSession = lastSession
     self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
   }
 
@@ -63,7 +66,7 @@ public struct HeatmapSVGRenderer: Sendable {
         content: PeriodName.short(start, granularity))
       b.element(
         "text",
-        [("x", f(x)), ("y", f(Self.top - 6)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "9")],
+        [("x", f(x)), ("y", f(Self.top - 6)), ("text-anchor", "middle"), ("fill", Palette.muted), ("font-size", "11")],
         content: period.partial ? "so far" : (granularity == .month ? String(start.year) : ""))
     }
     for (row, group) in groups.enumerated() {
@@ -82,11 +85,21 @@ public struct HeatmapSVGRenderer: Sendable {
           b.element(
             "text",
             [
-              ("x", f(x + Self.cell.width / 2)), ("y", f(y + 13)), ("text-anchor", "middle"), ("font-size", "10"),
-              ("fill", cell.intensity > 0.5 ? "#FFFFFF" : Palette.ink),
+              ("x", f(x + Self.cell.width / 2)), ("y", f(y + 13)), ("text-anchor", "middle"), ("font-size", "11"),
+              // `tl-on-cell`: on the cell's own shade, which no colour scheme changes.
+              ("class", "tl-on-cell"), ("fill", cell.intensity > 0.5 ? "#FFFFFF" : Palette.ink),
             ], content: String(cell.sessions))
         }
       }
+    }
+    if largest == 0 {
+      // No session in any period: said over the grid, whose zeros alone look like a blank.
+      SVGFrame.stacked(
+        &b,
+        SVGFrame.emptyWindow(
+          SVGFrame.count(output.periods.count, granularity.rawValue), asOf: output.asOf, lastSession: lastSession,
+          zone: zone),
+        x: 16, y: Self.top + min(Double(groups.count), 4) * Self.cell.height, anchor: "start")
     }
     // Legend: five steps of the scale with the session counts they stand for.
     let legendY = gridBottom + 22
@@ -109,7 +122,7 @@ public struct HeatmapSVGRenderer: Sendable {
         "text",
         [
           ("x", f(x + 26)), ("y", f(legendY + 28)), ("text-anchor", "middle"), ("fill", Palette.muted),
-          ("font-size", "10"),
+          ("font-size", "11"),
         ],
         content: String(count))
     }

@@ -10,14 +10,17 @@ import TrendlineSchema
 public struct RadarSVGRenderer: Sendable {
   public var output: RadarOutput
   public var idPrefix: String
+  /// The user's last session up to as-of, for a chart with none in its window to name.
+  public var lastSession: Date?
 
   public static let size = 460.0
   public static let center = (x: 230.0, y: 215.0)
   public static let radius = 140.0
   static let legendTop = 410.0
 
-  public init(_ output: RadarOutput, idPrefix: String? = nil) {
+  public init(_ output: RadarOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
     self.output = output
+    self.lastSession = lastSession
     self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
   }
 
@@ -46,7 +49,9 @@ public struct RadarSVGRenderer: Sendable {
     let zone = SVGFrame.zone(output.timeZone)
     let n = output.axes.count
     let largest = output.periods.flatMap(\.counts).max() ?? 0
-    let legendRows = output.periods.count
+    // The older periods' band is one legend row.
+    let earlier = max(output.periods.count - Self.polygons, 0)
+    let legendRows = output.periods.count - earlier + (earlier > 0 ? 1 : 0)
     let height = Self.legendTop + Double(legendRows) * 18 + (output.unmappedExercises.isEmpty ? 0 : 18)
     var b = SVGBuilder()
     let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .month
@@ -91,29 +96,62 @@ public struct RadarSVGRenderer: Sendable {
     }
     b.close("g")
     b.newline()
-    if largest > 0 {
-      for ring in [2, 4] {
-        let p = Self.point(index: 0, count: n, fraction: Double(ring) / 4)
-        SVGFrame.haloText(
-          &b, ShownNumber.format(Double(largest) * Double(ring) / 4, decimals: 1), x: p.x + 4, y: p.y + 12, size: 9,
-          fill: Palette.muted)
+    // Beyond the newest two, periods are one band from each spoke's least to its most: twelve
+    // grey polygons on top of each other could not be told apart.
+    let drawn = output.periods.count > Self.polygons ? output.periods.count - Self.polygons : 0
+    if drawn > 0 {
+      let older = output.periods[..<drawn]
+      func ring(_ pick: ([Double]) -> Double) -> [String] {
+        (0..<n).map { i -> String in
+          let p = Self.point(index: i, count: n, fraction: pick(older.map { i < $0.scale.count ? $0.scale[i] : 0 }))
+          return f(p.x) + "," + f(p.y)
+        }
       }
+      // The outer ring clockwise, then the inner one back: an even-odd path, filled between.
+      let outer = ring { $0.max() ?? 0 }
+      let inner = ring { $0.min() ?? 0 }
+      b.element(
+        "path",
+        [
+          ("class", "tl-older"), ("d", "M" + outer.joined(separator: "L") + "Z M" + inner.joined(separator: "L") + "Z"),
+          ("fill", Palette.older), ("fill-opacity", "0.25"), ("fill-rule", "evenodd"), ("stroke", "none"),
+        ])
     }
-    // Polygons, oldest first so the newest is drawn on top.
-    for (index, period) in output.periods.enumerated() {
+    // The newest two, older first so the newest is on top; only the newest is filled, so two
+    // fills never mix into a third colour.
+    for (index, period) in output.periods.enumerated() where index >= drawn {
       let colour = Self.colour(index: index, count: output.periods.count)
       let points = (0..<n).map { i -> String in
         let p = Self.point(index: i, count: n, fraction: i < period.scale.count ? period.scale[i] : 0)
         return f(p.x) + "," + f(p.y)
       }
+      let newest = index == output.periods.count - 1
       var attributes: [(String, String)] = [
-        ("class", "tl-period"), ("points", points.joined(separator: " ")), ("fill", colour), ("fill-opacity", "0.18"),
-        ("stroke", colour), ("stroke-width", "2"), ("stroke-linejoin", "round"),
+        ("class", "tl-period"), ("points", points.joined(separator: " ")), ("fill", newest ? colour : "none"),
+        ("fill-opacity", "0.18"), ("stroke", colour), ("stroke-width", "2"), ("stroke-linejoin", "round"),
       ]
       if period.partial { attributes.append(("stroke-dasharray", "5 3")) }
       b.element("polygon", attributes)
     }
     b.newline()
+    if largest == 0 {
+      SVGFrame.stacked(
+        &b,
+        SVGFrame.emptyWindow(
+          SVGFrame.count(output.periods.count, granularity.rawValue), asOf: output.asOf, lastSession: lastSession,
+          zone: zone),
+        x: Self.center.x, y: Self.center.y + 4)
+    }
+    // Ring counts over the polygons, so the outer one is never covered.
+    if largest > 0 {
+      for ring in [2, 4] {
+        let p = Self.point(index: 0, count: n, fraction: Double(ring) / 4)
+        let value = Double(largest) * Double(ring) / 4
+        SVGFrame.haloText(
+          &b, ShownNumber.display(value, decimals: 1), x: p.x + 4, y: p.y + 12, size: 11, fill: Palette.muted,
+          extra: [("class", "tl-ring-label"), ("data-value", f(value))])
+      }
+    }
     // Labels outside the rings, anchored by side: left of centre ends at the point, right of
     // centre starts there, top and bottom are centred, so no label runs into the rings.
     for (i, axis) in output.axes.enumerated() {
@@ -127,12 +165,24 @@ public struct RadarSVGRenderer: Sendable {
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
       // Counts per period are in the legend and the data table; a count beside each label
       // would name only one of the polygons and invite misreading.
-      b.element(
-        "text", [("x", f(x)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: axis.label)
+      Self.axisLabel(&b, axis.label, x: x, y: y, anchor: anchor, below: d.dy > 0.2)
     }
-    // Legend.
-    for (index, name) in names.enumerated() {
-      let y = Self.legendTop + Double(index) * 18
+    // Legend: the older periods' band first, then each polygon.
+    if earlier > 0 {
+      let y = Self.legendTop
+      b.element(
+        "rect",
+        [
+          ("x", "16"), ("y", f(y - 9)), ("width", "24"), ("height", "10"), ("fill", Palette.older),
+          ("fill-opacity", "0.4"),
+        ])
+      let sessions = output.periods[..<earlier].map(\.sessions).reduce(0, +)
+      b.element(
+        "text", [("x", "48"), ("y", f(y))],
+        content: "\(names[0]) – \(names[earlier - 1]), least to most: \(sessions) sessions in \(earlier) periods")
+    }
+    for (index, name) in names.enumerated() where index >= earlier {
+      let y = Self.legendTop + Double(index - earlier + (earlier > 0 ? 1 : 0)) * 18
       let colour = Self.colour(index: index, count: names.count)
       var attributes: [(String, String)] = [
         ("x1", "16"), ("x2", "40"), ("y1", f(y - 4)), ("y2", f(y - 4)), ("stroke", colour), ("stroke-width", "3"),
@@ -146,12 +196,39 @@ public struct RadarSVGRenderer: Sendable {
     if !output.unmappedExercises.isEmpty {
       let list = output.unmappedExercises.prefix(3).map(\.name).joined(separator: ", ")
       b.element(
-        "text", [("x", "16"), ("y", f(height - 4)), ("fill", Palette.muted), ("font-size", "10")],
+        "text", [("x", "16"), ("y", f(height - 4)), ("fill", Palette.muted), ("font-size", "11")],
         content: "Not counted (no muscle groups): \(list)\(output.unmappedExercises.count > 3 ? ", …" : "")")
     }
     b.close("svg")
     b.newline()
     return b.text
+  }
+
+  /// The periods drawn as polygons, newest last; older ones are one range band.
+  static let polygons = 2
+
+  /// A label longer than ``wrapLength`` is cut at its middle space into two lines, so a long
+  /// axis name ("Glutes (maximus + minimus)") stays inside the chart instead of running off
+  /// its edge; a label below the centre grows down, any other up.
+  static let wrapLength = 14
+
+  static func axisLabel(_ b: inout SVGBuilder, _ label: String, x: Double, y: Double, anchor: String, below: Bool) {
+    let words = label.split(separator: " ")
+    guard label.count > wrapLength, words.count > 1 else {
+      b.element("text", [("x", f(x)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: label)
+      return
+    }
+    // The split whose longer line is shortest.
+    let cut = (1..<words.count).min { a, c in
+      let lengthA = max(words[..<a].joined(separator: " ").count, words[a...].joined(separator: " ").count)
+      let lengthC = max(words[..<c].joined(separator: " ").count, words[c...].joined(separator: " ").count)
+      return lengthA < lengthC
+    }!
+    let top = below ? y : y - 13
+    b.open("text", [("x", f(x)), ("y", f(top)), ("text-anchor", anchor), ("font-weight", "600")])
+    b.element("tspan", [("x", f(x)), ("dy", "0")], content: words[..<cut].joined(separator: " "))
+    b.element("tspan", [("x", f(x)), ("dy", "13")], content: words[cut...].joined(separator: " "))
+    b.close("text")
   }
 
   /// The newest period orange, the one before blue, older ones gray: the eye goes to now.

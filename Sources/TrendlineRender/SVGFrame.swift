@@ -23,7 +23,8 @@ enum SVGFrame {
     b.element("title", [("id", "\(idPrefix)-title")], content: title)
     b.element("desc", [("id", "\(idPrefix)-desc")], content: desc)
     b.newline()
-    b.element("rect", [("width", f(width)), ("height", f(height)), ("fill", "#FFFFFF")])
+    // `tl-bg`: the report's dark scheme repaints it (``HTMLReport``).
+    b.element("rect", [("class", "tl-bg"), ("width", f(width)), ("height", f(height)), ("fill", "#FFFFFF")])
     b.newline()
   }
 
@@ -44,22 +45,37 @@ enum SVGFrame {
   /// instants at its left and right edges, a cursor line, and one empty `<g>` per point with
   /// its instant (`data-t`, epoch seconds) and read-out text (`data-r`).
   ///
+  /// For brushing (a drag or Shift+arrows across points, summarized), each point also carries
+  /// its values in the units shown (`data-v`, `|`-separated, empty when unknown) and the group
+  /// names them (`data-m`: `name:unit|…`); `data-sum="0"` where a total means nothing (the sum
+  /// of top sets).
+  ///
   /// The script maps the pointer through this rectangle's on-screen box, so the read-out uses
   /// the plot's own coordinates: axis labels of any width do not shift it.
   static func hoverGroup(
-    _ b: inout SVGBuilder, plot: PlotRect, scale: TimeScale, points: [(Date, String)]
+    _ b: inout SVGBuilder, plot: PlotRect, scale: TimeScale, points: [(Date, String)],
+    values: [[Double?]] = [], measures: [(name: String, unit: String)] = [], totals: Bool = true
   ) {
-    b.open(
-      "g",
-      [
-        ("class", "tl-hover"), ("data-t0", String(scale.domain.start.epochSeconds)),
-        ("data-t1", String(scale.domain.end.epochSeconds)),
-      ])
+    var attributes = [
+      ("class", "tl-hover"), ("data-t0", String(scale.domain.start.epochSeconds)),
+      ("data-t1", String(scale.domain.end.epochSeconds)),
+    ]
+    if !measures.isEmpty {
+      attributes.append(("data-m", measures.map { $0.name + ":" + $0.unit }.joined(separator: "|")))
+      if !totals { attributes.append(("data-sum", "0")) }
+    }
+    b.open("g", attributes)
     b.element(
       "rect",
       [
         ("class", "tl-plot"), ("x", f(plot.x)), ("y", f(plot.y)), ("width", f(plot.width)),
         ("height", f(plot.height)), ("fill", "none"), ("pointer-events", "all"),
+      ])
+    b.element(
+      "rect",
+      [
+        ("class", "tl-brush"), ("x", f(plot.x)), ("y", f(plot.y)), ("width", "0"), ("height", f(plot.height)),
+        ("fill", Palette.bar), ("fill-opacity", "0.12"), ("visibility", "hidden"), ("pointer-events", "none"),
       ])
     b.element(
       "line",
@@ -68,13 +84,42 @@ enum SVGFrame {
         ("stroke", Palette.ink), ("stroke-width", "1"), ("visibility", "hidden"), ("pointer-events", "none"),
       ])
     b.open("g", [("class", "tl-pts")])
-    for (date, text) in points {
-      b.element("g", [("data-t", String(date.epochSeconds)), ("data-r", text)])
+    for (index, (date, text)) in points.enumerated() {
+      var point = [("data-t", String(date.epochSeconds)), ("data-r", text)]
+      if index < values.count {
+        point.append(
+          ("data-v", values[index].map { $0.map { ShownNumber.format($0, decimals: 3) } ?? "" }.joined(separator: "|")))
+      }
+      b.element("g", point)
     }
     b.close("g")
     b.close("g")
     b.newline()
   }
+
+  /// What a chart with no session in its window says instead of drawing an empty frame, in
+  /// two parts: "No sessions in the 3 months up to 1 Dec 2026" and "last session 6 Sep 2021"
+  /// (or "no sessions before"). A wide chart joins them with " · ", a narrow one stacks them.
+  /// `window` is "3 months", "4 weeks", "91 days".
+  static func emptyWindow(_ window: String, asOf: Date, lastSession: Date?, zone: TimeZone) -> [String] {
+    [
+      "No sessions in the \(window) up to \(LocalDate(asOf, in: zone).long)",
+      lastSession.map { "last session " + LocalDate($0, in: zone).long } ?? "no sessions before",
+    ]
+  }
+
+  /// `lines` centred on (`x`, `y`) one under the other, with a halo, marked `tl-empty`.
+  static func stacked(_ b: inout SVGBuilder, _ lines: [String], x: Double, y: Double, anchor: String = "middle") {
+    for (index, line) in lines.enumerated() {
+      haloText(
+        &b, line, x: x, y: y + Double(index) * 15, anchor: anchor, size: 11,
+        fill: index == 0 ? Palette.ink : Palette.muted,
+        extra: [("class", "tl-empty")])
+    }
+  }
+
+  /// `count` `unit`s in words: "1 week", "4 weeks".
+  static func count(_ count: Int, _ unit: String) -> String { "\(count) \(unit)\(count == 1 ? "" : "s")" }
 
   static func zone(_ identifier: String) -> TimeZone {
     TimeZone(identifier: identifier) ?? TimeZone(identifier: "UTC")!

@@ -28,15 +28,21 @@ public enum ChartDocument: Sendable {
 /// engine here); label widths are estimated generously instead, see `TimeAxis.labelWidth`.
 public enum SVGRenderer {
   /// The SVG text, ending in a newline. `idPrefix` keeps ids unique when several charts are
-  /// inlined into one HTML page; it defaults to one made from the chart name.
+  /// inlined into one HTML page; it defaults to one made from the chart name. `lastSession`
+  /// (the user's last session up to as-of, which no chart output holds) lets a chart with no
+  /// session in its window say when the last one was.
   ///
   /// - Complexity: linear in the size of the output.
-  public static func render(_ chart: ChartDocument, idPrefix: String? = nil) -> String {
+  public static func render(_ chart: ChartDocument, idPrefix: String? = nil, lastSession: Date? = nil) -> String {
     switch chart {
-    case .user(.series(let output)): return SeriesSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.radar(let output)): return RadarSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.heatmap(let output)): return HeatmapSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.sparklines(let output)): return SparklinesSVGRenderer(output, idPrefix: idPrefix).render()
+    case .user(.series(let output)):
+      return SeriesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
+    case .user(.radar(let output)):
+      return RadarSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
+    case .user(.heatmap(let output)):
+      return HeatmapSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
+    case .user(.sparklines(let output)):
+      return SparklinesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
     case .user(.records(let output)): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
     case .user(.streak(let output)): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
     case .cohort(.series(let output), let user):

@@ -61,25 +61,45 @@ public struct LinearScale: Sendable, Equatable {
     guard span > 0 else { return bottom }
     return bottom - (value - domain.lowerBound) / span * (bottom - top)
   }
+}
 
-  /// A step of 1, 2, 2.5 or 5 × 10ⁿ that cuts `span` into about `count` parts.
-  static func niceStep(_ span: Double, count: Int) -> Double {
-    guard span > 0, count > 0 else { return 0 }
-    let raw = span / Double(count)
-    let power = pow(10, (log10(raw)).rounded(.down))
-    for factor in [1, 2, 2.5, 5, 10] where factor * power >= raw { return factor * power }
-    return 10 * power
-  }
+/// A radar's rings: four steps of a round size (1, 2, 2.5 or 5 × 10ⁿ) from the centre to an
+/// outer ring at or above the largest value, each labelled with exactly its value.
+///
+/// A ring labelled with a rounded value lies: rings at 0.375 and 0.75 labelled "0.4" and
+/// "0.8". Steps are round, and a label has as many decimals as its step needs (2.5 × 10⁻¹ →
+/// two), so the label *is* the ring's value.
+public struct RingScale: Sendable, Equatable {
+  public static let rings = 4
+  /// The value of one ring.
+  public var step: Double
+  /// The decimals the labels need.
+  public var decimals: Int
+  /// The outer ring's value, `rings` × `step`.
+  public var outer: Double { step * Double(Self.rings) }
 
-  /// 0 … a round number at or above `max` (1 when everything is 0, so an empty chart still
-  /// has an axis).
+  /// The rings for values up to `largest`; 0, less or not a number gives rings of 0.25 up to 1,
+  /// so an empty radar still has rings.
   ///
   /// - Complexity: O(1).
-  public static func niceDomain(max: Double, count: Int = 4) -> ClosedRange<Double> {
-    guard max > 0, max.isFinite else { return 0...1 }
-    let step = niceStep(max, count: count)
-    return 0...((max / step).rounded(.up) * step)
+  public init(largest: Double) {
+    let needed = largest.isFinite && largest > 0 ? largest / Double(Self.rings) : 0.25
+    var exponent = Int((log10(needed)).rounded(.down))
+    var mantissa = 0.0
+    repeat {
+      // A step within a billionth of `needed` reaches it (0.3 / 3 is 0.09999999999999999).
+      mantissa = [1, 2, 2.5, 5].first { $0 * pow(10, Double(exponent)) >= needed * (1 - 1e-9) } ?? 0
+      if mantissa == 0 { exponent += 1 }
+    } while mantissa == 0
+    step = mantissa * pow(10, Double(exponent))
+    decimals = max(0, -exponent + (mantissa == 2.5 ? 1 : 0))
   }
+
+  /// The value of ring `ring` (1 … `rings`).
+  public func value(_ ring: Int) -> Double { step * Double(ring) }
+
+  /// Ring `ring`'s label: its value, exactly.
+  public func label(_ ring: Int) -> String { ShownNumber.display(value(ring), decimals: decimals) }
 }
 
 /// Where the x-axis labels of a bucketed chart go, and what they say.
@@ -87,13 +107,21 @@ public struct LinearScale: Sendable, Equatable {
 /// Fewer whole labels beat many truncated ones: the stride grows until labels of the estimated
 /// width fit, and it counts back from the newest bucket, so the bucket holding as-of is always
 /// labelled. Month axes label quarters (Jan, Apr, Jul, Oct) in bold with longer ticks, so a
-/// year reads in four steps; when months crowd, only quarters are labelled.
+/// year reads in four steps; when months crowd, only quarters are labelled. Day and week axes
+/// name the year on their first label and wherever it changes, so 18 months of weeks say which
+/// year they are. Where buckets are narrower than ``markPitch``, only labelled buckets get a
+/// tick mark: a year of days was a solid band of 365 marks.
 enum TimeAxis {
   struct Tick: Equatable {
     var date: Date
     var label: String?
     var emphasized: Bool
+    /// Whether a tick mark is drawn.
+    var marked = true
   }
+
+  /// The narrowest bucket, in px, that still gets a tick mark of its own.
+  static let markPitch = 6.0
 
   /// An estimate of a label's width at 11 px: wide enough for digits and capitals, so labels
   /// never touch (an empirically derived 6.4 px a character, plus a 12 px gap).
@@ -113,7 +141,8 @@ enum TimeAxis {
         return d.dayMonth
       }
     }
-    let widest = (0..<starts.count).map { labelWidth(text($0)) }.max() ?? 0
+    // Room for the year, which any day or week label may carry.
+    let widest = (0..<starts.count).map { labelWidth(text($0) + (granularity == .month ? "" : " 2000")) }.max() ?? 0
     var labelled = Set<Int>()
     switch granularity {
     case .month:
@@ -131,17 +160,23 @@ enum TimeAxis {
         i -= stride
       }
     }
-    // A month axis names the year on January and on the first label, wherever the stride put it.
+    // A month axis names the year on January and on the first label, wherever the stride put it;
+    // a day or week axis on its first label and on the first label of each new year.
     let firstLabelled = labelled.min()
+    var previousYear: Int?
     return (0..<starts.count).map { i in
       var label = labelled.contains(i) ? text(i) : nil
       if granularity == .month, i == firstLabelled, dates[i].month != 1 {
         label = "\(dates[i].monthName) \(dates[i].year)"
       } else if granularity == .month, labelled.contains(i), dates[i].month != 1 {
         label = dates[i].monthName
+      } else if granularity != .month, let text = label {
+        if dates[i].year != previousYear { label = text + " \(dates[i].year)" }
+        previousYear = dates[i].year
       }
       let emphasized = granularity == .month && (dates[i].month - 1) % 3 == 0
-      return Tick(date: starts[i], label: label, emphasized: emphasized)
+      return Tick(
+        date: starts[i], label: label, emphasized: emphasized, marked: pitch >= markPitch || label != nil || emphasized)
     }
   }
 }

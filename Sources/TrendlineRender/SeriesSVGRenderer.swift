@@ -29,6 +29,8 @@ public struct SeriesSVGRenderer: Sendable {
 
   public var output: SeriesOutput
   public var idPrefix: String
+  /// The user's last session up to as-of, for a chart with none in its window to name.
+  public var lastSession: Date?
 
   static let width = 720.0
   static let left = 64.0
@@ -38,25 +40,17 @@ public struct SeriesSVGRenderer: Sendable {
   static let plotHeight = 130.0
   static let axisHeight = 30.0
 
-  public init(_ output: SeriesOutput, idPrefix: String? = nil) {
+  public init(_ output: SeriesOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
     self.output = output
+    self.lastSession = lastSession
     self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
   }
 
-  /// Room at the plot's leading edge for band labels, left of the time axis: labels drawn over
-  /// the first bars would hide them. The bands' shading runs under the labels, so they still
-  /// read as inside the plot. Every panel gets it, so all panels keep one x axis.
   var bands: ValueBands? { output.bands }
-
-  var gutter: Double {
-    guard let bands else { return 0 }
-    let widest = bands.levels.map { Double($0.label.count) * 6.2 }.max() ?? 0
-    return min(widest + 10, 120)
-  }
 
   /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
   public var layout: Layout {
-    let plotLeft = Self.left + gutter
+    let plotLeft = Self.left
     let plotWidth = Self.width - plotLeft - Self.right
     let x = output.domain.map { TimeScale(domain: $0, range: plotLeft...(plotLeft + plotWidth)) }
     var panels: [Panel] = []
@@ -106,16 +100,15 @@ public struct SeriesSVGRenderer: Sendable {
     guard let x = layout.x, !output.buckets.isEmpty else {
       for panel in layout.panels {
         panelFrame(&b, panel, ticks: [])
-        b.element(
-          "text",
-          [
-            ("x", f(panel.plot.x + panel.plot.width / 2)), ("y", f(panel.plot.y + panel.plot.height / 2)),
-            ("text-anchor", "middle"), ("fill", Palette.muted),
-          ], content: "No sessions in this range")
+        emptyWindow(&b, panel: panel, zone: zone)
       }
       b.close("svg")
       b.newline()
       return b.text
+    }
+    // Buckets filled with zeros but no session in any: the window is empty, and says so.
+    let idle = output.buckets.allSatisfy { bucket in
+      bucket.sessions == 0 && bucket.values.values.allSatisfy { $0 == 0 }
     }
     let ticks = TimeAxis.ticks(
       starts: output.buckets.map(\.start), granularity: output.granularity, zone: zone,
@@ -124,9 +117,14 @@ public struct SeriesSVGRenderer: Sendable {
 
     for (panelIndex, panel) in layout.panels.enumerated() {
       panelFrame(&b, panel, ticks: ticks.map { x.x($0.date) })
-      if let bands, bands.measure == panel.measure { drawBands(&b, bands, panel: panel) }
+      if let bands, bands.measure == panel.measure {
+        drawBands(&b, bands, panel: panel)
+        drawBandLabels(&b, bands, panel: panel)
+      }
       drawBars(&b, panel: panel, x: x)
-      if output.buckets.allSatisfy({ $0.values[panel.measure] == nil }) {
+      if idle {
+        emptyWindow(&b, panel: panel, zone: zone)
+      } else if output.buckets.allSatisfy({ $0.values[panel.measure] == nil }) {
         // Unknown throughout (no export of the user states it): said, not drawn as an empty
         // or zero chart.
         b.element(
@@ -136,8 +134,11 @@ public struct SeriesSVGRenderer: Sendable {
             ("text-anchor", "middle"), ("fill", Palette.muted),
           ], content: "No \(MeasureDisplay.short(panel.measure)) recorded in these exports")
       }
-      drawTrend(&b, panel: panel, x: x)
-      drawAverage(&b, panel: panel)
+      // An idle window's trend and average are zeros of filled gaps: the sentence says it all.
+      if !idle {
+        drawTrend(&b, panel: panel, x: x)
+        drawAverage(&b, panel: panel)
+      }
       drawXAxis(&b, panel: panel, x: x, ticks: ticks)
       if panelIndex == 0, let asOfIndex {
         drawAsOf(&b, bucket: output.buckets[asOfIndex], panel: panel, x: x, asOf: asOf)
@@ -146,7 +147,14 @@ public struct SeriesSVGRenderer: Sendable {
     if let first = layout.panels.first, let last = layout.panels.last {
       let plot = PlotRect(
         x: first.plot.x, y: first.plot.y, width: first.plot.width, height: last.plot.maxY - first.plot.y)
-      SVGFrame.hoverGroup(&b, plot: plot, scale: x, points: output.buckets.map { ($0.start, $0.label) })
+      SVGFrame.hoverGroup(
+        &b, plot: plot, scale: x, points: output.buckets.map { ($0.start, $0.label) },
+        values: output.buckets.map { bucket in
+          output.measures.map { measure in
+            bucket.values[measure].map { MeasureDisplay.scaled($0, measure, output.units) }
+          }
+        },
+        measures: output.measures.map { (MeasureDisplay.short($0), MeasureDisplay.unit($0, output.units)) })
     }
     b.close("svg")
     b.newline()
@@ -154,6 +162,27 @@ public struct SeriesSVGRenderer: Sendable {
   }
 
   // MARK: Parts
+
+  /// The empty window's sentence in the middle of `panel`, over a band that keeps it legible.
+  func emptyWindow(_ b: inout SVGBuilder, panel: Panel, zone: TimeZone) {
+    let lines = SVGFrame.emptyWindow(Self.window(output.range), asOf: output.asOf, lastSession: lastSession, zone: zone)
+    SVGFrame.haloText(
+      &b, lines.joined(separator: " · "), x: panel.plot.x + panel.plot.width / 2,
+      y: panel.plot.y + panel.plot.height / 2,
+      anchor: "middle", fill: Palette.muted, extra: [("class", "tl-empty")])
+  }
+
+  /// A range in words, as the empty window's sentence says it.
+  static func window(_ range: BucketRange) -> String {
+    switch range {
+    case .oneWeek: return "week"
+    case .oneMonth: return "month"
+    case .threeMonths: return "3 months"
+    case .sixMonths: return "6 months"
+    case .oneYear: return "year"
+    case .all: return "whole history"
+    }
+  }
 
   /// On its own row under the subtitle, left to right: a long user id or zone name in the
   /// subtitle can never run into it.
@@ -194,7 +223,7 @@ public struct SeriesSVGRenderer: Sendable {
         ])
     }
     if let bands {
-      item("bands: \(MeasureDisplay.short(bands.measure)) levels") { b, x0 in
+      item(MeasureDisplay.short(bands.measure) + ": " + bandLegend(bands, measure: bands.measure)) { b, x0 in
         b.element(
           "rect",
           [
@@ -208,9 +237,9 @@ public struct SeriesSVGRenderer: Sendable {
   func panelFrame(_ b: inout SVGBuilder, _ panel: Panel, ticks: [Double]) {
     let plot = panel.plot
     b.element(
-      "text", [("x", f(plot.x - gutter)), ("y", f(plot.y - 8)), ("font-weight", "600")],
+      "text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")],
       content: MeasureDisplay.title(panel.measure, output.units))
-    let lead = plot.x - gutter
+    let lead = plot.x
     for tick in panel.axis.ticks[YAxis.defaultLabelCount] ?? [] {
       let y = panel.y.y(MeasureDisplay.scaled(tick.value, panel.measure, output.units))
       b.element(
@@ -219,9 +248,14 @@ public struct SeriesSVGRenderer: Sendable {
           ("x1", f(lead)), ("x2", f(plot.maxX)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.grid),
           ("stroke-width", "1"),
         ])
+      // `data-value` is the gridline's value in the unit shown: the browser check reads every
+      // label against it.
       b.element(
-        "text", [("x", f(lead - 6)), ("y", f(y + 4)), ("text-anchor", "end"), ("fill", Palette.muted)],
-        content: tick.label)
+        "text",
+        [
+          ("class", "tl-tick"), ("data-value", f(MeasureDisplay.scaled(tick.value, panel.measure, output.units))),
+          ("x", f(lead - 6)), ("y", f(y + 4)), ("text-anchor", "end"), ("fill", Palette.muted),
+        ], content: tick.label)
     }
     b.element(
       "line",
@@ -244,7 +278,7 @@ public struct SeriesSVGRenderer: Sendable {
         b.element(
           "rect",
           [
-            ("x", f(plot.x - gutter)), ("y", f(y1)), ("width", f(plot.width + gutter)), ("height", f(y0 - y1)),
+            ("x", f(plot.x)), ("y", f(y1)), ("width", f(plot.width)), ("height", f(y0 - y1)),
             ("fill", Palette.band),
           ])
       }
@@ -252,7 +286,7 @@ public struct SeriesSVGRenderer: Sendable {
         b.element(
           "line",
           [
-            ("x1", f(plot.x - gutter)), ("x2", f(plot.maxX)), ("y1", f(y0)), ("y2", f(y0)), ("stroke", "#AFB8C1"),
+            ("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(y0)), ("y2", f(y0)), ("stroke", "#AFB8C1"),
             ("stroke-dasharray", "1 3"),
           ])
       }
@@ -261,9 +295,14 @@ public struct SeriesSVGRenderer: Sendable {
     b.newline()
   }
 
-  /// Band labels go on top of the bars, at the leading edge, each in the middle of its band
-  /// (or just above its threshold when the band is too thin to hold it).
+  /// Band labels go in the right margin, each beside the middle of its band, where no bar can
+  /// cover them and no blank gutter pushes the bars of every panel right. A label that would
+  /// touch the average's label (also in that margin) is left out; every level is also named in
+  /// the legend (``bandLegend(_:measure:)``).
   func drawBandLabels(_ b: inout SVGBuilder, _ bands: ValueBands, panel: Panel) {
+    let average = output.average[panel.measure].map {
+      panel.y.y(MeasureDisplay.scaled($0, panel.measure, output.units))
+    }
     for (index, level) in bands.levels.enumerated() {
       let from = MeasureDisplay.scaled(level.from, panel.measure, output.units)
       guard from < panel.y.domain.upperBound else { break }
@@ -272,10 +311,27 @@ public struct SeriesSVGRenderer: Sendable {
         ? MeasureDisplay.scaled(bands.levels[index + 1].from, panel.measure, output.units) : panel.y.domain.upperBound
       let y0 = panel.y.y(max(from, panel.y.domain.lowerBound))
       let y1 = panel.y.y(min(next, panel.y.domain.upperBound))
-      let y = y0 - y1 >= 14 ? (y0 + y1) / 2 + 4 : y0 - 3
-      SVGFrame.haloText(
-        &b, level.label, x: panel.plot.x - gutter + 4, y: y, size: 10, weight: "600", fill: Palette.muted)
+      let y = (y0 + y1) / 2 + 3.5
+      // The average's two lines span 14 px above its rule to 13 below.
+      if let average, y + 2 > average - 14, y - 9 < average + 13 { continue }
+      b.element(
+        "text",
+        [("class", "tl-band-label"), ("x", f(panel.plot.maxX + 6)), ("y", f(y)), ("fill", Palette.muted)],
+        content: level.label)
     }
+  }
+
+  /// The levels in words, for the legend: "Rest 0 · Light 1–2 · Regular 3–4 · Heavy 5+".
+  func bandLegend(_ bands: ValueBands, measure: Measure) -> String {
+    let shown = bands.levels.map { MeasureDisplay.scaled($0.from, measure, output.units) }
+    return bands.levels.enumerated().map { index, level in
+      let from = shown[index]
+      guard index + 1 < shown.count else { return level.label + " " + ShownNumber.display(from) + "+" }
+      let next = shown[index + 1]
+      let whole = from.rounded() == from && next.rounded() == next
+      if whole && next - from == 1 { return level.label + " " + ShownNumber.display(from) }
+      return level.label + " " + ShownNumber.display(from) + "–" + ShownNumber.display(whole ? next - 1 : next)
+    }.joined(separator: " · ")
   }
 
   func drawBars(_ b: inout SVGBuilder, panel: Panel, x: TimeScale) {
@@ -296,11 +352,6 @@ public struct SeriesSVGRenderer: Sendable {
           ("fill", bucket.partial ? "url(#\(idPrefix)-hatch)" : Palette.bar),
           ("data-start", String(bucket.bar.start.epochSeconds)), ("data-end", String(bucket.bar.end.epochSeconds)),
         ])
-      if bucket.partial {
-        SVGFrame.haloText(
-          &b, "so far", x: (x0 + x1) / 2, y: max(top - 4, panel.plot.y + 10), anchor: "middle", size: 10,
-          fill: Palette.muted)
-      }
     }
     b.close("g")
     b.newline()
@@ -311,7 +362,6 @@ public struct SeriesSVGRenderer: Sendable {
       guard let value = bucket.trend?[panel.measure] else { return nil }
       return f(x.x(bucket.start)) + "," + f(panel.y.y(MeasureDisplay.scaled(value, panel.measure, output.units)))
     }
-    if let bands, bands.measure == panel.measure { drawBandLabels(&b, bands, panel: panel) }
     guard points.count > 0 else { return }
     b.element(
       "polyline",
@@ -333,10 +383,10 @@ public struct SeriesSVGRenderer: Sendable {
       ])
     // In the right margin, where neither bars nor band labels can cover it.
     b.element(
-      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y - 2)), ("fill", Palette.ink), ("font-size", "10")],
+      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y - 3)), ("fill", Palette.ink)],
       content: "avg")
     b.element(
-      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y + 9)), ("fill", Palette.ink), ("font-size", "10")],
+      "text", [("x", f(panel.plot.maxX + 6)), ("y", f(y + 10)), ("fill", Palette.ink)],
       content: averageText(average, panel.measure))
   }
 
@@ -352,7 +402,7 @@ public struct SeriesSVGRenderer: Sendable {
 
   func drawXAxis(_ b: inout SVGBuilder, panel: Panel, x: TimeScale, ticks: [TimeAxis.Tick]) {
     let y = panel.plot.maxY
-    for tick in ticks {
+    for tick in ticks where tick.marked {
       let tx = x.x(tick.date)
       b.element(
         "line",
@@ -377,13 +427,15 @@ public struct SeriesSVGRenderer: Sendable {
     let y = panel.plot.y - 4
     b.element(
       "path", [("class", "tl-asof"), ("d", "M\(f(cx - 5)),\(f(y - 7))h10l-5,7z"), ("fill", Palette.ink)])
-    let label = "as of \(asOf.dayMonth)"
+    // The partial bucket is named here, above the plot, rather than over its bar, where the
+    // trend and the average's label ran into it.
+    let label =
+      "as of \(asOf.dayMonth) \(asOf.year)" + (bucket.partial ? ", \(output.granularity.rawValue) so far" : "")
     let rightSide = cx > panel.plot.x + panel.plot.width / 2
     b.element(
       "text",
       [
         ("x", f(rightSide ? cx - 8 : cx + 8)), ("y", f(y - 1)), ("text-anchor", rightSide ? "end" : "start"),
-        ("font-size", "10"),
       ],
       content: label)
   }

@@ -6,11 +6,16 @@ import TrendlineSchema
 ///
 /// Every line shares the output's `domain` as its x domain, the window ending at as-of, never
 /// the span of its own points: a line that stops early shows that the exercise stopped.
-/// Each line has its own y range (min … max of its points), because a sparkline shows a shape,
-/// not a magnitude; the number beside it gives the magnitude.
+/// Each line has its own y range, because a sparkline shows a shape, not a magnitude (the number
+/// beside it gives the magnitude); but never narrower than a fifth of its largest value
+/// (``minimumSpan``), so a 2.5 kg change on an 80 kg top set moves the line an eighth of its
+/// height, not all of it. A line of a weight value whose every point is 0 (a body-weight or
+/// cardio exercise: no load recorded) is said in words, not drawn as a flat line at "0 kg".
 public struct SparklinesSVGRenderer: Sendable {
   public var output: SparklinesOutput
   public var idPrefix: String
+  /// The user's last session up to as-of, for a chart with none in its window to name.
+  public var lastSession: Date?
 
   public static let lineSize = (width: 100.0, height: 30.0)
   static let rowHeight = 40.0
@@ -20,8 +25,9 @@ public struct SparklinesSVGRenderer: Sendable {
   /// Longer names are cut with "…"; the full name is in the row's `<title>` and the data table.
   static let maxNameLength = 30
 
-  public init(_ output: SparklinesOutput, idPrefix: String? = nil) {
+  public init(_ output: SparklinesOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
     self.output = output
+    self.lastSession = lastSession
     self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
   }
 
@@ -63,21 +69,19 @@ public struct SparklinesSVGRenderer: Sendable {
       "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
       content: "\(output.user) · \(Self.valueName(output.value)) · \(start.dayMonth) – \(end.dayMonth) \(end.year)")
     if output.lines.isEmpty {
-      b.element(
-        "text", [("x", "16"), ("y", f(Self.top + 20)), ("fill", Palette.muted)], content: "No sessions in the window")
+      SVGFrame.stacked(
+        &b,
+        SVGFrame.emptyWindow(
+          SVGFrame.count(output.windowDays, "day"), asOf: output.asOf, lastSession: lastSession, zone: zone),
+        x: 16, y: Self.top + 12, anchor: "start")
     }
     for (row, line) in output.lines.enumerated() {
       let plot = plot(row: row)
       let x = xScale(row: row)
       // Drawn in the unit shown, so the line's shape and its numbers agree.
       let values = line.points.map { Self.shown($0.v, output) }
-      let low = values.min() ?? 0
-      let high = values.max() ?? 0
-      // A flat line sits in the middle rather than on the floor.
-      let y =
-        high > low
-        ? LinearScale(domain: low...high, bottom: plot.maxY - 2, top: plot.y + 2)
-        : LinearScale(domain: (low - 1)...(low + 1), bottom: plot.maxY - 2, top: plot.y + 2)
+      let y = Self.yScale(values, plot: plot)
+      let unloaded = output.value != .reps && values.allSatisfy { $0 == 0 }
       b.open("g", [("class", "tl-line")])
       b.element("title", [], content: line.exercise)
       var name = line.exercise
@@ -87,6 +91,13 @@ public struct SparklinesSVGRenderer: Sendable {
       b.element(
         "line",
         [("x1", f(plot.x)), ("x2", f(plot.maxX)), ("y1", f(plot.maxY)), ("y2", f(plot.maxY)), ("stroke", Palette.grid)])
+      if unloaded {
+        b.element(
+          "text", [("x", f(plot.x)), ("y", f(plot.y + plot.height / 2 + 4)), ("fill", Palette.muted)],
+          content: "no load recorded · \(line.points.count) session\(line.points.count == 1 ? "" : "s")")
+        b.close("g")
+        continue
+      }
       let points = line.points.map { f(x.x($0.t)) + "," + f(y.y(Self.shown($0.v, output))) }
       if points.count > 1 {
         b.element(
@@ -107,7 +118,7 @@ public struct SparklinesSVGRenderer: Sendable {
           "text",
           [
             ("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 16)), ("fill", Palette.muted),
-            ("font-size", "9"),
+            ("font-size", "11"),
           ],
           content: LocalDate(last.t, in: zone).dayMonth)
       }
@@ -120,11 +131,26 @@ public struct SparklinesSVGRenderer: Sendable {
             "\(line.exercise), \(LocalDate($0.t, in: zone).long): " + ShownNumber.display(Self.shown($0.v, output))
               + unit
           )
-        })
+        }, values: line.points.map { [Self.shown($0.v, output)] },
+        measures: [(line.exercise + " " + Self.valueName(output.value), String(unit.dropFirst()))], totals: false)
     }
     b.close("svg")
     b.newline()
     return b.text
+  }
+
+  /// The smallest y span of a line, as a share of its largest value.
+  static let minimumSpan = 0.2
+
+  /// Row `plot`'s y scale for `values`: their range, widened about its middle to at least
+  /// ``minimumSpan`` of the largest magnitude (1 when that is 0), so a flat line sits in the
+  /// middle and a small change looks small.
+  static func yScale(_ values: [Double], plot: PlotRect) -> LinearScale {
+    let low = values.min() ?? 0
+    let high = values.max() ?? 0
+    let span = max(high - low, max(abs(low), abs(high)) * minimumSpan, high == low && high == 0 ? 1 : 0)
+    let middle = (low + high) / 2
+    return LinearScale(domain: (middle - span / 2)...(middle + span / 2), bottom: plot.maxY - 2, top: plot.y + 2)
   }
 
   /// The unit after a shown value: reps, or the person's weight unit.

@@ -12,15 +12,15 @@ import TrendlineStages
 /// is written, and the runner's own logic does not change with the report's.
 enum ReportWriter {
   /// `<name>.svg` beside `<name>.json` in `folder`, when the pipeline writes SVG; the file's
-  /// name if it was written.
+  /// name if it was written. `lastSession` is the user's last session up to as-of.
   @discardableResult
   static func writeSVG(
-    _ document: ChartDocument, named name: String, in folder: String, formats: [Pipeline.Output.Format]
-  )
-    throws(AtomicFile.WriteError) -> String?
-  {
+    _ document: ChartDocument, named name: String, in folder: String, formats: [Pipeline.Output.Format],
+    lastSession: Date? = nil
+  ) throws(AtomicFile.WriteError) -> String? {
     guard formats.contains(.svg) else { return nil }
-    try AtomicFile.write(Data(SVGRenderer.render(document).utf8), to: folder + "/" + name + ".svg")
+    try AtomicFile.write(
+      Data(SVGRenderer.render(document, lastSession: lastSession).utf8), to: folder + "/" + name + ".svg")
     return name + ".svg"
   }
 

@@ -196,6 +196,10 @@ enum UserJob {
       return chart.run(ingest.sessions, in: aligned)
     }
     var documents: [ChartDocument] = []
+    // Sessions are oldest first; drawn charts with an empty window name the last one.
+    let lastSession =
+      formats.contains(.svg)
+      ? ingest.sessions.last(where: { $0.start <= asOf }).map { Date(epochSeconds: $0.start) } : nil
     var tables: [(chart: Int, rows: [UInt8])] = []
     var ranked: [String: CohortRanks.Buckets] = [:]
     for (index, chart) in context.pipeline.charts.enumerated() {
@@ -220,7 +224,9 @@ enum UserJob {
       written.insert(chart.name + ".json")
       if compares(chart.name) { compared.append((chart.name, cohortView(of: output))) }
       let document = ChartDocument.user(output)
-      if let svg = try ReportWriter.writeSVG(document, named: chart.name, in: folder, formats: formats) {
+      if let svg = try ReportWriter.writeSVG(
+        document, named: chart.name, in: folder, formats: formats, lastSession: lastSession)
+      {
         written.insert(svg)
       }
       documents.append(document)

@@ -131,7 +131,9 @@ public struct Compare: Sendable, Equatable, Codable {
         if measure == rankMeasure { total += value }
       }
     }
-    if let rankMeasure, series.measures.contains(rankMeasure) {
+    // A ranking of who did most lists no one who did nothing: a user whose total is 0 (or
+    // unknown throughout) is not a top user, however few users did more.
+    if let rankMeasure, series.measures.contains(rankMeasure), total > 0 {
       part.ranking = top(part.ranking + [.init(user: series.user, value: total)])
     }
   }

@@ -320,10 +320,22 @@ struct XMLError: Error, CustomStringConvertible {
     #expect(ShownNumber.compact(2_500) == "2.5k")
   }
 
-  @Test func niceDomains() {
-    #expect(LinearScale.niceDomain(max: 0) == 0...1)
-    #expect(LinearScale.niceDomain(max: 3) == 0...3)
-    #expect(LinearScale.niceDomain(max: 7.2) == 0...8)
+  /// Every ring's label is its value: 1.2 needs steps of 0.3 at least, and the round step is
+  /// 0.5 (rings 0.5, 1, 1.5, 2), where a domain rounded up from 1.2 to 1.5 put rings at 0.375
+  /// and 0.75 and labelled them "0.4" and "0.8".
+  @Test func ringScalesLabelTheirRingsExactly() {
+    func rings(_ largest: Double) -> [String] { (1...4).map(RingScale(largest: largest).label) }
+    #expect(rings(1.2) == ["0.5", "1", "1.5", "2"])
+    #expect(rings(0.9) == ["0.25", "0.5", "0.75", "1"])
+    #expect(rings(0) == ["0.25", "0.5", "0.75", "1"])
+    #expect(rings(-3) == ["0.25", "0.5", "0.75", "1"])
+    #expect(rings(.nan) == ["0.25", "0.5", "0.75", "1"])
+    #expect(rings(3) == ["1", "2", "3", "4"])
+    #expect(rings(0.3) == ["0.1", "0.2", "0.3", "0.4"])
+    #expect(rings(7.2) == ["2", "4", "6", "8"])
+    #expect(rings(90) == ["25", "50", "75", "100"])
+    #expect(rings(0.04) == ["0.01", "0.02", "0.03", "0.04"])
+    #expect(RingScale(largest: 9).outer == 10)
   }
 
   // MARK: Snapshots

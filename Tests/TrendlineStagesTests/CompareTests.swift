@@ -121,3 +121,16 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   #expect(one == other)
   #expect(one.ranking?.users.map(\.user) == ["c"])
 }
+
+/// A top-three ranking of two users who lifted and one who did not lists two: "idle" with
+/// 0 kg is no top user, though only two users did more.
+@Test func theRankingListsNoOneWhoDidNothing() {
+  let compare = Compare(rankMeasure: .volumeKg, rankTop: 3)
+  var part = compare.add(series("idle", zone: "UTC", [("2025-11-24T00:00:00Z", 0, 0)]), to: nil)
+  part = compare.add(series("ana", zone: "UTC", [("2025-11-24T00:00:00Z", 1, 500)]), to: part)
+  part = compare.add(series("ben", zone: "UTC", [("2025-11-24T00:00:00Z", 2, 800)]), to: part)
+  let cohort = compare.reduce(part, chart: "volume", asOf: "2025-11-29")
+  #expect(cohort.users == 3)
+  #expect(cohort.ranking?.users.map(\.user) == ["ben", "ana"])
+  #expect(cohort.ranking?.users.map(\.value) == [800, 500])
+}
