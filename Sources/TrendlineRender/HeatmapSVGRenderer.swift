@@ -94,11 +94,8 @@ public struct HeatmapSVGRenderer: Sendable {
     }
     if largest == 0 {
       // No session in any period: said over the grid, whose zeros alone look like a blank.
-      SVGFrame.stacked(
-        &b,
-        SVGFrame.emptyWindow(
-          SVGFrame.count(output.periods.count, granularity.rawValue), asOf: output.asOf, lastSession: lastSession,
-          zone: zone),
+      SVGFrame.emptyPeriods(
+        &b, output.periods.count, of: granularity, asOf: output.asOf, lastSession: lastSession, zone: zone,
         x: 16, y: Self.top + min(Double(groups.count), 4) * Self.cell.height, anchor: "start")
     }
     // Legend: five steps of the scale with the session counts they stand for.

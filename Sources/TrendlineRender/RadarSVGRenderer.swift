@@ -135,11 +135,8 @@ public struct RadarSVGRenderer: Sendable {
     }
     b.newline()
     if largest == 0 {
-      SVGFrame.stacked(
-        &b,
-        SVGFrame.emptyWindow(
-          SVGFrame.count(output.periods.count, granularity.rawValue), asOf: output.asOf, lastSession: lastSession,
-          zone: zone),
+      SVGFrame.emptyPeriods(
+        &b, output.periods.count, of: granularity, asOf: output.asOf, lastSession: lastSession, zone: zone,
         x: Self.center.x, y: Self.center.y + 4)
     }
     // Ring counts over the polygons, so the outer one is never covered.

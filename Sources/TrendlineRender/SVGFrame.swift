@@ -118,6 +118,16 @@ enum SVGFrame {
     }
   }
 
+  /// A chart of `periods` periods of `granularity` with no session in any: its sentence,
+  /// stacked at (`x`, `y`).
+  static func emptyPeriods(
+    _ b: inout SVGBuilder, _ periods: Int, of granularity: Granularity, asOf: Date, lastSession: Date?,
+    zone: TimeZone, x: Double, y: Double, anchor: String = "middle"
+  ) {
+    let lines = emptyWindow(count(periods, granularity.rawValue), asOf: asOf, lastSession: lastSession, zone: zone)
+    stacked(&b, lines, x: x, y: y, anchor: anchor)
+  }
+
   /// `count` `unit`s in words: "1 week", "4 weeks".
   static func count(_ count: Int, _ unit: String) -> String { "\(count) \(unit)\(count == 1 ? "" : "s")" }
 
