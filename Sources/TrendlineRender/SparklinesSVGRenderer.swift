@@ -132,7 +132,9 @@ public struct SparklinesSVGRenderer: Sendable {
               + unit
           )
         }, values: line.points.map { [Self.shown($0.v, output)] },
-        measures: [(line.exercise + " " + Self.valueName(output.value), String(unit.dropFirst()))], totals: false)
+        // The value's name, not the exercise's: an export's name may hold the `|` and `:` that
+        // `data-m` is split on, and each point's read-out names the exercise already.
+        measures: [(Self.valueName(output.value), String(unit.dropFirst()))], totals: false)
     }
     b.close("svg")
     b.newline()
