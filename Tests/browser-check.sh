@@ -39,21 +39,23 @@ for page in "${pages[@]}"; do
   [ "$(basename "$page")" = index.html ] && name=index
   browser --screenshot="$shots/$name.png" --window-size=1280,2400 "file://$page" >/dev/null
   [ -s "$shots/$name.png" ] || { echo "browser: no screenshot of $page"; failed=1; }
-  # The page's self-test (HTMLReport.script), in the light and the dark scheme at a desktop
-  # width: read-out, keyboard, brushing, tick labels equal to their gridlines, no text under
-  # 11 px, nothing out of its card, nothing fetched.
-  for scheme in light dark; do
-    flags=(--window-size=1280,2400)
+  browser --screenshot="$shots/$name-390.png" --window-size=390,2400 "file://$page" >/dev/null
+  # The page's self-test (HTMLReport.script), in the light and the dark scheme, at a desktop
+  # width and a phone's: read-out, keyboard, brushing, tick labels equal to their gridlines, no
+  # text under 11 px, nothing out of its card, nothing fetched.
+  for run in 1280-light 1280-dark 390-light 390-dark; do
+    scheme=${run#*-}
+    flags=(--window-size=${run%-*},2400)
     [ "$scheme" = dark ] && flags+=(--blink-settings=preferredColorScheme=0)
     dom=$(browser "${flags[@]}" --dump-dom "file://$page#selftest")
     status=$(grep -o 'data-script="[^"]*"' <<<"$dom" | head -1)
     selftest=$(grep -o 'data-selftest="[^"]*"' <<<"$dom" | head -1)
     dark=$(grep -o 'data-dark="[^"]*"' <<<"$dom" | head -1)
     if [ "$status" != 'data-script="ok"' ]; then
-      echo "browser: $name ($scheme): script did not finish ($status)"; failed=1
+      echo "browser: $name ($run): script did not finish ($status)"; failed=1
     fi
     if [ "$selftest" != 'data-selftest="ok"' ]; then
-      echo "browser: $name ($scheme): self-test ($selftest)"; failed=1
+      echo "browser: $name ($run): self-test ($selftest)"; failed=1
     fi
     want=no
     [ "$scheme" = dark ] && want=yes
@@ -77,4 +79,4 @@ scripts=$(grep -o '<script' <<<"$dom" | wc -l)
 [ "$scripts" = 1 ] || { echo "browser: mason: $scripts script elements, expected only the report's own"; failed=1; }
 
 [ "$failed" = 0 ] || exit 1
-echo "browser: ${#pages[@]} pages passed their self-test, light and dark, at 1280 px; screenshots in $shots"
+echo "browser: ${#pages[@]} pages passed their self-test, light and dark, at 1280 and 390 px; screenshots in $shots"

@@ -19,18 +19,37 @@ public struct CohortSeriesSVGRenderer: Sendable {
   /// user's own line drawn over the cohort is in them too, so it lines up with the band).
   static let units = Units.metric
 
-  static let width = 720.0
-  static let left = 64.0
-  static let right = 40.0
-  static let header = 76.0
+  public var chartWidth: ChartWidth
+  var width: Double { chartWidth.value(regular: 720) }
+  var left: Double { chartWidth == .regular ? 64 : 50 }
+  var right: Double { chartWidth == .regular ? 40 : 16 }
+  var headerLeft: Double { chartWidth == .regular ? left : 8 }
   static let plotHeight = 130.0
   static let panelGap = 56.0
   static let rankRow = 20.0
 
-  public init(_ output: CohortSeriesOutput, user: SeriesOutput? = nil, idPrefix: String? = nil) {
+  public init(
+    _ output: CohortSeriesOutput, user: SeriesOutput? = nil, idPrefix: String? = nil, width: ChartWidth = .regular
+  ) {
     self.output = output
     self.user = user
-    self.idPrefix = idPrefix ?? "tl-cohort-" + idSafe(output.chart)
+    self.chartWidth = width
+    self.idPrefix = (idPrefix ?? "tl-cohort-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
+  }
+
+  /// The subtitle's lines and the legend's items, placed (wrapped on a phone), and where the
+  /// first plot starts.
+  var header: (subtitle: [String], legend: [(label: String, x: Double, y: Double)], plotTop: Double) {
+    let subtitle = SVGFrame.wrap(
+      [
+        "cohort of \(output.users) users", "\(output.range.rawValue) by \(output.granularity.rawValue)",
+        "as of \(output.asOf)",
+      ], width: width - headerLeft - 8)
+    var labels = ["p25–p75", "median"]
+    if let user { labels.append(String(user.user.prefix(16))) }
+    let top = 36 + Double(subtitle.count - 1) * 15 + 18
+    let flow = SVGFrame.flow(labels, x: headerLeft, y: top, right: width - 8)
+    return (subtitle, zip(labels, flow.origins).map { ($0, $1.x, $1.y) }, flow.bottom + 24)
   }
 
   /// The rows' starts as instants (their local dates at midnight UTC), in order.
@@ -40,7 +59,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
   ///
   /// - Complexity: O(1).
   public var xScale: TimeScale? {
-    output.domain.map { TimeScale(domain: $0, range: Self.left...(Self.width - Self.right)) }
+    output.domain.map { TimeScale(domain: $0, range: left...(width - right)) }
   }
 
   /// The cohort's shared axis of `measure` (``YAxis``), so this chart and every user's drawn on
@@ -55,18 +74,18 @@ public struct CohortSeriesSVGRenderer: Sendable {
     return LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)
   }
 
-  func plot(panel: Int) -> PlotRect {
+  func plot(panel: Int, header: Double) -> PlotRect {
     PlotRect(
-      x: Self.left, y: Self.header + Double(panel) * (Self.plotHeight + Self.panelGap),
-      width: Self.width - Self.left - Self.right,
+      x: left, y: header + Double(panel) * (Self.plotHeight + Self.panelGap), width: width - left - right,
       height: Self.plotHeight)
   }
 
   /// - Complexity: O(*b* × *m* + *r*) for *b* buckets, *m* measures and *r* ranked users.
   public func render() -> String {
     let utc = TimeZone(identifier: "UTC")!
+    let header = self.header
     let panelsBottom =
-      Self.header + Double(output.measures.count) * (Self.plotHeight + Self.panelGap) - Self.panelGap + 30
+      header.plotTop + Double(output.measures.count) * (Self.plotHeight + Self.panelGap) - Self.panelGap + 30
     let ranking = output.ranking?.users ?? []
     let height = panelsBottom + (ranking.isEmpty ? 10 : 40 + Double(ranking.count) * Self.rankRow)
     var b = SVGBuilder()
@@ -81,35 +100,37 @@ public struct CohortSeriesSVGRenderer: Sendable {
           + ranking.map { "\($0.user) " + MeasureDisplay.text($0.value, output.ranking!.measure, Self.units) }.joined(
             separator: ", ") + ".")
     SVGFrame.open(
-      &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)",
+      &b, width: width, height: height, idPrefix: idPrefix, title: "\(output.chart) — cohort of \(output.users)",
       desc: desc, kind: "cohort-series")
     b.element(
-      "text", [("x", f(Self.left)), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
-    b.element(
-      "text", [("x", f(Self.left)), ("y", "36"), ("fill", Palette.muted)],
-      content:
-        "cohort of \(output.users) users · \(output.range.rawValue) by \(output.granularity.rawValue) · as of "
-        + "\(output.asOf)"
-    )
-    // Legend.
-    b.element("rect", [("x", "420"), ("y", "27"), ("width", "16"), ("height", "10"), ("fill", Palette.barLight)])
-    b.element("text", [("x", "440"), ("y", "36"), ("fill", Palette.muted)], content: "p25–p75")
-    b.element(
-      "line",
-      [("x1", "500"), ("x2", "516"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.bar), ("stroke-width", "2")])
-    b.element("text", [("x", "520"), ("y", "36"), ("fill", Palette.muted)], content: "median")
-    if let user {
+      "text", [("x", f(headerLeft)), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
+    for (index, line) in header.subtitle.enumerated() {
       b.element(
-        "line",
-        [
-          ("x1", "572"), ("x2", "588"), ("y1", "32"), ("y2", "32"), ("stroke", Palette.trend), ("stroke-width", "2.5"),
-          ("stroke-dasharray", "6 3"),
-        ])
-      b.element("text", [("x", "592"), ("y", "36"), ("fill", Palette.muted)], content: String(user.user.prefix(16)))
+        "text", [("x", f(headerLeft)), ("y", f(36 + Double(index) * 15)), ("fill", Palette.muted)], content: line)
+    }
+    for (index, item) in header.legend.enumerated() {
+      let (x, y) = (item.x, item.y)
+      switch index {
+      case 0:
+        b.element(
+          "rect", [("x", f(x)), ("y", f(y - 5)), ("width", "16"), ("height", "10"), ("fill", Palette.barLight)])
+      case 1:
+        b.element(
+          "line",
+          [("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.bar), ("stroke-width", "2")])
+      default:
+        b.element(
+          "line",
+          [
+            ("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.trend),
+            ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"),
+          ])
+      }
+      b.element("text", [("x", f(x + 20)), ("y", f(y + 4)), ("fill", Palette.muted)], content: item.label)
     }
     guard let x = xScale else {
       b.element(
-        "text", [("x", f(Self.left)), ("y", f(Self.header + 20)), ("fill", Palette.muted)], content: "No buckets")
+        "text", [("x", f(left)), ("y", f(header.plotTop + 20)), ("fill", Palette.muted)], content: "No buckets")
       b.close("svg")
       b.newline()
       return b.text
@@ -118,7 +139,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
       starts: dates, granularity: output.granularity, zone: utc, width: x.range.upperBound - x.range.lowerBound)
     let userPoints = userLine()
     for (index, measure) in output.measures.enumerated() {
-      let plot = self.plot(panel: index)
+      let plot = self.plot(panel: index, header: header.plotTop)
       let y = yScale(measure, plot: plot)
       b.element(
         "text", [("x", f(plot.x)), ("y", f(plot.y - 8)), ("font-weight", "600")],
@@ -201,8 +222,8 @@ public struct CohortSeriesSVGRenderer: Sendable {
       }
       b.newline()
     }
-    let first = plot(panel: 0)
-    let last = plot(panel: max(output.measures.count - 1, 0))
+    let first = plot(panel: 0, header: header.plotTop)
+    let last = plot(panel: max(output.measures.count - 1, 0), header: header.plotTop)
     let hoverPlot = PlotRect(x: first.x, y: first.y, width: first.width, height: last.maxY - first.y)
     SVGFrame.hoverGroup(
       &b, plot: hoverPlot, scale: x,
@@ -253,18 +274,19 @@ public struct CohortSeriesSVGRenderer: Sendable {
   }
 
   func drawRanking(_ b: inout SVGBuilder, _ rank: CohortSeriesOutput.Ranking, top: Double) {
-    let labelRight = 170.0
-    let barWidth = Self.width - labelRight - 110
+    let labelRight = chartWidth == .regular ? 170.0 : 104
+    let barWidth = width - labelRight - 110
+    let longest = chartWidth == .regular ? 24 : 14
     let largest = rank.users.map(\.value).max() ?? 0
     b.element(
-      "text", [("x", f(Self.left)), ("y", f(top + 14)), ("font-weight", "600")],
+      "text", [("x", f(headerLeft)), ("y", f(top + 14)), ("font-weight", "600")],
       content: "Top \(rank.users.count) by \(MeasureDisplay.short(rank.measure)) over the window")
     b.open("g", [("class", "tl-ranking")])
     for (index, entry) in rank.users.enumerated() {
       let y = top + 26 + Double(index) * Self.rankRow
       let width = largest > 0 ? entry.value / largest * barWidth : 0
       var name = entry.user
-      if name.count > 24 { name = String(name.prefix(23)) + "…" }
+      if name.count > longest { name = String(name.prefix(longest - 1)) + "…" }
       b.element("text", [("x", f(labelRight - 8)), ("y", f(y + 12)), ("text-anchor", "end")], content: name)
       b.element(
         "rect",
@@ -287,17 +309,19 @@ public struct CohortSeriesSVGRenderer: Sendable {
 public struct CohortRadarSVGRenderer: Sendable {
   public var output: CohortRadarOutput
   public var idPrefix: String
+  public var geometry: RadarGeometry
 
-  public init(_ output: CohortRadarOutput, idPrefix: String? = nil) {
+  public init(_ output: CohortRadarOutput, idPrefix: String? = nil, width: ChartWidth = .regular) {
     self.output = output
-    self.idPrefix = idPrefix ?? "tl-cohort-" + idSafe(output.chart)
+    self.geometry = RadarGeometry(width)
+    self.idPrefix = (idPrefix ?? "tl-cohort-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
   }
 
   /// - Complexity: O(*a*) for *a* axes.
   public func render() -> String {
     let n = output.axes.count
-    let size = RadarSVGRenderer.size
-    let legend = RadarSVGRenderer.legendTop
+    let size = geometry.size
+    let legend = geometry.legendTop
     var b = SVGBuilder()
     func q(_ axis: CohortRadarOutput.Axis, _ name: String) -> Double? { axis.counts.quantile(name) }
     let largest = output.axes.map { max(q($0, "p75") ?? 0, q($0, "p50") ?? $0.counts.mean) }.max() ?? 0
@@ -309,15 +333,17 @@ public struct CohortRadarSVGRenderer: Sendable {
       + output.axes.map { "\($0.label) median " + ShownNumber.display(q($0, "p50") ?? $0.counts.mean) }.joined(
         separator: ", ") + "."
     SVGFrame.open(
-      &b, width: size, height: RadarSVGRenderer.legendTop + 24, idPrefix: idPrefix,
+      &b, width: size, height: legend + 24, idPrefix: idPrefix,
       title: "\(output.chart) — cohort of \(output.users)", desc: desc,
       kind: "cohort-radar")
     b.element("text", [("x", "16"), ("y", "22"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
-    b.element(
-      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
-      content:
-        "cohort of \(output.users) users · sessions per area this \(output.period.rawValue)"
-        + (output.partial ? " so far" : "") + " · as of \(output.asOf)")
+    geometry.subtitle(
+      &b,
+      [
+        "cohort of \(output.users) users",
+        "sessions per area this \(output.period.rawValue)" + (output.partial ? " so far" : ""),
+        "as of \(output.asOf)",
+      ])
     guard n >= 3 else {
       b.close("svg")
       b.newline()
@@ -326,21 +352,21 @@ public struct CohortRadarSVGRenderer: Sendable {
     b.open("g", [("fill", "none"), ("stroke", Palette.grid)])
     for ring in 1...4 {
       let points = (0..<n).map { i -> String in
-        let p = RadarSVGRenderer.point(index: i, count: n, fraction: Double(ring) / 4)
+        let p = geometry.point(index: i, count: n, fraction: Double(ring) / 4)
         return f(p.x) + "," + f(p.y)
       }
       b.element("polygon", [("points", points.joined(separator: " "))])
     }
     for i in 0..<n {
-      let p = RadarSVGRenderer.point(index: i, count: n, fraction: 1)
+      let p = geometry.point(index: i, count: n, fraction: 1)
       b.element(
         "line",
-        [("x1", f(RadarSVGRenderer.center.x)), ("y1", f(RadarSVGRenderer.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
+        [("x1", f(geometry.center.x)), ("y1", f(geometry.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
     }
     b.close("g")
     func polygon(_ values: [Double]) -> String {
       values.enumerated().map { i, v in
-        let p = RadarSVGRenderer.point(index: i, count: n, fraction: outer > 0 ? v / outer : 0)
+        let p = geometry.point(index: i, count: n, fraction: outer > 0 ? v / outer : 0)
         return f(p.x) + "," + f(p.y)
       }.joined(separator: " ")
     }
@@ -363,7 +389,7 @@ public struct CohortRadarSVGRenderer: Sendable {
     }
     // Ring values over the polygons, so none is covered.
     for ring in [2, 4] where largest > 0 {
-      let p = RadarSVGRenderer.point(index: 0, count: n, fraction: Double(ring) / 4)
+      let p = geometry.point(index: 0, count: n, fraction: Double(ring) / 4)
       SVGFrame.haloText(
         &b, rings.label(ring), x: p.x + 4, y: p.y + 12, size: 11, fill: Palette.muted,
         extra: [("class", "tl-ring-label"), ("data-value", f(rings.value(ring)))])
@@ -371,19 +397,22 @@ public struct CohortRadarSVGRenderer: Sendable {
     if largest == 0 {
       // All zeros is a period just begun (a month one day old) or a cohort that trained none of
       // these areas: said, not drawn as an empty web.
-      SVGFrame.haloText(
-        &b,
-        "No sessions in these areas this \(output.period.rawValue)\(output.partial ? " so far" : "")",
-        x: RadarSVGRenderer.center.x, y: RadarSVGRenderer.center.y + 4, anchor: "middle", size: 12,
-        fill: Palette.muted, extra: [("class", "tl-empty")])
+      let when = "this \(output.period.rawValue)\(output.partial ? " so far" : "")"
+      if geometry.size < 400 {
+        SVGFrame.stacked(&b, ["No sessions in these areas", when], x: geometry.center.x, y: geometry.center.y - 4)
+      } else {
+        SVGFrame.haloText(
+          &b, "No sessions in these areas " + when, x: geometry.center.x, y: geometry.center.y + 4, anchor: "middle",
+          size: 12, fill: Palette.muted, extra: [("class", "tl-empty")])
+      }
     }
     for (i, axis) in output.axes.enumerated() {
       let d = RadarSVGRenderer.spokeDirection(index: i, count: n)
-      let p = RadarSVGRenderer.point(index: i, count: n, fraction: 1)
+      let p = geometry.point(index: i, count: n, fraction: 1)
       let anchor = d.dx > 0.2 ? "start" : d.dx < -0.2 ? "end" : "middle"
       var y = p.y + d.dy * 10 + 4
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
-      RadarSVGRenderer.axisLabel(&b, axis.label, x: p.x + d.dx * 10, y: y, anchor: anchor, below: d.dy > 0.2)
+      geometry.axisLabel(&b, axis.label, x: p.x + d.dx * 10, y: y, anchor: anchor, below: d.dy > 0.2)
     }
     b.element(
       "line",

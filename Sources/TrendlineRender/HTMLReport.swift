@@ -177,12 +177,20 @@ public enum HTMLReport {
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "user"
   }
 
+  /// `chart` drawn twice, for a page column and for a phone; the stylesheet shows the one that
+  /// fits (``css``), so a phone's chart text stays 11 px instead of a wide chart scaled down.
+  static func drawn(_ chart: ChartDocument, idPrefix: String? = nil, lastSession: Date? = nil) -> String {
+    "<div class=\"tl-wide\">\n" + SVGRenderer.render(chart, idPrefix: idPrefix, lastSession: lastSession)
+      + "</div><div class=\"tl-narrow\">\n"
+      + SVGRenderer.render(chart, idPrefix: idPrefix, lastSession: lastSession, width: .compact) + "</div>\n"
+  }
+
   static func figure(_ chart: ChartDocument, lastSession: Date? = nil) -> String {
     let name = XMLEscape.escape(chart.name)
     var out =
       "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
     out += "<figure class=\"chart\">\n"
-    out += SVGRenderer.render(chart, lastSession: lastSession)
+    out += drawn(chart, lastSession: lastSession)
     let hoverable: Bool
     switch chart {
     case .user(.series), .user(.sparklines), .cohort(.series, _): hoverable = true
@@ -213,7 +221,7 @@ public enum HTMLReport {
     var out =
       "<section class=\"chart place\" id=\"place-" + XMLEscape.escape(idSafe(cohort.chart)) + "\"><h2>" + name
       + " among \(cohort.users) users</h2>\n<figure class=\"chart\">\n"
-    out += SVGRenderer.render(.cohort(.series(cohort), user: user), idPrefix: "place-" + idSafe(cohort.chart) + "-")
+    out += drawn(.cohort(.series(cohort), user: user), idPrefix: "place-" + idSafe(cohort.chart) + "-")
     var said: [String] = []
     for measure in cohort.measures {
       guard let ranks = user.cohortRank?[measure],
@@ -260,7 +268,7 @@ public enum HTMLReport {
     var out =
       "<section class=\"chart segments\"><h2>" + XMLEscape.escape(segmented.chart) + " by "
       + XMLEscape.escape(segmented.groupBy) + "</h2>\n<div class=\"segments\">\n"
-    for segment in segmented.segments {
+    for (index, segment) in segmented.segments.enumerated() {
       let users: Int
       switch segment.cohort {
       case .series(let output): users = output.users
@@ -268,7 +276,10 @@ public enum HTMLReport {
       }
       let title = (segment.value ?? "unknown") + " · \(users) user" + (users == 1 ? "" : "s")
       out += "<figure class=\"chart\"><figcaption>" + XMLEscape.escape(title) + "</figcaption>\n"
-      out += SVGRenderer.render(.cohort(segment.cohort))
+      // Drawn for a phone's width: side by side, each has a column about that wide. Each has
+      // its own ids, or the segments' patterns would clash on one page.
+      out += SVGRenderer.render(
+        .cohort(segment.cohort), idPrefix: "segment-\(index)-" + idSafe(segmented.chart), width: .compact)
       out += "</figure>\n"
     }
     return out + "</div>\n</section>\n"
@@ -353,7 +364,14 @@ public enum HTMLReport {
     .tl-hover:focus{outline:none}
     .tl-hover:focus .tl-plot{stroke:#0969DA;stroke-width:2}
     .readout{min-height:1.5em;margin-top:6px;padding:4px 8px;background:#F6F8FA;border-radius:4px;color:#1F2328}
-    .segments{display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:16px}
+    .segments{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:16px}
+    .tl-narrow{display:none}
+    @media (max-width:560px){
+    main{padding:8px 8px 32px}
+    section{padding:10px}
+    .tl-wide{display:none}
+    .tl-narrow{display:block}
+    }
     .meta{color:#57606A;margin:0;overflow-wrap:anywhere}
     .nav{margin:0}
     .failed{color:#A40E26}
@@ -471,7 +489,7 @@ public enum HTMLReport {
       var found=null,gap=Infinity;
       fig.querySelectorAll('.tl-hover').forEach(function(g){
         var r=plotBox(g),d=clientY<r.top?r.top-clientY:clientY>r.bottom?clientY-r.bottom:0;
-        if(clientX>=r.left-12&&clientX<=r.right+12&&d<gap&&d<=12){gap=d;found=g;}});
+        if(r.width&&clientX>=r.left-12&&clientX<=r.right+12&&d<gap&&d<=12){gap=d;found=g;}});
       return found;
     }
     var figures=[];
@@ -479,19 +497,23 @@ public enum HTMLReport {
       if(!fig.querySelector('.tl-hover')||!fig.querySelector('.readout'))return;
       figures.push(fig);
       var o=fig.querySelector('.readout');o.setAttribute('data-hint',o.textContent);
-      var svg=fig.querySelector('svg'),drag=null;
-      svg.addEventListener('pointerdown',function(e){
-        var g=hit(fig,e.clientX,e.clientY);if(!g)return;
-        drag={g:g,a:nearestIndex(g,e.clientX)};show(fig,g,drag.a);});
-      svg.addEventListener('pointermove',function(e){
-        if(drag){brush(fig,drag.g,drag.a,nearestIndex(drag.g,e.clientX));return;}
-        var g=hit(fig,e.clientX,e.clientY);show(fig,g,g?nearestIndex(g,e.clientX):-1);});
-      svg.addEventListener('pointerup',function(){drag=null;});
-      svg.addEventListener('pointerleave',function(){if(!drag)show(fig,null,-1);});
+      // A wide and a phone drawing: each listens, and only the one shown has a box to hit.
+      fig.querySelectorAll('svg').forEach(function(svg){
+        var drag=null;
+        svg.addEventListener('pointerdown',function(e){
+          var g=hit(fig,e.clientX,e.clientY);if(!g)return;
+          drag={g:g,a:nearestIndex(g,e.clientX)};show(fig,g,drag.a);});
+        svg.addEventListener('pointermove',function(e){
+          if(drag){brush(fig,drag.g,drag.a,nearestIndex(drag.g,e.clientX));return;}
+          var g=hit(fig,e.clientX,e.clientY);show(fig,g,g?nearestIndex(g,e.clientX):-1);});
+        svg.addEventListener('pointerup',function(){drag=null;});
+        svg.addEventListener('pointerleave',function(){if(!drag)show(fig,null,-1);});
+      });
       fig.querySelectorAll('.tl-hover').forEach(function(g){
         var n=pts(g).length;if(!n)return;
         g.setAttribute('tabindex','0');g.setAttribute('role','slider');
-        g.setAttribute('aria-label',(svg.querySelector('title')||{}).textContent+': arrow keys read each point');
+        g.setAttribute('aria-label',(g.ownerSVGElement.querySelector('title')||{}).textContent\
+    +': arrow keys read each point');
         g.addEventListener('focus',function(){if(!g.hasAttribute('data-i'))show(fig,g,n-1);});
         g.addEventListener('blur',function(){hide(fig);readout(fig,null);g.removeAttribute('data-i');});
         g.addEventListener('keydown',function(e){
@@ -511,7 +533,7 @@ public enum HTMLReport {
       function fail(what){if(failures.length<20)failures.push(what);}
       figures.forEach(function(fig){
         fig.querySelectorAll('.tl-hover').forEach(function(g){
-          var list=pts(g);if(!list.length)return;
+          var list=pts(g);if(!list.length||!plotBox(g).width)return;
           var r=plotBox(g),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
           [list[0],list[list.length-1]].forEach(function(p){
             var x=r.left+(+p.getAttribute('data-t')-t0)/(t1-t0)*r.width;
@@ -529,7 +551,7 @@ public enum HTMLReport {
           g.blur();
           if(g.getAttribute('data-m')&&list.length>1){
             r=plotBox(g);  // focusing scrolled the page
-            var svg=fig.querySelector('svg'),y=r.top+r.height/2,xa=r.left+(+list[0].getAttribute('data-t')-t0)\
+            var svg=g.ownerSVGElement,y=r.top+r.height/2,xa=r.left+(+list[0].getAttribute('data-t')-t0)\
     /(t1-t0)*r.width;
             var xb=r.left+(+list[list.length-1].getAttribute('data-t')-t0)/(t1-t0)*r.width;
             svg.dispatchEvent(new PointerEvent('pointerdown',{clientX:xa,clientY:y,bubbles:true}));
@@ -544,6 +566,7 @@ public enum HTMLReport {
         });
       });
       document.querySelectorAll('.tl-tick,.tl-ring-label').forEach(function(t){
+        if(!t.getClientRects().length)return;
         var shown=parseFloat(t.textContent.replace(/[\\u2009\\s]/g,'').replace('\\u2212','-'));
         if(Math.abs(shown-(+t.getAttribute('data-value')))>1e-9)\
     fail('label '+t.textContent+' at '+t.getAttribute('data-value'));

@@ -13,14 +13,34 @@ public struct HeatmapSVGRenderer: Sendable {
   /// The user's last session up to as-of, for a chart with none in its window to name.
   public var lastSession: Date?
 
-  static let labelWidth = 170.0
+  public var chartWidth: ChartWidth
+
   static let cell = (width: 62.0, height: 18.0)
   static let top = 74.0
+  /// A phone's grid keeps cells at least this wide, for a two-digit count and a period name;
+  /// periods that do not fit are left to the data table beside it.
+  static let narrowestCell = 40.0
 
-  public init(_ output: HeatmapOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
+  public init(
+    _ output: HeatmapOutput, idPrefix: String? = nil, lastSession: Date? = nil, width: ChartWidth = .regular
+  ) {
     self.output = output
     self.lastSession = lastSession
-    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+    self.chartWidth = width
+    self.idPrefix = (idPrefix ?? "tl-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
+  }
+
+  /// The group names' column: 170 px, or 140 (21 characters) on a phone.
+  var labelWidth: Double { chartWidth == .regular ? 170 : 140 }
+
+  /// The periods drawn, newest last, and their cells' width: all of them when wide; on a phone
+  /// as many of the newest as fit at ``narrowestCell`` or wider.
+  var shownPeriods: (periods: ArraySlice<HeatmapOutput.Period>, cellWidth: Double) {
+    guard chartWidth == .compact, !output.periods.isEmpty else { return (output.periods[...], Self.cell.width) }
+    let room = ChartWidth.compactWidth - labelWidth - 8
+    let fit = max(Int(room / Self.narrowestCell), 1)
+    let shown = output.periods.suffix(fit)
+    return (shown, min(Self.cell.width, room / Double(shown.count)))
   }
 
   /// The fill for an intensity 0…1: linear in RGB from #F6F8FA to #08306B.
@@ -41,7 +61,10 @@ public struct HeatmapSVGRenderer: Sendable {
     let zone = SVGFrame.zone(output.timeZone)
     let groups = output.periods.first?.groups ?? []
     let largest = output.periods.flatMap { $0.groups.map(\.sessions) }.max() ?? 0
-    let width = max(Self.labelWidth + Double(output.periods.count) * Self.cell.width + 24, 420)
+    let (periods, cellWidth) = shownPeriods
+    let labelWidth = self.labelWidth
+    let width =
+      chartWidth == .compact ? ChartWidth.compactWidth : max(labelWidth + Double(periods.count) * cellWidth + 24, 420)
     let gridBottom = Self.top + Double(groups.count) * Self.cell.height
     let height = gridBottom + 60
     let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .week
@@ -55,11 +78,16 @@ public struct HeatmapSVGRenderer: Sendable {
       &b, width: width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)", desc: desc,
       kind: "heatmap")
     b.element("text", [("x", "16"), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
-    b.element(
-      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
-      content: "\(output.user) · sessions per muscle group · as of \(LocalDate(output.asOf, in: zone).long)")
-    for (column, period) in output.periods.enumerated() {
-      let x = Self.labelWidth + Double(column) * Self.cell.width + Self.cell.width / 2
+    var subtitle = [output.user, "sessions per muscle group", "as of \(LocalDate(output.asOf, in: zone).long)"]
+    if periods.count < output.periods.count {
+      subtitle.insert("latest \(periods.count) of \(output.periods.count) \(granularity.rawValue)s", at: 2)
+    }
+    let lines = SVGFrame.wrap(subtitle, width: width - 24)
+    for (index, line) in lines.prefix(2).enumerated() {
+      b.element("text", [("x", "16"), ("y", f(38 + Double(index) * 15)), ("fill", Palette.muted)], content: line)
+    }
+    for (column, period) in periods.enumerated() {
+      let x = labelWidth + Double(column) * cellWidth + cellWidth / 2
       let start = LocalDate(period.start, in: zone)
       b.element(
         "text", [("x", f(x)), ("y", f(Self.top - 18)), ("text-anchor", "middle"), ("font-weight", "600")],
@@ -71,21 +99,21 @@ public struct HeatmapSVGRenderer: Sendable {
     }
     for (row, group) in groups.enumerated() {
       let y = Self.top + Double(row) * Self.cell.height
-      b.element("text", [("x", f(Self.labelWidth - 8)), ("y", f(y + 13)), ("text-anchor", "end")], content: group.name)
-      for (column, period) in output.periods.enumerated() {
+      b.element("text", [("x", f(labelWidth - 8)), ("y", f(y + 13)), ("text-anchor", "end")], content: group.name)
+      for (column, period) in periods.enumerated() {
         let cell = row < period.groups.count ? period.groups[row] : group
-        let x = Self.labelWidth + Double(column) * Self.cell.width
+        let x = labelWidth + Double(column) * cellWidth
         b.element(
           "rect",
           [
-            ("x", f(x + 1)), ("y", f(y + 1)), ("width", f(Self.cell.width - 2)), ("height", f(Self.cell.height - 2)),
+            ("x", f(x + 1)), ("y", f(y + 1)), ("width", f(cellWidth - 2)), ("height", f(Self.cell.height - 2)),
             ("fill", Self.colour(cell.intensity)), ("data-id", String(cell.id)),
           ])
         if cell.sessions > 0 {
           b.element(
             "text",
             [
-              ("x", f(x + Self.cell.width / 2)), ("y", f(y + 13)), ("text-anchor", "middle"), ("font-size", "11"),
+              ("x", f(x + cellWidth / 2)), ("y", f(y + 13)), ("text-anchor", "middle"), ("font-size", "11"),
               // `tl-on-cell`: on the cell's own shade, which no colour scheme changes.
               ("class", "tl-on-cell"), ("fill", cell.intensity > 0.5 ? "#FFFFFF" : Palette.ink),
             ], content: String(cell.sessions))
@@ -107,18 +135,19 @@ public struct HeatmapSVGRenderer: Sendable {
       let count = Int((Double(largest) * Double(step) / 4).rounded())
       if !steps.contains(count) { steps.append(count) }
     }
+    let step = chartWidth == .regular ? 56.0 : 46
     for (index, count) in steps.enumerated() {
-      let x = 80 + Double(index) * 56
+      let x = 80 + Double(index) * step
       b.element(
         "rect",
         [
-          ("x", f(x)), ("y", f(legendY)), ("width", "52"), ("height", "14"),
+          ("x", f(x)), ("y", f(legendY)), ("width", f(step - 4)), ("height", "14"),
           ("fill", Self.colour(largest > 0 ? Double(count) / Double(largest) : 0)), ("stroke", Palette.grid),
         ])
       b.element(
         "text",
         [
-          ("x", f(x + 26)), ("y", f(legendY + 28)), ("text-anchor", "middle"), ("fill", Palette.muted),
+          ("x", f(x + step / 2 - 2)), ("y", f(legendY + 28)), ("text-anchor", "middle"), ("fill", Palette.muted),
           ("font-size", "11"),
         ],
         content: String(count))

@@ -13,15 +13,15 @@ public struct RadarSVGRenderer: Sendable {
   /// The user's last session up to as-of, for a chart with none in its window to name.
   public var lastSession: Date?
 
-  public static let size = 460.0
-  public static let center = (x: 230.0, y: 215.0)
-  public static let radius = 140.0
-  static let legendTop = 410.0
+  public var geometry: RadarGeometry
 
-  public init(_ output: RadarOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
+  public init(
+    _ output: RadarOutput, idPrefix: String? = nil, lastSession: Date? = nil, width: ChartWidth = .regular
+  ) {
     self.output = output
     self.lastSession = lastSession
-    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+    self.geometry = RadarGeometry(width)
+    self.idPrefix = (idPrefix ?? "tl-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
   }
 
   /// The unit direction of spoke `index` of `count`, in SVG coordinates (y down).
@@ -34,14 +34,6 @@ public struct RadarSVGRenderer: Sendable {
     return (clean(sin(angle)), clean(-cos(angle)))
   }
 
-  /// The point at `fraction` (0…1 of the outer ring) along spoke `index` of `count`.
-  ///
-  /// - Complexity: O(1).
-  public static func point(index: Int, count: Int, fraction: Double) -> (x: Double, y: Double) {
-    let d = spokeDirection(index: index, count: count)
-    return (center.x + d.dx * radius * fraction, center.y + d.dy * radius * fraction)
-  }
-
   /// The SVG document.
   ///
   /// - Complexity: O(*a* × *p*) for *a* axes and *p* periods.
@@ -51,8 +43,9 @@ public struct RadarSVGRenderer: Sendable {
     let largest = output.periods.flatMap(\.counts).max() ?? 0
     // The older periods' band is one legend row.
     let earlier = max(output.periods.count - Self.polygons, 0)
-    let legendRows = output.periods.count - earlier + (earlier > 0 ? 1 : 0)
-    let height = Self.legendTop + Double(legendRows) * 18 + (output.unmappedExercises.isEmpty ? 0 : 18)
+    let olderRows = earlier == 0 ? 0 : geometry.size < 400 ? 2 : 1
+    let legendRows = output.periods.count - earlier + olderRows
+    let height = geometry.legendTop + Double(legendRows) * 18 + (output.unmappedExercises.isEmpty ? 0 : 18)
     var b = SVGBuilder()
     let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .month
     let names = output.periods.map {
@@ -65,12 +58,11 @@ public struct RadarSVGRenderer: Sendable {
         "\(name): " + zip(output.axes, period.counts).map { "\($0.label) \($1)" }.joined(separator: ", ")
       }.joined(separator: ". ") + "."
     SVGFrame.open(
-      &b, width: Self.size, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)", desc: desc,
+      &b, width: geometry.size, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
+      desc: desc,
       kind: "radar")
     b.element("text", [("x", "16"), ("y", "22"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
-    b.element(
-      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
-      content: "\(output.user) · sessions per area · as of \(LocalDate(output.asOf, in: zone).long)")
+    geometry.subtitle(&b, [output.user, "sessions per area", "as of \(LocalDate(output.asOf, in: zone).long)"])
     guard n >= 3 else {
       b.element(
         "text", [("x", "16"), ("y", "80"), ("fill", Palette.muted)], content: "A radar needs at least three axes")
@@ -83,16 +75,19 @@ public struct RadarSVGRenderer: Sendable {
     for ring in 1...4 {
       let fraction = Double(ring) / 4
       let points = (0..<n).map { i -> String in
-        let p = Self.point(index: i, count: n, fraction: fraction)
+        let p = geometry.point(index: i, count: n, fraction: fraction)
         return f(p.x) + "," + f(p.y)
       }
       b.element("polygon", [("points", points.joined(separator: " "))])
     }
     for i in 0..<n {
-      let p = Self.point(index: i, count: n, fraction: 1)
+      let p = geometry.point(index: i, count: n, fraction: 1)
       b.element(
         "line",
-        [("class", "tl-spoke"), ("x1", f(Self.center.x)), ("y1", f(Self.center.y)), ("x2", f(p.x)), ("y2", f(p.y))])
+        [
+          ("class", "tl-spoke"), ("x1", f(geometry.center.x)), ("y1", f(geometry.center.y)), ("x2", f(p.x)),
+          ("y2", f(p.y)),
+        ])
     }
     b.close("g")
     b.newline()
@@ -103,7 +98,7 @@ public struct RadarSVGRenderer: Sendable {
       let older = output.periods[..<drawn]
       func ring(_ pick: ([Double]) -> Double) -> [String] {
         (0..<n).map { i -> String in
-          let p = Self.point(index: i, count: n, fraction: pick(older.map { i < $0.scale.count ? $0.scale[i] : 0 }))
+          let p = geometry.point(index: i, count: n, fraction: pick(older.map { i < $0.scale.count ? $0.scale[i] : 0 }))
           return f(p.x) + "," + f(p.y)
         }
       }
@@ -122,7 +117,7 @@ public struct RadarSVGRenderer: Sendable {
     for (index, period) in output.periods.enumerated() where index >= drawn {
       let colour = Self.colour(index: index, count: output.periods.count)
       let points = (0..<n).map { i -> String in
-        let p = Self.point(index: i, count: n, fraction: i < period.scale.count ? period.scale[i] : 0)
+        let p = geometry.point(index: i, count: n, fraction: i < period.scale.count ? period.scale[i] : 0)
         return f(p.x) + "," + f(p.y)
       }
       let newest = index == output.periods.count - 1
@@ -137,12 +132,12 @@ public struct RadarSVGRenderer: Sendable {
     if largest == 0 {
       SVGFrame.emptyPeriods(
         &b, output.periods.count, of: granularity, asOf: output.asOf, lastSession: lastSession, zone: zone,
-        x: Self.center.x, y: Self.center.y + 4)
+        x: geometry.center.x, y: geometry.center.y + 4)
     }
     // Ring counts over the polygons, so the outer one is never covered.
     if largest > 0 {
       for ring in [2, 4] {
-        let p = Self.point(index: 0, count: n, fraction: Double(ring) / 4)
+        let p = geometry.point(index: 0, count: n, fraction: Double(ring) / 4)
         let value = Double(largest) * Double(ring) / 4
         SVGFrame.haloText(
           &b, ShownNumber.display(value, decimals: 1), x: p.x + 4, y: p.y + 12, size: 11, fill: Palette.muted,
@@ -153,7 +148,7 @@ public struct RadarSVGRenderer: Sendable {
     // centre starts there, top and bottom are centred, so no label runs into the rings.
     for (i, axis) in output.axes.enumerated() {
       let d = Self.spokeDirection(index: i, count: n)
-      let p = Self.point(index: i, count: n, fraction: 1)
+      let p = geometry.point(index: i, count: n, fraction: 1)
       let gap = 10.0
       let anchor = d.dx > 0.2 ? "start" : d.dx < -0.2 ? "end" : "middle"
       let x = p.x + d.dx * gap
@@ -162,11 +157,11 @@ public struct RadarSVGRenderer: Sendable {
       if d.dy > 0.2 && anchor == "middle" { y += 6 }
       // Counts per period are in the legend and the data table; a count beside each label
       // would name only one of the polygons and invite misreading.
-      Self.axisLabel(&b, axis.label, x: x, y: y, anchor: anchor, below: d.dy > 0.2)
+      geometry.axisLabel(&b, axis.label, x: x, y: y, anchor: anchor, below: d.dy > 0.2)
     }
     // Legend: the older periods' band first, then each polygon.
     if earlier > 0 {
-      let y = Self.legendTop
+      let y = geometry.legendTop
       b.element(
         "rect",
         [
@@ -174,12 +169,15 @@ public struct RadarSVGRenderer: Sendable {
           ("fill-opacity", "0.4"),
         ])
       let sessions = output.periods[..<earlier].map(\.sessions).reduce(0, +)
-      b.element(
-        "text", [("x", "48"), ("y", f(y))],
-        content: "\(names[0]) – \(names[earlier - 1]), least to most: \(sessions) sessions in \(earlier) periods")
+      SVGFrame.stacked(
+        &b,
+        SVGFrame.wrap(
+          ["\(names[0]) – \(names[earlier - 1]), least to most", "\(sessions) sessions in \(earlier) periods"],
+          width: geometry.size - 56),
+        x: 48, y: y, anchor: "start", lineHeight: 18, className: nil)
     }
     for (index, name) in names.enumerated() where index >= earlier {
-      let y = Self.legendTop + Double(index - earlier + (earlier > 0 ? 1 : 0)) * 18
+      let y = geometry.legendTop + Double(index - earlier + olderRows) * 18
       let colour = Self.colour(index: index, count: names.count)
       var attributes: [(String, String)] = [
         ("x1", "16"), ("x2", "40"), ("y1", f(y - 4)), ("y2", f(y - 4)), ("stroke", colour), ("stroke-width", "3"),
@@ -191,10 +189,11 @@ public struct RadarSVGRenderer: Sendable {
         content: "\(name): \(output.periods[index].sessions) session\(output.periods[index].sessions == 1 ? "" : "s")")
     }
     if !output.unmappedExercises.isEmpty {
-      let list = output.unmappedExercises.prefix(3).map(\.name).joined(separator: ", ")
+      let shown = geometry.size < 400 ? 1 : 3
+      let list = output.unmappedExercises.prefix(shown).map(\.name).joined(separator: ", ")
       b.element(
         "text", [("x", "16"), ("y", f(height - 4)), ("fill", Palette.muted), ("font-size", "11")],
-        content: "Not counted (no muscle groups): \(list)\(output.unmappedExercises.count > 3 ? ", …" : "")")
+        content: "Not counted (no muscle groups): \(list)\(output.unmappedExercises.count > shown ? ", …" : "")")
     }
     b.close("svg")
     b.newline()
@@ -204,12 +203,53 @@ public struct RadarSVGRenderer: Sendable {
   /// The periods drawn as polygons, newest last; older ones are one range band.
   static let polygons = 2
 
-  /// A label longer than ``wrapLength`` is cut at its middle space into two lines, so a long
-  /// axis name ("Glutes (maximus + minimus)") stays inside the chart instead of running off
-  /// its edge; a label below the centre grows down, any other up.
-  static let wrapLength = 14
+  /// The newest period orange, the one before blue, older ones gray: the eye goes to now.
+  static func colour(index: Int, count: Int) -> String {
+    if index == count - 1 { return Palette.trend }
+    if index == count - 2 { return Palette.bar }
+    return Palette.older
+  }
+}
 
-  static func axisLabel(_ b: inout SVGBuilder, _ label: String, x: Double, y: Double, anchor: String, below: Bool) {
+/// Where a radar goes in its SVG, for a page column or a phone: the SVG's width, the centre and
+/// outer radius of the rings, where the legend starts, and how long an axis label may be before
+/// it wraps. Both the user's radar and the cohort's use it, so they line up.
+public struct RadarGeometry: Sendable {
+  public var size: Double
+  public var center: (x: Double, y: Double)
+  public var radius: Double
+  var legendTop: Double
+  /// A label longer than this is cut at its middle space into two lines, so a long axis name
+  /// ("Glutes (maximus + minimus)") stays inside the chart instead of running off its edge.
+  var wrapLength: Int
+
+  public init(_ width: ChartWidth) {
+    switch width {
+    case .regular: (size, center, radius, legendTop, wrapLength) = (460, (230, 215), 140, 410, 14)
+    // Side labels of up to 12 characters (77 px) fit beside 76 px rings in 340 px.
+    case .compact: (size, center, radius, legendTop, wrapLength) = (340, (170, 185), 76, 320, 12)
+    }
+  }
+
+  /// The point at `fraction` (0…1 of the outer ring) along spoke `index` of `count`.
+  ///
+  /// - Complexity: O(1).
+  public func point(index: Int, count: Int, fraction: Double) -> (x: Double, y: Double) {
+    let d = RadarSVGRenderer.spokeDirection(index: index, count: count)
+    return (center.x + d.dx * radius * fraction, center.y + d.dy * radius * fraction)
+  }
+
+  /// The subtitle under the title at y 38, wrapped to the width (two lines at most fit above the
+  /// top label).
+  func subtitle(_ b: inout SVGBuilder, _ parts: [String]) {
+    for (index, line) in SVGFrame.wrap(parts, width: size - 24).prefix(2).enumerated() {
+      b.element("text", [("x", "16"), ("y", f(38 + Double(index) * 15)), ("fill", Palette.muted)], content: line)
+    }
+  }
+
+  /// An axis label, wrapped when longer than ``wrapLength``; a label below the centre grows
+  /// down, any other up.
+  func axisLabel(_ b: inout SVGBuilder, _ label: String, x: Double, y: Double, anchor: String, below: Bool) {
     let words = label.split(separator: " ")
     guard label.count > wrapLength, words.count > 1 else {
       b.element("text", [("x", f(x)), ("y", f(y)), ("text-anchor", anchor), ("font-weight", "600")], content: label)
@@ -226,12 +266,5 @@ public struct RadarSVGRenderer: Sendable {
     b.element("tspan", [("x", f(x)), ("dy", "0")], content: words[..<cut].joined(separator: " "))
     b.element("tspan", [("x", f(x)), ("dy", "13")], content: words[cut...].joined(separator: " "))
     b.close("text")
-  }
-
-  /// The newest period orange, the one before blue, older ones gray: the eye goes to now.
-  static func colour(index: Int, count: Int) -> String {
-    if index == count - 1 { return Palette.trend }
-    if index == count - 2 { return Palette.bar }
-    return Palette.older
   }
 }

@@ -16,9 +16,12 @@ public struct RecordsSVGRenderer: Sendable {
   static let rowHeight = 20.0
   static let top = 66.0
 
-  public init(_ output: RecordsOutput, idPrefix: String? = nil) {
+  public var chartWidth: ChartWidth
+
+  public init(_ output: RecordsOutput, idPrefix: String? = nil, width: ChartWidth = .regular) {
     self.output = output
-    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+    self.chartWidth = width
+    self.idPrefix = (idPrefix ?? "tl-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
   }
 
   /// The exercises in drawing order: latest record first, then by name.
@@ -34,8 +37,12 @@ public struct RecordsSVGRenderer: Sendable {
   public func render() -> String {
     let zone = SVGFrame.zone(output.timeZone)
     let rows = Array(Self.ordered(output.exercises).prefix(Self.maxRows))
-    let width = 620.0
-    let height = Self.top + Double(max(rows.count, 1)) * Self.rowHeight + 40
+    let compact = chartWidth == .compact
+    let width = chartWidth.value(regular: 620)
+    // A phone's row is three lines (name, top set, e1RM): four columns do not fit its width.
+    let rowHeight = compact ? 3 * 15 + 8 : Self.rowHeight
+    let top = compact ? Self.top - 14 : Self.top
+    let height = top + Double(max(rows.count, 1)) * rowHeight + 40
     var b = SVGBuilder()
     let recordCount = output.exercises.reduce(0) { $0 + $1.records.count }
     SVGFrame.open(
@@ -43,23 +50,36 @@ public struct RecordsSVGRenderer: Sendable {
       desc: "Personal records of \(output.user): \(output.exercises.count) exercises, \(recordCount) records set.",
       kind: "records")
     b.element("text", [("x", "16"), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
-    b.element(
-      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
-      content: "\(output.user) · personal records · as of \(LocalDate(output.asOf, in: zone).long)")
-    let columns: [(String, Double)] = [("Exercise", 16), ("Top set", 250), ("e1RM", 380), ("Records", 520)]
-    for (title, x) in columns {
-      b.element("text", [("x", f(x)), ("y", f(Self.top - 8)), ("font-weight", "600")], content: title)
+    let subtitle = SVGFrame.wrap(
+      [output.user, "personal records", "as of \(LocalDate(output.asOf, in: zone).long)"], width: width - 24)
+    for (index, line) in subtitle.prefix(2).enumerated() {
+      b.element("text", [("x", "16"), ("y", f(38 + Double(index) * 15)), ("fill", Palette.muted)], content: line)
+    }
+    if !compact {
+      let columns: [(String, Double)] = [("Exercise", 16), ("Top set", 250), ("e1RM", 380), ("Records", 520)]
+      for (title, x) in columns {
+        b.element("text", [("x", f(x)), ("y", f(top - 8)), ("font-weight", "600")], content: title)
+      }
     }
     if rows.isEmpty {
-      b.element(
-        "text", [("x", "16"), ("y", f(Self.top + 14)), ("fill", Palette.muted)], content: "No weighted sets yet")
+      b.element("text", [("x", "16"), ("y", f(top + 14)), ("fill", Palette.muted)], content: "No weighted sets yet")
     }
     func best(_ value: RecordsOutput.Best?) -> String {
       guard let value else { return "–" }
       return MeasureDisplay.text(value.value, .topSetKg, output.units) + " · " + LocalDate(value.at, in: zone).long
     }
-    for (index, row) in rows.enumerated() {
-      let y = Self.top + Double(index) * Self.rowHeight + 14
+    for (index, row) in rows.enumerated() where compact {
+      let y = top + Double(index) * rowHeight + 14
+      let count = "\(row.records.count) record\(row.records.count == 1 ? "" : "s")"
+      b.element("text", [("x", "16"), ("y", f(y)), ("font-weight", "600")], content: String(row.exercise.prefix(34)))
+      b.element(
+        "text", [("x", f(width - 16)), ("y", f(y + 15)), ("text-anchor", "end"), ("fill", Palette.muted)],
+        content: count)
+      b.element("text", [("x", "16"), ("y", f(y + 15))], content: "top set " + best(row.topSetKg))
+      b.element("text", [("x", "16"), ("y", f(y + 30))], content: "e1RM " + best(row.e1rmKg))
+    }
+    for (index, row) in rows.enumerated() where !compact {
+      let y = top + Double(index) * rowHeight + 14
       b.element("text", [("x", "16"), ("y", f(y))], content: String(row.exercise.prefix(36)))
       b.element("text", [("x", "250"), ("y", f(y))], content: best(row.topSetKg))
       b.element("text", [("x", "380"), ("y", f(y))], content: best(row.e1rmKg))

@@ -109,12 +109,15 @@ enum SVGFrame {
   }
 
   /// `lines` centred on (`x`, `y`) one under the other, with a halo, marked `tl-empty`.
-  static func stacked(_ b: inout SVGBuilder, _ lines: [String], x: Double, y: Double, anchor: String = "middle") {
+  static func stacked(
+    _ b: inout SVGBuilder, _ lines: [String], x: Double, y: Double, anchor: String = "middle",
+    lineHeight: Double = 15, className: String? = "tl-empty"
+  ) {
     for (index, line) in lines.enumerated() {
       haloText(
-        &b, line, x: x, y: y + Double(index) * 15, anchor: anchor, size: 11,
+        &b, line, x: x, y: y + Double(index) * lineHeight, anchor: anchor, size: 11,
         fill: index == 0 ? Palette.ink : Palette.muted,
-        extra: [("class", "tl-empty")])
+        extra: className.map { [("class", $0)] } ?? [])
     }
   }
 
@@ -126,6 +129,38 @@ enum SVGFrame {
   ) {
     let lines = emptyWindow(count(periods, granularity.rawValue), asOf: asOf, lastSession: lastSession, zone: zone)
     stacked(&b, lines, x: x, y: y, anchor: anchor)
+  }
+
+  /// `parts` joined by " · " into as few lines as keep each within `width` (estimated by
+  /// ``TimeAxis/labelWidth(_:)``): a header that fits a wide chart on one line takes two or three
+  /// on a phone's, instead of running off its edge.
+  static func wrap(_ parts: [String], width: Double) -> [String] {
+    var lines: [String] = []
+    for part in parts {
+      if let last = lines.last, TimeAxis.labelWidth(last + " · " + part) <= width {
+        lines[lines.count - 1] = last + " · " + part
+      } else {
+        lines.append(part)
+      }
+    }
+    return lines
+  }
+
+  /// Where a legend's items go, left to right from `x` and onto a new row 16 px lower when the
+  /// next would pass `right`: each item is a 20 px swatch, its label and a 4 px gap. Returns
+  /// each item's origin, and the last row's y.
+  static func flow(_ labels: [String], x: Double, y: Double, right: Double) -> (
+    origins: [(x: Double, y: Double)], bottom: Double
+  ) {
+    var origins: [(x: Double, y: Double)] = []
+    var at = (x: x, y: y)
+    for label in labels {
+      let itemWidth = 20 + TimeAxis.labelWidth(label)
+      if at.x > x && at.x + itemWidth > right { at = (x, at.y + 16) }
+      origins.append(at)
+      at.x += itemWidth + 4
+    }
+    return (origins, at.y)
   }
 
   /// `count` `unit`s in words: "1 week", "4 weeks".

@@ -21,6 +21,22 @@ public enum ChartDocument: Sendable {
   }
 }
 
+/// How wide a chart is drawn. A page shows the SVG at its own width or narrower, never wider,
+/// so text drawn at 11 px stays 11 px only while the chart fits: a phone gets a chart drawn
+/// for its width, with fewer ticks and wrapped headers, rather than a wide one scaled down to
+/// 6 px text.
+public enum ChartWidth: Sendable, Equatable {
+  /// 720 px for series (460 for radars and sparklines): a page column, a standalone file.
+  case regular
+  /// 340 px: fits a 360–390 px phone at 1:1 beside the page's margins.
+  case compact
+
+  /// The SVG's width for a chart whose regular width is `regular`.
+  func value(regular: Double) -> Double { self == .regular ? regular : Self.compactWidth }
+
+  static let compactWidth = 340.0
+}
+
 /// Draws any chart as a standalone SVG document (`<chart>.svg`), from Schema values only.
 ///
 /// It reads no file and no clock, so the same value gives the same bytes: a run's SVGs are as
@@ -33,21 +49,24 @@ public enum SVGRenderer {
   /// session in its window say when the last one was.
   ///
   /// - Complexity: linear in the size of the output.
-  public static func render(_ chart: ChartDocument, idPrefix: String? = nil, lastSession: Date? = nil) -> String {
+  public static func render(
+    _ chart: ChartDocument, idPrefix: String? = nil, lastSession: Date? = nil, width: ChartWidth = .regular
+  ) -> String {
     switch chart {
     case .user(.series(let output)):
-      return SeriesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
+      return SeriesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
     case .user(.radar(let output)):
-      return RadarSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
+      return RadarSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
     case .user(.heatmap(let output)):
-      return HeatmapSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
+      return HeatmapSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
     case .user(.sparklines(let output)):
-      return SparklinesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession).render()
-    case .user(.records(let output)): return RecordsSVGRenderer(output, idPrefix: idPrefix).render()
-    case .user(.streak(let output)): return StreakSVGRenderer(output, idPrefix: idPrefix).render()
+      return SparklinesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
+    case .user(.records(let output)): return RecordsSVGRenderer(output, idPrefix: idPrefix, width: width).render()
+    case .user(.streak(let output)): return StreakSVGRenderer(output, idPrefix: idPrefix, width: width).render()
     case .cohort(.series(let output), let user):
-      return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix).render()
-    case .cohort(.radar(let output), _): return CohortRadarSVGRenderer(output, idPrefix: idPrefix).render()
+      return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix, width: width).render()
+    case .cohort(.radar(let output), _):
+      return CohortRadarSVGRenderer(output, idPrefix: idPrefix, width: width).render()
     }
   }
 }

@@ -31,30 +31,37 @@ public struct SeriesSVGRenderer: Sendable {
   public var idPrefix: String
   /// The user's last session up to as-of, for a chart with none in its window to name.
   public var lastSession: Date?
+  public var chartWidth: ChartWidth
 
-  static let width = 720.0
-  static let left = 64.0
-  static let right = 72.0
-  static let header = 62.0
+  /// The SVG's width, and the margins beside the plots: tick labels on the left, the average's
+  /// and the bands' labels on the right.
+  var width: Double { chartWidth.value(regular: 720) }
+  var left: Double { chartWidth == .regular ? 64 : 50 }
+  var right: Double { chartWidth == .regular ? 72 : 58 }
+  /// Where the header's text starts: over the plots when wide, near the edge on a phone.
+  var headerLeft: Double { chartWidth == .regular ? left : 8 }
   static let panelTitle = 24.0
   static let plotHeight = 130.0
   static let axisHeight = 30.0
 
-  public init(_ output: SeriesOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
+  public init(
+    _ output: SeriesOutput, idPrefix: String? = nil, lastSession: Date? = nil, width: ChartWidth = .regular
+  ) {
     self.output = output
     self.lastSession = lastSession
-    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+    self.chartWidth = width
+    self.idPrefix = (idPrefix ?? "tl-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
   }
 
   var bands: ValueBands? { output.bands }
 
   /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
   public var layout: Layout {
-    let plotLeft = Self.left
-    let plotWidth = Self.width - plotLeft - Self.right
+    let plotLeft = left
+    let plotWidth = width - plotLeft - right
     let x = output.domain.map { TimeScale(domain: $0, range: plotLeft...(plotLeft + plotWidth)) }
     var panels: [Panel] = []
-    var top = Self.header
+    var top = header.bottom + 10
     for measure in output.measures {
       top += Self.panelTitle
       let plot = PlotRect(x: plotLeft, y: top, width: plotWidth, height: Self.plotHeight)
@@ -69,7 +76,22 @@ public struct SeriesSVGRenderer: Sendable {
           measure: measure, plot: plot, y: LinearScale(domain: domain, bottom: plot.maxY, top: plot.y), axis: axis))
       top = plot.maxY + Self.axisHeight
     }
-    return Layout(width: Self.width, height: top + 6, x: x, panels: panels)
+    return Layout(width: width, height: top + 6, x: x, panels: panels)
+  }
+
+  /// The header's subtitle lines and legend items, placed: one line each when wide, wrapped on
+  /// a phone.
+  var header: (subtitle: [String], legend: [(label: String, x: Double, y: Double)], bottom: Double) {
+    let zone = SVGFrame.zone(output.timeZone)
+    let subtitle = SVGFrame.wrap(
+      [
+        output.user, "\(output.range.rawValue) by \(output.granularity.rawValue)",
+        "as of \(LocalDate(output.asOf, in: zone).long) (\(output.timeZone))",
+      ], width: width - headerLeft - 8)
+    let labels = legendLabels
+    let top = 34 + Double(subtitle.count - 1) * 15 + 18
+    let flow = SVGFrame.flow(labels.map(\.label), x: headerLeft, y: top, right: width - 8)
+    return (subtitle, zip(labels, flow.origins).map { ($0.label, $1.x, $1.y) }, flow.bottom)
   }
 
   /// The SVG document.
@@ -89,13 +111,14 @@ public struct SeriesSVGRenderer: Sendable {
         + "<rect width=\"3\" height=\"6\" fill=\"\(Palette.bar)\"/></pattern></defs>\n")
     // Header: what the chart is, and the legend.
     b.element(
-      "text", [("x", f(Self.left)), ("y", "18"), ("font-size", "14"), ("font-weight", "600")],
+      "text", [("x", f(headerLeft)), ("y", "18"), ("font-size", "14"), ("font-weight", "600")],
       content: output.chart)
-    let per = output.granularity.rawValue
-    b.element(
-      "text", [("x", f(Self.left)), ("y", "34"), ("fill", Palette.muted)],
-      content: "\(output.user) · \(output.range.rawValue) by \(per) · as of \(asOf.long) (\(output.timeZone))")
-    legend(&b, right: Self.width - Self.right)
+    let header = self.header
+    for (index, line) in header.subtitle.enumerated() {
+      b.element(
+        "text", [("x", f(headerLeft)), ("y", f(34 + Double(index) * 15)), ("fill", Palette.muted)], content: line)
+    }
+    legend(&b, header.legend)
 
     guard let x = layout.x, !output.buckets.isEmpty else {
       for panel in layout.panels {
@@ -166,9 +189,14 @@ public struct SeriesSVGRenderer: Sendable {
   /// The empty window's sentence in the middle of `panel`, over a band that keeps it legible.
   func emptyWindow(_ b: inout SVGBuilder, panel: Panel, zone: TimeZone) {
     let lines = SVGFrame.emptyWindow(Self.window(output.range), asOf: output.asOf, lastSession: lastSession, zone: zone)
+    let centre = panel.plot.x + panel.plot.width / 2
+    guard chartWidth == .regular else {
+      // Two lines fit a phone's plot; one would run past both edges.
+      SVGFrame.stacked(&b, lines, x: centre, y: panel.plot.y + panel.plot.height / 2 - 4)
+      return
+    }
     SVGFrame.haloText(
-      &b, lines.joined(separator: " · "), x: panel.plot.x + panel.plot.width / 2,
-      y: panel.plot.y + panel.plot.height / 2,
+      &b, lines.joined(separator: " · "), x: centre, y: panel.plot.y + panel.plot.height / 2,
       anchor: "middle", fill: Palette.muted, extra: [("class", "tl-empty")])
   }
 
@@ -184,53 +212,55 @@ public struct SeriesSVGRenderer: Sendable {
     }
   }
 
-  /// On its own row under the subtitle, left to right: a long user id or zone name in the
-  /// subtitle can never run into it.
-  func legend(_ b: inout SVGBuilder, right: Double) {
-    var x = Self.left
-    let y = 52.0
-    func item(_ label: String, swatch: (inout SVGBuilder, Double) -> Void) {
-      swatch(&b, x)
-      b.element("text", [("x", f(x + 20)), ("y", f(y + 4)), ("fill", Palette.muted)], content: label)
-      x += 20 + TimeAxis.labelWidth(label) + 4
+  /// A legend item's swatch.
+  enum Swatch { case bar, partial, trend, average, bands }
+
+  /// The legend's items in order; only what the chart draws.
+  var legendLabels: [(label: String, swatch: Swatch)] {
+    var items: [(label: String, swatch: Swatch)] = [("per \(output.granularity.rawValue)", .bar)]
+    if output.buckets.contains(where: \.partial) { items.append(("so far", .partial)) }
+    if output.buckets.contains(where: { $0.trend != nil }) { items.append(("trend", .trend)) }
+    items.append(("average", .average))
+    if let bands {
+      items.append((MeasureDisplay.short(bands.measure) + ": " + bandLegend(bands, measure: bands.measure), .bands))
     }
-    item("per \(output.granularity.rawValue)") { b, x0 in
-      b.element("rect", [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
-    }
-    if output.buckets.contains(where: \.partial) {
-      item("so far") { b, x0 in
+    return items
+  }
+
+  /// Under the subtitle, left to right, wrapping onto more rows on a narrow chart: a long user
+  /// id or zone name in the subtitle can never run into it.
+  func legend(_ b: inout SVGBuilder, _ placed: [(label: String, x: Double, y: Double)]) {
+    for ((label, x, y), (_, swatch)) in zip(placed, legendLabels) {
+      switch swatch {
+      case .bar:
+        b.element("rect", [("x", f(x + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
+      case .partial:
         b.element(
           "rect",
-          [("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", "url(#\(idPrefix)-hatch)")])
-      }
-    }
-    if output.buckets.contains(where: { $0.trend != nil }) {
-      item("trend") { b, x0 in
+          [("x", f(x + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", "url(#\(idPrefix)-hatch)")])
+      case .trend:
         b.element(
           "line",
           [
-            ("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.trend),
+            ("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.trend),
             ("stroke-width", "2.5"), ("stroke-dasharray", "6 3"),
           ])
-      }
-    }
-    item("average") { b, x0 in
-      b.element(
-        "line",
-        [
-          ("x1", f(x0)), ("x2", f(x0 + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.ink),
-          ("stroke-dasharray", "2 3"),
-        ])
-    }
-    if let bands {
-      item(MeasureDisplay.short(bands.measure) + ": " + bandLegend(bands, measure: bands.measure)) { b, x0 in
+      case .average:
+        b.element(
+          "line",
+          [
+            ("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.ink),
+            ("stroke-dasharray", "2 3"),
+          ])
+      case .bands:
         b.element(
           "rect",
           [
-            ("x", f(x0 + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.band),
+            ("x", f(x + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.band),
             ("stroke", "#AFB8C1"),
           ])
       }
+      b.element("text", [("x", f(x + 20)), ("y", f(y + 4)), ("fill", Palette.muted)], content: label)
     }
   }
 
@@ -429,8 +459,11 @@ public struct SeriesSVGRenderer: Sendable {
       "path", [("class", "tl-asof"), ("d", "M\(f(cx - 5)),\(f(y - 7))h10l-5,7z"), ("fill", Palette.ink)])
     // The partial bucket is named here, above the plot, rather than over its bar, where the
     // trend and the average's label ran into it.
+    // A phone's is shorter, so it cannot reach the panel's title at the left.
     let label =
-      "as of \(asOf.dayMonth) \(asOf.year)" + (bucket.partial ? ", \(output.granularity.rawValue) so far" : "")
+      chartWidth == .regular
+      ? "as of \(asOf.dayMonth) \(asOf.year)" + (bucket.partial ? ", \(output.granularity.rawValue) so far" : "")
+      : "as of \(asOf.dayMonth)" + (bucket.partial ? ", so far" : "")
     let rightSide = cx > panel.plot.x + panel.plot.width / 2
     b.element(
       "text",

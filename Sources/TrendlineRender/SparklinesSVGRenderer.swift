@@ -19,37 +19,55 @@ public struct SparklinesSVGRenderer: Sendable {
 
   public static let lineSize = (width: 100.0, height: 30.0)
   static let rowHeight = 40.0
-  static let nameWidth = 210.0
   static let top = 50.0
-  static let width = 460.0
-  /// Longer names are cut with "…"; the full name is in the row's `<title>` and the data table.
-  static let maxNameLength = 30
+  public var chartWidth: ChartWidth
 
-  public init(_ output: SparklinesOutput, idPrefix: String? = nil, lastSession: Date? = nil) {
+  public init(
+    _ output: SparklinesOutput, idPrefix: String? = nil, lastSession: Date? = nil, width: ChartWidth = .regular
+  ) {
     self.output = output
     self.lastSession = lastSession
-    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+    self.chartWidth = width
+    self.idPrefix = (idPrefix ?? "tl-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
   }
+
+  var width: Double { chartWidth.value(regular: 460) }
+  /// The names' column, and the longest name it holds: longer names are cut with "…"; the full
+  /// name is in the row's `<title>` and the data table.
+  var nameWidth: Double { chartWidth == .regular ? 210 : 120 }
+  var maxNameLength: Int { chartWidth == .regular ? 30 : 16 }
 
   /// The x scale of row `row`'s line: the output's domain onto the line's 100 px.
   ///
   /// - Complexity: O(1).
   public func xScale(row: Int) -> TimeScale {
-    let x0 = Self.nameWidth + 16
+    let x0 = nameWidth + 16
     return TimeScale(domain: output.domain, range: x0...(x0 + Self.lineSize.width))
   }
 
   /// The rectangle row `row`'s line is drawn in.
   public func plot(row: Int) -> PlotRect {
     PlotRect(
-      x: Self.nameWidth + 16, y: Self.top + Double(row) * Self.rowHeight + 5, width: Self.lineSize.width,
+      x: nameWidth + 16, y: top + Double(row) * Self.rowHeight + 5, width: Self.lineSize.width,
       height: Self.lineSize.height)
+  }
+
+  /// Where the rows start: under the subtitle, which a phone's width may wrap onto two lines.
+  var top: Double { Self.top + Double(subtitle.count - 1) * 15 }
+
+  /// The subtitle's lines: who, what, and the window.
+  var subtitle: [String] {
+    let zone = SVGFrame.zone(output.timeZone)
+    let start = LocalDate(output.domain.start, in: zone)
+    let end = LocalDate(output.domain.end, in: zone)
+    let window = "\(start.dayMonth) – \(end.dayMonth) \(end.year)"
+    return SVGFrame.wrap([output.user, Self.valueName(output.value), window], width: width - 24)
   }
 
   /// - Complexity: O(*p*) for *p* points over all lines.
   public func render() -> String {
     let zone = SVGFrame.zone(output.timeZone)
-    let height = Self.top + Double(max(output.lines.count, 1)) * Self.rowHeight + 10
+    let height = top + Double(max(output.lines.count, 1)) * Self.rowHeight + 10
     let unit = Self.unit(output.value, output.units)
     let start = LocalDate(output.domain.start, in: zone)
     let end = LocalDate(output.domain.end, in: zone)
@@ -62,18 +80,18 @@ public struct SparklinesSVGRenderer: Sendable {
           + ShownNumber.display(Self.shown(line.points.last?.v ?? 0, output)) + unit
       }.joined(separator: "; ")
     SVGFrame.open(
-      &b, width: Self.width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
+      &b, width: width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
       desc: desc, kind: "sparklines")
     b.element("text", [("x", "16"), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
-    b.element(
-      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
-      content: "\(output.user) · \(Self.valueName(output.value)) · \(start.dayMonth) – \(end.dayMonth) \(end.year)")
+    for (index, line) in subtitle.enumerated() {
+      b.element("text", [("x", "16"), ("y", f(38 + Double(index) * 15)), ("fill", Palette.muted)], content: line)
+    }
     if output.lines.isEmpty {
       SVGFrame.stacked(
         &b,
         SVGFrame.emptyWindow(
           SVGFrame.count(output.windowDays, "day"), asOf: output.asOf, lastSession: lastSession, zone: zone),
-        x: 16, y: Self.top + 12, anchor: "start")
+        x: 16, y: top + 12, anchor: "start")
     }
     for (row, line) in output.lines.enumerated() {
       let plot = plot(row: row)
@@ -85,7 +103,7 @@ public struct SparklinesSVGRenderer: Sendable {
       b.open("g", [("class", "tl-line")])
       b.element("title", [], content: line.exercise)
       var name = line.exercise
-      if name.count > Self.maxNameLength { name = String(name.prefix(Self.maxNameLength - 1)) + "…" }
+      if name.count > maxNameLength { name = String(name.prefix(maxNameLength - 1)) + "…" }
       b.element("text", [("x", "16"), ("y", f(plot.y + plot.height / 2 + 4))], content: name)
       // A faint baseline marks the window, so an empty stretch reads as "no sessions".
       b.element(

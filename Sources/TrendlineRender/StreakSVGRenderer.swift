@@ -16,19 +16,23 @@ public struct StreakSVGRenderer: Sendable {
   static let left = 16.0
   static let top = 84.0
 
-  public init(_ output: StreakOutput, idPrefix: String? = nil) {
+  public var chartWidth: ChartWidth
+
+  public init(_ output: StreakOutput, idPrefix: String? = nil, width: ChartWidth = .regular) {
     self.output = output
-    self.idPrefix = idPrefix ?? "tl-" + idSafe(output.chart)
+    self.chartWidth = width
+    self.idPrefix = (idPrefix ?? "tl-" + idSafe(output.chart)) + (width == .compact ? "-n" : "")
   }
 
   /// - Complexity: O(*p*) for *p* periods.
   public func render() -> String {
     let zone = SVGFrame.zone(output.timeZone)
-    // A year of weeks on one row; a longer window wraps.
-    let perRow = max(1, min(output.periods.count, 53))
+    // A year of weeks on one row (18 on a phone); a longer window wraps.
+    let perRow = max(1, min(output.periods.count, chartWidth == .regular ? 53 : 18))
     let rows = max(1, (output.periods.count + perRow - 1) / perRow)
-    let width = max(Self.left * 2 + Double(perRow) * (Self.cell + Self.gap), 420)
-    let height = Self.top + Double(rows) * (Self.cell + Self.gap) + 40
+    let width =
+      chartWidth == .compact
+      ? ChartWidth.compactWidth : max(Self.left * 2 + Double(perRow) * (Self.cell + Self.gap), 420)
     let unit = output.granularity.rawValue
     let share = output.share.map { ShownNumber.display($0 * 100, decimals: 0) + " %" } ?? "–"
     let target =
@@ -36,18 +40,32 @@ public struct StreakSVGRenderer: Sendable {
     let summary =
       "current \(output.current.length) \(unit)\(output.current.length == 1 ? "" : "s") · longest "
       + "\(output.longest.length) · \(share) of \(output.complete) complete \(unit)s met"
+    // Header lines wrap on a phone; the 13 px summary is measured a seventh wider.
+    let subtitle = SVGFrame.wrap(
+      [output.user, "\(unit)s with at least \(target)", "as of \(LocalDate(output.asOf, in: zone).long)"],
+      width: width - 24)
+    let summaryLines = SVGFrame.wrap(
+      [
+        "current \(output.current.length) \(unit)\(output.current.length == 1 ? "" : "s")",
+        "longest \(output.longest.length)", "\(share) of \(output.complete) complete \(unit)s met",
+      ], width: (width - 24) / 1.15)
+    let summaryTop = 62 + Double(subtitle.count - 1) * 15
+    let top = Self.top + Double(subtitle.count - 1) * 15 + Double(summaryLines.count - 1) * 16
+    let height = top + Double(rows) * (Self.cell + Self.gap) + 40
     var b = SVGBuilder()
     SVGFrame.open(
       &b, width: width, height: height, idPrefix: idPrefix, title: "\(output.chart) — \(output.user)",
       desc: "Periods of at least \(target) for \(output.user): \(summary).", kind: "streak")
     b.element("text", [("x", "16"), ("y", "20"), ("font-size", "14"), ("font-weight", "600")], content: output.chart)
-    b.element(
-      "text", [("x", "16"), ("y", "38"), ("fill", Palette.muted)],
-      content: "\(output.user) · \(unit)s with at least \(target) · as of \(LocalDate(output.asOf, in: zone).long)")
-    b.element("text", [("x", "16"), ("y", "62"), ("font-size", "13")], content: summary)
+    for (index, line) in subtitle.enumerated() {
+      b.element("text", [("x", "16"), ("y", f(38 + Double(index) * 15)), ("fill", Palette.muted)], content: line)
+    }
+    for (index, line) in summaryLines.enumerated() {
+      b.element("text", [("x", "16"), ("y", f(summaryTop + Double(index) * 16)), ("font-size", "13")], content: line)
+    }
     for (index, period) in output.periods.enumerated() {
       let x = Self.left + Double(index % perRow) * (Self.cell + Self.gap)
-      let y = Self.top + Double(index / perRow) * (Self.cell + Self.gap)
+      let y = top + Double(index / perRow) * (Self.cell + Self.gap)
       var attributes: [(String, String)] = [
         ("x", f(x)), ("y", f(y)), ("width", f(Self.cell)), ("height", f(Self.cell)), ("rx", "2"),
       ]

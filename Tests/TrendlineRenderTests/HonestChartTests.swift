@@ -122,7 +122,7 @@ import Testing
     let renderer = SeriesSVGRenderer(seriesFixture(bands: bands))
     #expect(renderer.bandLegend(bands, measure: .sessions) == "Rest 0 · Light 1–2 · Regular 3–4 · Heavy 5+")
     // No gutter: the plot starts where every other panel's does.
-    #expect(renderer.layout.panels.allSatisfy { $0.plot.x == SeriesSVGRenderer.left })
+    #expect(renderer.layout.panels.allSatisfy { $0.plot.x == 64 })
   }
 
   @Test func olderRadarPeriodsAreOneBandAndOnlyTheNewestIsFilled() throws {

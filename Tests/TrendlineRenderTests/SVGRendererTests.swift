@@ -346,6 +346,24 @@ struct XMLError: Error, CustomStringConvertible {
   func snapshot(name: String, index: Int) throws {
     try assertSnapshot(SVGRenderer.render(allCharts[index]), named: name + ".svg")
   }
+
+  /// A phone's drawing of each kind: the page shows it at 1:1, so its text stays 11 px.
+  @Test(arguments: [
+    ("series", 0), ("radar", 1), ("sparklines", 2), ("heatmap", 3), ("cohort-series", 4), ("cohort-radar", 5),
+    ("records", 6), ("streak", 7),
+  ])
+  func compactSnapshot(name: String, index: Int) throws {
+    try assertSnapshot(SVGRenderer.render(allCharts[index], width: .compact), named: name + "-compact.svg")
+  }
+
+  @Test func everyCompactChartIs340Wide() {
+    for chart in allCharts {
+      let svg = SVGRenderer.render(chart, width: .compact)
+      #expect(svg.contains("viewBox=\"0 0 340 "), "\(chart.name)")
+      // Its own ids: both drawings are inlined in one page.
+      #expect(svg.contains("-n-title\""), "\(chart.name)")
+    }
+  }
 }
 
 /// Compares `text` with `Snapshots/<name>` byte for byte. With `RECORD_SNAPSHOTS=1` it writes
