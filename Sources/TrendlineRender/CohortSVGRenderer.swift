@@ -1,9 +1,11 @@
 import Foundation
 import TrendlineSchema
 
-/// Draws a `trendline/cohort-series@2` output: per measure, the p25–p75 band as an area, the
-/// median as a line and, when given, one user's own line over them, all on the cohort's shared
-/// `yAxis`; then the ranking as horizontal bars.
+/// Draws a `trendline/cohort-series@2` output: per measure, the range from the lowest user to
+/// the highest as a pale band with the mean as a dotted line through it, the p25–p75 band as a
+/// darker area, the median as a line and, when given, one user's own line over them, all on
+/// the cohort's shared `yAxis` (which reaches the highest user); then the ranking as
+/// horizontal bars.
 ///
 /// Cohort buckets are keyed by local date, not instant (users live in different zones), so the
 /// x axis is a calendar axis: each date is placed at its midnight UTC, which keeps equal days
@@ -27,6 +29,9 @@ public struct CohortSeriesSVGRenderer: Sendable {
   static let plotHeight = 130.0
   static let panelGap = 56.0
   static let rankRow = 20.0
+  /// The min–max band's opacity: paler than the p25–p75 band over it, so the two read as
+  /// nested ranges rather than one.
+  static let rangeOpacity = 0.3
 
   public init(
     _ output: CohortSeriesOutput, user: SeriesOutput? = nil, idPrefix: String? = nil, width: ChartWidth = .regular
@@ -45,7 +50,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
         "cohort of \(output.users) users", "\(output.range.rawValue) by \(output.granularity.rawValue)",
         "as of \(output.asOf)",
       ], width: width - headerLeft - 8)
-    var labels = ["p25–p75", "median"]
+    var labels = ["min–max", "mean", "p25–p75", "median"]
     if let user { labels.append(String(user.user.prefix(16))) }
     let top = 36 + Double(subtitle.count - 1) * 15 + 18
     let flow = SVGFrame.flow(labels, x: headerLeft, y: top, right: width - 8)
@@ -92,7 +97,8 @@ public struct CohortSeriesSVGRenderer: Sendable {
     let dates = self.dates
     let desc =
       "Cohort of \(output.users) users, \(output.chart) by \(output.granularity.rawValue), as of \(output.asOf): "
-      + "the shaded band is the middle half of users (25th to 75th percentile), the line the median"
+      + "the pale band runs from the lowest user to the highest, the dotted line is the mean, "
+      + "the darker band is the middle half of users (25th to 75th percentile), the line the median"
       + (user.map { ", the orange line \($0.user)" } ?? "") + ". "
       + (ranking.isEmpty
         ? ""
@@ -113,8 +119,22 @@ public struct CohortSeriesSVGRenderer: Sendable {
       switch index {
       case 0:
         b.element(
-          "rect", [("x", f(x)), ("y", f(y - 5)), ("width", "16"), ("height", "10"), ("fill", Palette.barLight)])
+          "rect",
+          [
+            ("x", f(x)), ("y", f(y - 5)), ("width", "16"), ("height", "10"), ("fill", Palette.barLight),
+            ("fill-opacity", f(Self.rangeOpacity)),
+          ])
       case 1:
+        b.element(
+          "line",
+          [
+            ("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.ink),
+            ("stroke-dasharray", "2 3"),
+          ])
+      case 2:
+        b.element(
+          "rect", [("x", f(x)), ("y", f(y - 5)), ("width", "16"), ("height", "10"), ("fill", Palette.barLight)])
+      case 3:
         b.element(
           "line",
           [("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.bar), ("stroke-width", "2")])
@@ -164,6 +184,16 @@ public struct CohortSeriesSVGRenderer: Sendable {
         MeasureDisplay.scaled(s.quantile(name) ?? s.mean, measure, Self.units)
       }
       if !stats.isEmpty {
+        let highest = stats.map { f(x.x($0.0)) + "," + f(y.y(MeasureDisplay.scaled($0.1.max, measure, Self.units))) }
+        let lowest = stats.reversed().map {
+          f(x.x($0.0)) + "," + f(y.y(MeasureDisplay.scaled($0.1.min, measure, Self.units)))
+        }
+        b.element(
+          "polygon",
+          [
+            ("class", "tl-range"), ("points", (highest + lowest).joined(separator: " ")), ("fill", Palette.barLight),
+            ("fill-opacity", f(Self.rangeOpacity)),
+          ])
         let upper = stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p75"))) }
         let lower = stats.reversed().map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p25"))) }
         b.element(
@@ -178,6 +208,17 @@ public struct CohortSeriesSVGRenderer: Sendable {
             ("class", "tl-median"),
             ("points", stats.map { f(x.x($0.0)) + "," + f(y.y(value($0.1, "p50"))) }.joined(separator: " ")),
             ("fill", "none"), ("stroke", Palette.bar), ("stroke-width", "2"),
+          ])
+        b.element(
+          "polyline",
+          [
+            ("class", "tl-mean"),
+            (
+              "points",
+              stats.map { f(x.x($0.0)) + "," + f(y.y(MeasureDisplay.scaled($0.1.mean, measure, Self.units))) }
+                .joined(separator: " ")
+            ),
+            ("fill", "none"), ("stroke", Palette.ink), ("stroke-width", "1"), ("stroke-dasharray", "2 3"),
           ])
       }
       // The row still in progress (SPEC 10.6): said above it, so a median that drops there
@@ -240,6 +281,9 @@ public struct CohortSeriesSVGRenderer: Sendable {
             let range = MeasureDisplay.text(p25, measure, Self.units) + "–"
             text += " (" + range + MeasureDisplay.text(p75, measure, Self.units) + ")"
           }
+          text +=
+            ", mean " + MeasureDisplay.text(s.mean, measure, Self.units) + ", min–max "
+            + MeasureDisplay.text(s.min, measure, Self.units) + "–" + MeasureDisplay.text(s.max, measure, Self.units)
           if let value = mine?[measure] {
             text += ", \(user?.user ?? "") " + MeasureDisplay.text(value, measure, Self.units)
           }

@@ -104,6 +104,13 @@ enum DataTable {
     func shown(_ v: Double) -> String { ShownNumber.display(SparklinesSVGRenderer.shown(v, o)) + unit }
     let rows = o.lines.map { line -> [String] in
       let values = line.points.map(\.v)
+      // No load recorded is unknown, a dash, never "0 kg" (SPEC 10.3), as the chart says it.
+      if SparklinesSVGRenderer.unloaded(line, o) {
+        return [
+          line.exercise, String(line.points.count), "–", "–", "–",
+          line.points.last.map { LocalDate($0.t, in: zone).long } ?? "",
+        ]
+      }
       return [
         line.exercise, String(line.points.count),
         line.points.first.map { shown($0.v) } ?? "",

@@ -189,6 +189,7 @@ public enum HTMLReport {
     let name = XMLEscape.escape(chart.name)
     var out =
       "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
+    if case .user(.heatmap(let output)) = chart { out += bodyFigure(output, lastSession: lastSession) }
     out += "<figure class=\"chart\">\n"
     out += drawn(chart, lastSession: lastSession)
     let hoverable: Bool
@@ -202,8 +203,37 @@ public enum HTMLReport {
         + "period's values.</figcaption>\n"
     }
     out += "</figure>\n"
+    if case .user(.radar(let output)) = chart, !output.axes.isEmpty {
+      // The radar's numbers as grouped bars: a breakdown compared period by period.
+      out +=
+        "<figure class=\"chart\">\n<div class=\"tl-wide\">\n" + AreaBarsSVGRenderer(output).render()
+        + "</div><div class=\"tl-narrow\">\n" + AreaBarsSVGRenderer(output, width: .compact).render()
+        + "</div>\n</figure>\n"
+    }
     out += DataTable.html(chart)
     return out + "</section>\n"
+  }
+
+  /// A heat map drawn on the body, before its grid, with a button per period that shows the
+  /// period on the figure (the newest is shown first, and without a script).
+  static func bodyFigure(_ output: HeatmapOutput, lastSession: Date?) -> String {
+    var out = "<figure class=\"chart body\">\n"
+    out += BodyFigureSVGRenderer(output, lastSession: lastSession).render()
+    if output.periods.count > 1 {
+      let zone = SVGFrame.zone(output.timeZone)
+      let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .week
+      out += "<div class=\"periods\" role=\"group\" aria-label=\"Period shown on the figure\">"
+      for (index, period) in output.periods.enumerated() {
+        let name =
+          PeriodName.short(LocalDate(period.start, in: zone), granularity) + (period.partial ? " (so far)" : "")
+        let pressed = index == output.periods.count - 1
+        out +=
+          "<button type=\"button\" data-period=\"" + XMLEscape.escape(period.id) + "\" aria-pressed=\""
+          + (pressed ? "true" : "false") + "\">" + XMLEscape.escape(name) + "</button>"
+      }
+      out += "</div>\n"
+    }
+    return out + "</figure>\n"
   }
 
   /// The place after a compared chart where the user's line over the cohort goes: `content`
@@ -366,6 +396,13 @@ public enum HTMLReport {
     .readout{min-height:1.5em;margin-top:6px;padding:4px 8px;background:#F6F8FA;border-radius:4px;color:#1F2328}
     .segments{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:16px}
     .tl-narrow{display:none}
+    figure.body{margin-bottom:12px}
+    figure.body svg{width:100%;max-width:480px}
+    .periods{display:flex;flex-wrap:wrap;gap:6px;margin-top:8px}
+    .periods button{font:inherit;font-size:13px;min-height:32px;padding:4px 12px;border:1px solid #AFB8C1;\
+    border-radius:16px;background:#FFF;color:#1F2328;cursor:pointer}
+    .periods button[aria-pressed=true]{background:#0969DA;border-color:#0969DA;color:#FFF}
+    .periods button:focus-visible{outline:2px solid #0969DA;outline-offset:2px}
     @media (max-width:560px){
     main{padding:8px 8px 32px}
     section{padding:10px}
@@ -394,6 +431,9 @@ public enum HTMLReport {
     th,td{border-bottom-color:#30363D}
     thead th{border-bottom-color:#6E7681}
     .tl-hover:focus .tl-plot{stroke:#4493F8}
+    .periods button{background:#21262D;color:#E6EDF3;border-color:#6E7681}
+    .periods button[aria-pressed=true]{background:#1F6FEB;border-color:#1F6FEB;color:#FFF}
+    .tl-chart [fill="#E1E6EB"]{fill:#30363D}
     .tl-chart[fill="#1F2328"],.tl-chart [fill="#1F2328"]:not(.tl-on-cell){fill:#E6EDF3}
     .tl-chart [fill="#57606A"]{fill:#9198A1}
     .tl-chart [stroke="#1F2328"]{stroke:#E6EDF3}
@@ -424,6 +464,8 @@ public enum HTMLReport {
   /// - every tick and ring label reads as its `data-value`;
   /// - no text is drawn under 11 px, and nothing runs out of its card;
   /// - arrow keys move the read-out, and a drag across a plot shows the range's summary;
+  /// - each period button of a body figure shows that period, and only it;
+  /// - every mark a screen reader stops at says something;
   /// - the page fetched nothing.
   static let script = """
     (function(){
@@ -528,9 +570,30 @@ public enum HTMLReport {
         });
       });
     });
+    function showPeriod(fig,btn){
+      var id=btn.getAttribute('data-period');
+      fig.querySelectorAll('.tl-body-period').forEach(function(g){
+        if(g.getAttribute('data-period')===id)g.removeAttribute('display');else g.setAttribute('display','none');});
+      fig.querySelectorAll('.periods button').forEach(function(o){o.setAttribute('aria-pressed',o===btn?'true':'false');});
+    }
+    document.querySelectorAll('figure.body').forEach(function(fig){
+      fig.querySelectorAll('.periods button').forEach(function(btn){
+        btn.addEventListener('click',function(){showPeriod(fig,btn);});});
+    });
     if(location.hash==='#selftest'){
       var failures=[];
       function fail(what){if(failures.length<20)failures.push(what);}
+      document.querySelectorAll('figure.body').forEach(function(fig){
+        var buttons=fig.querySelectorAll('.periods button');
+        buttons.forEach(function(btn){
+          btn.click();
+          var shown=[].filter.call(fig.querySelectorAll('.tl-body-period'),function(g){\
+    return g.getBoundingClientRect().width>0;});
+          if(shown.length!==1||shown[0].getAttribute('data-period')!==btn.getAttribute('data-period'))\
+    fail('period '+btn.textContent+': '+shown.length+' shown');
+        });
+        if(buttons.length)buttons[buttons.length-1].click();
+      });
       figures.forEach(function(fig){
         fig.querySelectorAll('.tl-hover').forEach(function(g){
           var list=pts(g);if(!list.length||!plotBox(g).width)return;
@@ -570,6 +633,12 @@ public enum HTMLReport {
         var shown=parseFloat(t.textContent.replace(/[\\u2009\\s]/g,'').replace('\\u2212','-'));
         if(Math.abs(shown-(+t.getAttribute('data-value')))>1e-9)\
     fail('label '+t.textContent+' at '+t.getAttribute('data-value'));
+      });
+      document.querySelectorAll('svg.tl-chart').forEach(function(svg){
+        if(!svg.getClientRects().length)return;
+        svg.querySelectorAll('[role=img]').forEach(function(m){
+          if(!(m.getAttribute('aria-label')||'').trim())fail('mark without text: '+m.tagName);});
+        if(svg.querySelector('.tl-bars rect')&&!svg.querySelector('.tl-bars rect[aria-label]'))fail('bars without text');
       });
       document.querySelectorAll('svg text').forEach(function(t){
         var m=t.getScreenCTM(),size=parseFloat(getComputedStyle(t).fontSize)*(m?Math.abs(m.a):1);

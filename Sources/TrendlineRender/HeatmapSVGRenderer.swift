@@ -108,7 +108,10 @@ public struct HeatmapSVGRenderer: Sendable {
           [
             ("x", f(x + 1)), ("y", f(y + 1)), ("width", f(cellWidth - 2)), ("height", f(Self.cell.height - 2)),
             ("fill", Self.colour(cell.intensity)), ("data-id", String(cell.id)),
-          ])
+          ]
+            + SVGFrame.mark(
+              "\(group.name), \(PeriodName.long(LocalDate(period.start, in: zone), granularity))"
+                + (period.partial ? " (so far)" : "") + ": " + SVGFrame.count(cell.sessions, "session")))
         if cell.sessions > 0 {
           b.element(
             "text",
@@ -126,23 +129,28 @@ public struct HeatmapSVGRenderer: Sendable {
         &b, output.periods.count, of: granularity, asOf: output.asOf, lastSession: lastSession, zone: zone,
         x: 16, y: Self.top + min(Double(groups.count), 4) * Self.cell.height, anchor: "start")
     }
-    // Legend: five steps of the scale with the session counts they stand for.
-    let legendY = gridBottom + 22
+    Self.legend(&b, largest: largest, y: gridBottom + 22, step: chartWidth == .regular ? 56 : 46)
+    b.close("svg")
+    b.newline()
+    return b.text
+  }
+
+  /// Five steps of the scale with the session counts they stand for, at `y`, each `step` wide.
+  static func legend(_ b: inout SVGBuilder, largest: Int, y legendY: Double, step: Double) {
     b.element("text", [("x", "16"), ("y", f(legendY + 11))], content: "Sessions")
     // Whole session counts only: a legend step of "0.3 sessions" is a value no cell can hold.
     var steps: [Int] = []
-    for step in 0...4 {
-      let count = Int((Double(largest) * Double(step) / 4).rounded())
+    for quarter in 0...4 {
+      let count = Int((Double(largest) * Double(quarter) / 4).rounded())
       if !steps.contains(count) { steps.append(count) }
     }
-    let step = chartWidth == .regular ? 56.0 : 46
     for (index, count) in steps.enumerated() {
       let x = 80 + Double(index) * step
       b.element(
         "rect",
         [
           ("x", f(x)), ("y", f(legendY)), ("width", f(step - 4)), ("height", "14"),
-          ("fill", Self.colour(largest > 0 ? Double(count) / Double(largest) : 0)), ("stroke", Palette.grid),
+          ("fill", colour(largest > 0 ? Double(count) / Double(largest) : 0)), ("stroke", Palette.grid),
         ])
       b.element(
         "text",
@@ -152,8 +160,5 @@ public struct HeatmapSVGRenderer: Sendable {
         ],
         content: String(count))
     }
-    b.close("svg")
-    b.newline()
-    return b.text
   }
 }

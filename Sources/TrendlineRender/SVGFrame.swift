@@ -8,6 +8,10 @@ enum SVGFrame {
 
   /// Opens `<svg>` with `<title>` and `<desc>` (escaped), referenced by `aria-labelledby` so
   /// a screen reader announces both when the SVG is inlined in HTML.
+  ///
+  /// The root is a graphics document, not one image, so a screen reader can also move from
+  /// mark to mark: every bar, cell, region and polygon that stands for a value says it
+  /// (``mark(_:)``).
   static func open(
     _ b: inout SVGBuilder, width: Double, height: Double, idPrefix: String, title: String, desc: String, kind: String
   ) {
@@ -15,7 +19,8 @@ enum SVGFrame {
       "svg",
       [
         ("xmlns", "http://www.w3.org/2000/svg"), ("viewBox", "0 0 \(f(width)) \(f(height))"),
-        ("width", f(width)), ("height", f(height)), ("role", "img"),
+        ("width", f(width)), ("height", f(height)), ("role", "graphics-document document"),
+        ("aria-roledescription", "chart"),
         ("aria-labelledby", "\(idPrefix)-title \(idPrefix)-desc"), ("class", "tl-chart tl-\(kind)"),
         ("font-family", fontFamily), ("font-size", "11"), ("fill", Palette.ink),
       ])
@@ -27,6 +32,10 @@ enum SVGFrame {
     b.element("rect", [("class", "tl-bg"), ("width", f(width)), ("height", f(height)), ("fill", "#FFFFFF")])
     b.newline()
   }
+
+  /// The attributes that make a mark a screen reader's stop, saying `label`: "Week of 23 Nov
+  /// 2026 (so far): volume 8 152 kg".
+  static func mark(_ label: String) -> [(String, String)] { [("role", "img"), ("aria-label", label)] }
 
   /// A text label with a white halo, so it stays readable where it crosses bars or lines.
   static func haloText(

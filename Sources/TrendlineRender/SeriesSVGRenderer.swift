@@ -6,7 +6,8 @@ import TrendlineSchema
 /// Bars are the JSON's `bar` extents mapped through ``TimeScale`` (70 % of their period, on
 /// the padded `domain`), the trend an orange dashed line over the blue bars, the average a
 /// labelled rule, the partial last bucket hatched and labelled "so far", and the bucket holding
-/// as-of marked above the plot. It never recomputes an extent: a bar here is where Swift
+/// as-of marked above the plot and by a "now" rule through every panel, with a point at the
+/// closest value and the past before it dimmed. It never recomputes an extent: a bar here is where Swift
 /// Charts draws it from the same file.
 public struct SeriesSVGRenderer: Sendable {
   /// One measure's plot.
@@ -144,6 +145,7 @@ public struct SeriesSVGRenderer: Sendable {
         drawBands(&b, bands, panel: panel)
         drawBandLabels(&b, bands, panel: panel)
       }
+      if !idle, let asOfIndex { drawPast(&b, panel: panel, until: x.x(output.buckets[asOfIndex].start)) }
       drawBars(&b, panel: panel, x: x)
       if idle {
         emptyWindow(&b, panel: panel, zone: zone)
@@ -161,6 +163,7 @@ public struct SeriesSVGRenderer: Sendable {
       if !idle {
         drawTrend(&b, panel: panel, x: x)
         drawAverage(&b, panel: panel)
+        if let asOfIndex { drawNow(&b, panel: panel, x: x, at: asOfIndex) }
       }
       drawXAxis(&b, panel: panel, x: x, ticks: ticks)
       if panelIndex == 0, let asOfIndex {
@@ -365,6 +368,7 @@ public struct SeriesSVGRenderer: Sendable {
   }
 
   func drawBars(_ b: inout SVGBuilder, panel: Panel, x: TimeScale) {
+    let zone = SVGFrame.zone(output.timeZone)
     b.open("g", [("class", "tl-bars")])
     for bucket in output.buckets {
       // An unknown value (no duration stated, no weighted set) has no bar: a 0 bar would claim
@@ -381,7 +385,11 @@ public struct SeriesSVGRenderer: Sendable {
           ("x", f(x0)), ("y", f(top)), ("width", f(max(x1 - x0, 1))), ("height", f(max(height, 0))),
           ("fill", bucket.partial ? "url(#\(idPrefix)-hatch)" : Palette.bar),
           ("data-start", String(bucket.bar.start.epochSeconds)), ("data-end", String(bucket.bar.end.epochSeconds)),
-        ])
+        ]
+          + SVGFrame.mark(
+            PeriodName.long(LocalDate(bucket.start, in: zone), output.granularity)
+              + (bucket.partial ? " (so far)" : "") + ": " + MeasureDisplay.short(panel.measure) + " "
+              + MeasureDisplay.text(known, panel.measure, output.units)))
     }
     b.close("g")
     b.newline()
@@ -450,6 +458,46 @@ public struct SeriesSVGRenderer: Sendable {
       }
     }
     b.newline()
+  }
+
+  /// The past dimmed up to now, as a forecast chart dims the hours gone: a faint wash from the
+  /// plot's left edge to the as-of bucket, which stands out clear of it as the one still
+  /// changing.
+  func drawPast(_ b: inout SVGBuilder, panel: Panel, until x: Double) {
+    b.element(
+      "rect",
+      [
+        ("class", "tl-past"), ("x", f(panel.plot.x)), ("y", f(panel.plot.y)), ("width", f(max(x - panel.plot.x, 0))),
+        ("height", f(panel.plot.height)), ("fill", Palette.ink), ("fill-opacity", "0.05"),
+      ])
+  }
+
+  /// The value "now" is marked at in `panel`: the trend at the as-of bucket, or where that is
+  /// unknown the closest bucket before it with a trend; without a trend, the newest known value.
+  /// Nil when the panel has none, so no point claims a value.
+  func nowValue(_ measure: Measure, at index: Int) -> (value: Double, isTrend: Bool)? {
+    let upToNow = output.buckets[...index].reversed()
+    if let trend = upToNow.lazy.compactMap({ $0.trend?[measure] }).first { return (trend, true) }
+    return upToNow.lazy.compactMap({ $0.values[measure] }).first.map { ($0, false) }
+  }
+
+  /// The "now" rule through the as-of bucket, with a point at the closest value on it.
+  func drawNow(_ b: inout SVGBuilder, panel: Panel, x: TimeScale, at index: Int) {
+    let cx = x.x(output.buckets[index].start)
+    b.element(
+      "line",
+      [
+        ("class", "tl-now"), ("x1", f(cx)), ("x2", f(cx)), ("y1", f(panel.plot.y)), ("y2", f(panel.plot.maxY)),
+        ("stroke", Palette.ink), ("stroke-width", "1"),
+      ])
+    guard let (value, isTrend) = nowValue(panel.measure, at: index) else { return }
+    b.element(
+      "circle",
+      [
+        ("class", "tl-now-point"), ("cx", f(cx)),
+        ("cy", f(panel.y.y(MeasureDisplay.scaled(value, panel.measure, output.units)))),
+        ("r", "4"), ("fill", isTrend ? Palette.trend : Palette.bar), ("stroke", "#FFFFFF"), ("stroke-width", "1.5"),
+      ])
   }
 
   func drawAsOf(_ b: inout SVGBuilder, bucket: SeriesOutput.Bucket, panel: Panel, x: TimeScale, asOf: LocalDate) {

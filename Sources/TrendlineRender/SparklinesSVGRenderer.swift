@@ -99,7 +99,7 @@ public struct SparklinesSVGRenderer: Sendable {
       // Drawn in the unit shown, so the line's shape and its numbers agree.
       let values = line.points.map { Self.shown($0.v, output) }
       let y = Self.yScale(values, plot: plot)
-      let unloaded = output.value != .reps && values.allSatisfy { $0 == 0 }
+      let unloaded = Self.unloaded(line, output)
       b.open("g", [("class", "tl-line")])
       b.element("title", [], content: line.exercise)
       var name = line.exercise
@@ -128,7 +128,12 @@ public struct SparklinesSVGRenderer: Sendable {
       }
       if let last = line.points.last {
         let lastShown = Self.shown(last.v, output)
-        b.element("circle", [("cx", f(x.x(last.t))), ("cy", f(y.y(lastShown))), ("r", "2.5"), ("fill", Palette.trend)])
+        b.element(
+          "circle",
+          [("cx", f(x.x(last.t))), ("cy", f(y.y(lastShown))), ("r", "2.5"), ("fill", Palette.trend)]
+            + SVGFrame.mark(
+              line.exercise + ": latest " + ShownNumber.display(lastShown) + unit + ", "
+                + SVGFrame.count(line.points.count, "session") + " in the window"))
         b.element(
           "text", [("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 4))],
           content: ShownNumber.display(lastShown) + unit)
@@ -190,5 +195,11 @@ public struct SparklinesSVGRenderer: Sendable {
     case .volumeKg: return "volume"
     case .reps: return "most reps"
     }
+  }
+
+  /// A line of a weight value whose every point is 0: an exercise with no load recorded
+  /// (a plank, a run), whose values are unknown rather than 0 kg.
+  static func unloaded(_ line: SparklinesOutput.Line, _ output: SparklinesOutput) -> Bool {
+    output.value != .reps && line.points.allSatisfy { $0.v == 0 }
   }
 }

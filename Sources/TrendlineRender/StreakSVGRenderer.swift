@@ -77,9 +77,9 @@ public struct StreakSVGRenderer: Sendable {
         attributes += [("fill", Palette.grid)]
       }
       let value = period.value.map { MeasureDisplay.text($0, output.measure, output.units) } ?? "no value"
-      b.open("rect", attributes)
-      b.element(
-        "title", [], content: "\(LocalDate(period.start, in: zone).long): \(value)\(period.partial ? " so far" : "")")
+      let label = "\(LocalDate(period.start, in: zone).long): \(value)\(period.partial ? " so far" : "")"
+      b.open("rect", attributes + SVGFrame.mark(label + (period.met ? ", met" : period.partial ? "" : ", missed")))
+      b.element("title", [], content: label)
       b.close("rect")
     }
     let legendY = height - 18
