@@ -5,8 +5,9 @@ import TrendlineSchema
 /// regions are the built-in catalog's muscle groups, each shaded by its intensity on the heat
 /// map's own scale, because "where" is answered by the body, not by a grid.
 ///
-/// Every period is drawn, each in a group of its own (`tl-body-period`); the newest is shown
-/// and the report's period buttons show another (``HTMLReport``), so the standalone drawing
+/// Every period is drawn, each in a group of its own (`tl-body-period`); the newest with a
+/// session is shown (on the first of a month, the month so far is empty, and a blank figure
+/// would look like no data) and the report's period buttons show another (``HTMLReport``), so the standalone drawing
 /// needs no script. The grid (``HeatmapSVGRenderer``) stays beside it as the accessible table.
 ///
 /// Regions are found by the group's name, not its id: a pipeline's own catalog may number its
@@ -135,9 +136,14 @@ public struct BodyFigureSVGRenderer: Sendable {
     regions[name.trimmingCharacters(in: .whitespaces).lowercased()]
   }
 
+  /// The index of the period shown first: the newest with a session, else the newest.
+  public var shownPeriod: Int? {
+    output.periods.lastIndex { $0.groups.contains { $0.sessions > 0 } } ?? output.periods.indices.last
+  }
+
   /// The groups of the output that the figure has no place for, in catalog order.
   var unplaced: [HeatmapOutput.Group] {
-    (output.periods.last?.groups ?? []).filter { Self.regions(of: $0.name) == nil }
+    (shownPeriod.map { output.periods[$0].groups } ?? []).filter { Self.regions(of: $0.name) == nil }
   }
 
   /// How high the drawing is: the figures, their labels, the unplaced groups' line and the legend.
@@ -169,11 +175,11 @@ public struct BodyFigureSVGRenderer: Sendable {
     }
     b.newline()
     for (index, period) in output.periods.enumerated() {
-      drawPeriod(&b, period, shown: index == output.periods.count - 1, zone: zone, granularity: granularity)
+      drawPeriod(&b, period, shown: index == shownPeriod, zone: zone, granularity: granularity)
     }
     var y = Self.origins.front.y + Self.figureHeight + 20
     if !unplaced.isEmpty {
-      // Counts of the newest period, as the figure shows first; the grid has every period's.
+      // Counts of the period the figure shows first; the grid has every period's.
       let said = unplaced.map { "\($0.name) \($0.sessions)" }.joined(separator: " · ")
       b.element(
         "text", [("x", "16"), ("y", f(y + 12)), ("fill", Palette.muted)],
@@ -247,7 +253,7 @@ public struct BodyFigureSVGRenderer: Sendable {
   }
 
   func description(zone: TimeZone, granularity: Granularity, largest: Int) -> String {
-    guard let last = output.periods.last else { return "No periods for \(output.user)." }
+    guard let last = shownPeriod.map({ output.periods[$0] }) else { return "No periods for \(output.user)." }
     let trained = last.groups.filter { $0.sessions > 0 }.sorted { $0.sessions > $1.sessions }
     let said = trained.map { "\($0.name) \($0.sessions)" }.joined(separator: ", ")
     return

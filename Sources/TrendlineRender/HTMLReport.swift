@@ -215,10 +215,11 @@ public enum HTMLReport {
   }
 
   /// A heat map drawn on the body, before its grid, with a button per period that shows the
-  /// period on the figure (the newest is shown first, and without a script).
+  /// period on the figure (the newest with a session is shown first, and without a script).
   static func bodyFigure(_ output: HeatmapOutput, lastSession: Date?) -> String {
     var out = "<figure class=\"chart body\">\n"
-    out += BodyFigureSVGRenderer(output, lastSession: lastSession).render()
+    let figure = BodyFigureSVGRenderer(output, lastSession: lastSession)
+    out += figure.render()
     if output.periods.count > 1 {
       let zone = SVGFrame.zone(output.timeZone)
       let granularity = output.periods.first.map { PeriodName.granularity(start: $0.start, end: $0.end) } ?? .week
@@ -226,7 +227,7 @@ public enum HTMLReport {
       for (index, period) in output.periods.enumerated() {
         let name =
           PeriodName.short(LocalDate(period.start, in: zone), granularity) + (period.partial ? " (so far)" : "")
-        let pressed = index == output.periods.count - 1
+        let pressed = index == figure.shownPeriod
         out +=
           "<button type=\"button\" data-period=\"" + XMLEscape.escape(period.id) + "\" aria-pressed=\""
           + (pressed ? "true" : "false") + "\">" + XMLEscape.escape(name) + "</button>"

@@ -130,6 +130,28 @@ import TrendlineSchema
     #expect(!svg.contains("Not on the figure"))
   }
 
+  /// On 1 December the month so far has no session yet: the figure opens on the newest period
+  /// that has one, and its button is the pressed one, so the first look is not a blank body.
+  @Test func bodyFigureOpensOnTheNewestPeriodWithASession() {
+    var heatmap = heatmapFixture()
+    for g in heatmap.periods[1].groups.indices {
+      heatmap.periods[1].groups[g].sessions = 0
+      heatmap.periods[1].groups[g].intensity = 0
+    }
+    let figure = BodyFigureSVGRenderer(heatmap)
+    #expect(figure.shownPeriod == 0)
+    let svg = figure.render()
+    #expect(svg.contains("data-period=\"2026-11-16\">"))
+    #expect(svg.contains("data-period=\"2026-11-23\" display=\"none\""))
+    #expect(svg.contains("Week of 16 Nov 2026: Chest 2."))
+    let page = HTMLReport.userPage(
+      .init(
+        user: "ingrid", timeZone: TimeZone(identifier: oslo)!, asOf: asOf, charts: [.user(.heatmap(heatmap))],
+        sessions: [], notes: []))
+    #expect(page.contains("data-period=\"2026-11-16\" aria-pressed=\"true\""))
+    #expect(page.contains("data-period=\"2026-11-23\" aria-pressed=\"false\""))
+  }
+
   @Test func groupsTheFigureHasNoPlaceForAreListedWithTheirCounts() {
     var heatmap = heatmapFixture()
     for index in heatmap.periods.indices {
