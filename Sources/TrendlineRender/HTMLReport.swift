@@ -575,7 +575,8 @@ public enum HTMLReport {
       var id=btn.getAttribute('data-period');
       fig.querySelectorAll('.tl-body-period').forEach(function(g){
         if(g.getAttribute('data-period')===id)g.removeAttribute('display');else g.setAttribute('display','none');});
-      fig.querySelectorAll('.periods button').forEach(function(o){o.setAttribute('aria-pressed',o===btn?'true':'false');});
+      fig.querySelectorAll('.periods button').forEach(function(o){\
+    o.setAttribute('aria-pressed',o===btn?'true':'false');});
     }
     document.querySelectorAll('figure.body').forEach(function(fig){
       fig.querySelectorAll('.periods button').forEach(function(btn){
@@ -585,7 +586,7 @@ public enum HTMLReport {
       var failures=[];
       function fail(what){if(failures.length<20)failures.push(what);}
       document.querySelectorAll('figure.body').forEach(function(fig){
-        var buttons=fig.querySelectorAll('.periods button');
+        var buttons=fig.querySelectorAll('.periods button'),first=fig.querySelector('[aria-pressed=true]');
         buttons.forEach(function(btn){
           btn.click();
           var shown=[].filter.call(fig.querySelectorAll('.tl-body-period'),function(g){\
@@ -593,7 +594,7 @@ public enum HTMLReport {
           if(shown.length!==1||shown[0].getAttribute('data-period')!==btn.getAttribute('data-period'))\
     fail('period '+btn.textContent+': '+shown.length+' shown');
         });
-        if(buttons.length)buttons[buttons.length-1].click();
+        if(first)first.click();
       });
       figures.forEach(function(fig){
         fig.querySelectorAll('.tl-hover').forEach(function(g){
@@ -639,7 +640,8 @@ public enum HTMLReport {
         if(!svg.getClientRects().length)return;
         svg.querySelectorAll('[role=img]').forEach(function(m){
           if(!(m.getAttribute('aria-label')||'').trim())fail('mark without text: '+m.tagName);});
-        if(svg.querySelector('.tl-bars rect')&&!svg.querySelector('.tl-bars rect[aria-label]'))fail('bars without text');
+        if(svg.querySelector('.tl-bars rect')&&!svg.querySelector('.tl-bars rect[aria-label]'))\
+    fail('bars without text');
       });
       document.querySelectorAll('svg text').forEach(function(t){
         var m=t.getScreenCTM(),size=parseFloat(getComputedStyle(t).fontSize)*(m?Math.abs(m.a):1);
