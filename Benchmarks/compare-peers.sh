@@ -2,7 +2,8 @@
 # Trendline against the pandas, Polars and DuckDB peers (../shared/peers) on one corpus, in one
 # run: wall time and peak RSS from /usr/bin/time -v, rows/s, MB/s, Trendline's ratio to each
 # peer, --jobs 2 vs --jobs 1, a warm --cache night vs a cold one, 4x users vs 1x, the `cat`
-# floor; then checks the outputs agree (compare_outputs.py, 0 failed).
+# read floor and a write floor (write-floor.c writing the same output tree); then checks the
+# outputs agree (compare_outputs.py, 0 failed).
 #
 # Usage: Benchmarks/compare-peers.sh [--users N] [--sessions S] [--repeats R]
 #        (default 2000 x 150, ~600 MB; each Trendline run R = 3 times, the median reported)
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
     --users) users=$2; shift 2 ;;
     --sessions) sessions=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -111,6 +112,15 @@ for r in $(seq 1 "$repeats"); do
   run_trendline trendline-quarter "$small" "$work/out-quarter-$r"
 done
 
+# The write floor: the first run's output tree (same folders, same file sizes) written again by
+# a small C tool with plain open/write/close on two threads, so the table shows how close a run
+# is to reading its input once plus writing its output once.
+gcc -O2 -pthread -o "$work/write-floor" "$here/write-floor.c"
+"$work/write-floor" plan "$work/out-trendline-1" > "$work/write-floor.plan"
+for r in $(seq 1 "$repeats"); do
+  measure write-floor "$big" "$work/write-floor" write -j 2 "$work/write-floor.plan" "$work/floor-$r"
+done
+
 for p in pandas polars duckdb; do
   measure "$p" "$big" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
     python3 "$peers/peer_$p.py" "$big" --as-of "$asof" --out "$work/out-$p"
@@ -175,7 +185,8 @@ print(f"\n{users} users x {sessions} sessions: {sizes[big] / 1e6:.1f} MB, {rows:
       f"{os.cpu_count()} cores (nproc {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}); "
       f"trendline {revision}; as-of 2025-11-29\n")
 labels = {
-    "cat": "`cat` of the corpus (floor)",
+    "cat": "`cat` of the corpus (read floor)",
+    "write-floor": "the same output tree written by `write-floor.c` (write floor)",
     "trendline-jobs1": "Trendline `--jobs 1`",
     "trendline": "Trendline (default jobs)",
     "trendline-cache-cold": "Trendline `--cache`, cold (first night)",
@@ -186,12 +197,13 @@ labels = {
 print("| run | wall s | CPU s | rows/s | MB/s | peak RSS MB | Trendline time / this | Trendline RSS / this |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for name, (wall, rss, data) in runs.items():
-    rate = "—" if name == "cat" else f"{rowcount[data] / wall:,.0f}"
-    mbs = f"{sizes[data] / 1e6 / wall:,.0f}"
+    floor_row = name in ("cat", "write-floor")
+    rate = "—" if floor_row else f"{rowcount[data] / wall:,.0f}"
+    mbs = "—" if name == "write-floor" else f"{sizes[data] / 1e6 / wall:,.0f}"
     peer = name in ("pandas", "polars", "duckdb")
     ratio_t = f"{t / wall:.2f}" if peer else "—"
     ratio_m = f"{t_rss / rss:.3f}" if peer else "—"
-    print(f"| {labels[name]} | {wall:.2f} | {cpus[name]:.2f} | {rate} | {mbs} | {'—' if name == 'cat' else f'{rss:,.0f}'} | {ratio_t} | {ratio_m} |")
+    print(f"| {labels[name]} | {wall:.2f} | {cpus[name]:.2f} | {rate} | {mbs} | {'—' if floor_row else f'{rss:,.0f}'} | {ratio_t} | {ratio_m} |")
 
 peers = {n: runs[n] for n in ("pandas", "polars", "duckdb")}
 fastest = min(peers, key=lambda n: peers[n][0])
@@ -208,10 +220,15 @@ def verdict(ok, text):
 print()
 print("| target | value | verdict |")
 print("| --- | ---: | --- |")
-print(f"| wall ≤ ½ of the fastest peer ({fastest}, {f_wall:.2f} s) — required | {t / f_wall:.2f}× | "
-      + verdict(t <= f_wall / 2, f"{'within' if t <= f_wall / 2 else 'over by'} {abs(t - f_wall / 2):.2f} s of {f_wall / 2:.2f} s") + " |")
-print(f"| wall within 5× of the `cat` floor ({floor:.2f} s) — aim | {t / floor:.1f}× | "
-      + verdict(t <= 5 * floor, f"floor × 5 = {5 * floor:.2f} s") + " |")
+write_floor = runs["write-floor"][0]
+both = floor + write_floor
+print(f"| wall ≤ 0.15× the fastest peer ({fastest}, {f_wall:.2f} s) | {t / f_wall:.2f}× | "
+      + verdict(t <= 0.15 * f_wall, f"{'within' if t <= 0.15 * f_wall else 'over by'} "
+                f"{abs(t - 0.15 * f_wall):.2f} s of {0.15 * f_wall:.2f} s") + " |")
+print(f"| wall ≤ 6× the read floor ({floor:.2f} s) | {t / floor:.1f}× | "
+      + verdict(t <= 6 * floor, f"floor × 6 = {6 * floor:.2f} s") + " |")
+print(f"| wall against read floor + write floor ({floor:.2f} + {write_floor:.2f} s) — toward | "
+      f"{t / both:.1f}× | {t - both:.2f} s above the sum |")
 print(f"| peak RSS ≤ 1/10 of the fastest peer's ({f_rss:,.0f} MB) | {t_rss / f_rss:.3f}× | "
       + verdict(t_rss <= f_rss / 10, f"{t_rss:,.0f} MB vs {f_rss / 10:,.0f} MB") + " |")
 print(f"| `--jobs 2` ≥ 1.7× `--jobs 1` | {speedup:.2f}× | " + verdict(speedup >= 1.7, f"{os.cpu_count()} cores") + " |")
@@ -225,7 +242,7 @@ cpu_scaling = cpus["trendline"] / cpus["trendline-quarter"]
 print(f"| 4× users in CPU seconds | {cpu_scaling:.2f}× | " + verdict(3.4 <= cpu_scaling <= 4.6, "3.40–4.60") + " |")
 print("\nWall seconds of every run (the median is in the tables): "
       + "; ".join(f"{n} " + ", ".join(f"{w:.2f}" for w in v) for n, v in walls.items() if len(v) > 1))
-busy = {n: cpus[n] / runs[n][0] for n in runs if n != "cat"}
+busy = {n: cpus[n] / runs[n][0] for n in runs if n not in ("cat", "write-floor")}
 print("\nCPU share each run got (CPU s / wall s; 2.0 = both cores): "
       + ", ".join(f"{n} {v:.2f}" for n, v in busy.items()))
 PY

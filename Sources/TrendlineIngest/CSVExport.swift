@@ -158,7 +158,8 @@ func readCSVExport(
     do throws(ExportError) {
       return .success(
         try readCSVRecords(
-          reader, file: file, format: format, checksUTF8: checksUTF8, limits: limits, makeParser: makeParser))
+          reader, file: file, format: format, checksUTF8: checksUTF8, limits: limits,
+          expectedSets: lineCount(buffer), makeParser: makeParser))
     } catch {
       return .failure(error)
     }
@@ -166,12 +167,31 @@ func readCSVExport(
   return try result.get()
 }
 
+/// The number of lines in `bytes`, counting a last line without its line feed: at least the
+/// number of records, so at least the sets of every format but StrongLifts' (a set per row).
+///
+/// - Complexity: O(*n*), where *n* is the number of bytes; `memchr` scans them.
+func lineCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+  var lines = 0
+  var position = 0
+  while position < bytes.count {
+    guard let found = memchr(base + position, 0x0A, bytes.count - position) else { return lines + 1 }
+    lines += 1
+    position = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+  }
+  return lines
+}
+
 /// The body of ``readCSVExport``, over a reader that lives only as long as the call.
 private func readCSVRecords(
   _ reader: CSVReader, file: String, format: ExportFormat, checksUTF8: Bool, limits: ReadLimits,
-  makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
+  expectedSets: Int, makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
 ) throws(ExportError) -> FileIngest {
   var result = FileIngest(file: file, format: format)
+  // Room for a set per line from the start: grown by doubling, the array of a 173 MB export
+  // held its old and new buffers at once at its last growth, and kept up to half of it unused.
+  result.sets.reserveCapacity(expectedSets)
 
   // The header is the first record; blank lines before it are not rows.
   var headerEvent = reader.next()
@@ -684,10 +704,13 @@ func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
 /// Trimmed, Unicode NFC: the one spelling of a name that comparisons and outputs use, so
 /// `Rücken` typed on a Mac (NFD) and on a phone (NFC) is one exercise.
 public func normalizedName(_ text: String) -> String {
-  let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-  // ASCII text is already NFC; skipping the call keeps the common case cheap.
-  if trimmed.utf8.allSatisfy({ $0 < 0x80 }) { return trimmed }
-  return trimmed.precomposedStringWithCanonicalMapping
+  // ASCII text is already NFC, and trimmed by its bytes: Foundation's trimming cost more than
+  // the rest of a catalog look-up, which every user makes for every exercise name.
+  if text.utf8.allSatisfy({ $0 < 0x80 }) {
+    var copy = text
+    return copy.withUTF8 { normalizedName($0) }
+  }
+  return text.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
 }
 
 /// The possible length of a workout: 0 to 24 hours. Outside it the length is dropped and the

@@ -59,7 +59,13 @@ public struct ExerciseLookup: Sendable {
   /// compare equal) and with runs of spaces as one, so a catalog name matches every spelling
   /// an app or a person writes.
   static func key(_ name: String) -> String {
-    let folded = normalizedName(name).folding(options: [.caseInsensitive], locale: nil)
+    let normalized = normalizedName(name)
+    // Folding ASCII is lowercasing it; Foundation's folding cost thousands of instructions a
+    // name, and every user's every exercise name is looked up.
+    let folded =
+      normalized.utf8.allSatisfy({ $0 < 0x80 })
+      ? String(decoding: normalized.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+      : normalized.folding(options: [.caseInsensitive], locale: nil)
     // `Seated Shoulder  Press` typed with two spaces is the same exercise.
     var previous: UInt8 = 0
     for byte in folded.utf8 {

@@ -11,24 +11,10 @@ public enum ShownNumber {
   ///
   /// - Complexity: O(1).
   public static func format(_ x: Double, decimals: Int = 2) -> String {
-    guard x.isFinite else { return "0" }
-    let scale = pow(10.0, Double(decimals))
-    let scaled = (x * scale).rounded()
-    if scaled == 0 { return "0" }
-    // Past 2^53 a Double has no fraction to show, and past 2^63 `Int64(_:)` would trap: write
-    // the whole number as C's printf does, which is locale-free.
-    guard abs(scaled) < 9_007_199_254_740_992 else { return String(format: "%.0f", x) }
-    let negative = scaled < 0
-    let magnitude = Int64(abs(scaled))
-    let factor = Int64(scale)
-    var whole = String(magnitude / factor)
-    var fraction = String(magnitude % factor)
-    if decimals > 0 {
-      fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
-      while fraction.hasSuffix("0") { fraction.removeLast() }
-      if !fraction.isEmpty { whole += "." + fraction }
-    }
-    return (negative ? "-" : "") + whole
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    append(x, decimals: decimals, grouped: false, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// A value for people: thousands grouped with a thin space (`12 340`), `decimals` places at
@@ -36,22 +22,87 @@ public enum ShownNumber {
   ///
   /// - Complexity: O(*d*), where *d* is the number of digits.
   public static func display(_ x: Double, decimals: Int = 1) -> String {
-    // Built from the ASCII bytes of `format`: a label per bucket and tick is made for every
-    // user's chart, and appending `Character`s one at a time cost 4 % of a backfill.
-    let text = Array(format(x, decimals: decimals).utf8)
-    let negative = text.first == UInt8(ascii: "-")
-    let body = negative ? text[1...] : text[...]
-    let point = body.firstIndex(of: UInt8(ascii: ".")) ?? body.endIndex
-    let digits = body.distance(from: body.startIndex, to: point)
-    var grouped: [UInt8] = negative ? [UInt8(ascii: "-")] : []
-    grouped.reserveCapacity(text.count + digits / 3 * 3)
-    for (index, digit) in body[..<point].enumerated() {
-      // U+2009 THIN SPACE between groups of three.
-      if index > 0 && (digits - index) % 3 == 0 { grouped += [0xE2, 0x80, 0x89] }
-      grouped.append(digit)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    append(x, decimals: decimals, grouped: true, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the UTF-8 of ``format(_:decimals:)``, or of ``display(_:decimals:)`` when
+  /// `grouped`, to `bytes`.
+  ///
+  /// A read-out per bucket and a label per tick are written for every user's chart: built
+  /// from `String`s piece by piece they were a tenth of a whole run, so the digits are
+  /// written straight into the caller's bytes.
+  ///
+  /// - Complexity: O(*d*), where *d* is the number of digits.
+  public static func append(_ x: Double, decimals: Int, grouped: Bool, to bytes: inout [UInt8]) {
+    guard x.isFinite else { return bytes.append(UInt8(ascii: "0")) }
+    let places = min(max(decimals, 0), 15)
+    let scale = powersOfTen[places]
+    let scaled = (x * Double(scale)).rounded()
+    if scaled == 0 { return bytes.append(UInt8(ascii: "0")) }
+    // Past 2^53 a Double has no fraction to show, and past 2^63 `Int64(_:)` would trap: write
+    // the whole number as C's printf does, which is locale-free.
+    guard abs(scaled) < 9_007_199_254_740_992 else {
+      let text = Array(String(format: "%.0f", x).utf8)
+      let negative = text.first == UInt8(ascii: "-")
+      if negative { bytes.append(UInt8(ascii: "-")) }
+      appendDigits(text[(negative ? 1 : 0)...], grouped: grouped, to: &bytes)
+      return
     }
-    grouped += body[point...]
-    return String(decoding: grouped, as: UTF8.self)
+    if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+    let magnitude = UInt64(abs(scaled))
+    appendWhole(magnitude / scale, grouped: grouped, to: &bytes)
+    var fraction = magnitude % scale
+    guard fraction > 0 else { return }
+    // The fraction's digits, leading zeros kept and trailing zeros dropped: 0.05 at two
+    // places is 5 hundredths, written `.05`.
+    var width = places
+    while fraction % 10 == 0 {
+      fraction /= 10
+      width -= 1
+    }
+    bytes.append(UInt8(ascii: "."))
+    let end = bytes.count + width
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+    var position = end - 1
+    while fraction > 0 {
+      bytes[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
+      fraction /= 10
+      position -= 1
+    }
+  }
+
+  private static let powersOfTen: [UInt64] = (0...15).map { power in
+    (0..<power).reduce(UInt64(1)) { product, _ in product * 10 }
+  }
+
+  /// `whole` in decimal, with a thin space between groups of three when `grouped`.
+  private static func appendWhole(_ whole: UInt64, grouped: Bool, to bytes: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var count = 0
+      var rest = whole
+      repeat {
+        digits[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+        count += 1
+      } while rest > 0
+      appendDigits(UnsafeBufferPointer(rebasing: digits[(20 - count)...]), grouped: grouped, to: &bytes)
+    }
+  }
+
+  /// Appends ASCII `digits`, grouped in threes from the right with U+2009 THIN SPACE when
+  /// `grouped`.
+  private static func appendDigits<Digits: Collection<UInt8>>(
+    _ digits: Digits, grouped: Bool, to bytes: inout [UInt8]
+  ) {
+    guard grouped else { return bytes.append(contentsOf: digits) }
+    let count = digits.count
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (count - index) % 3 == 0 { bytes += [0xE2, 0x80, 0x89] }
+      bytes.append(digit)
+    }
   }
 
   /// An axis label that stays short: `950`, `1.2k`, `12k`, `1.5M`.
@@ -204,14 +255,30 @@ public enum MeasureDisplay {
 
   /// A value with its unit for a read-out: `3 sessions`, `65 min`, `12 340 kg`, `2 205 lb`.
   public static func text(_ value: Double, _ measure: Measure, _ units: Units) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    append(value, measure, units, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the UTF-8 of ``text(_:_:_:)`` to `bytes`.
+  ///
+  /// - Complexity: O(*d*), where *d* is the number of digits.
+  public static func append(_ value: Double, _ measure: Measure, _ units: Units, to bytes: inout [UInt8]) {
     let shown = scaled(value, measure, units)
+    let decimals: Int
+    let unit: String?
     switch measure {
-    case .sessions, .sets: return ShownNumber.display(shown, decimals: 1)
-    case .durationSeconds: return ShownNumber.display(shown, decimals: 0) + " min"
-    case .volumeKg: return ShownNumber.display(shown, decimals: 0) + " " + units.weight.rawValue
-    case .topSetKg, .e1rmKg: return ShownNumber.display(shown, decimals: 1) + " " + units.weight.rawValue
-    case .reps, .records: return ShownNumber.display(shown, decimals: 1)
-    case .distanceM: return ShownNumber.display(shown, decimals: 1) + " " + units.distance.rawValue
+    case .sessions, .sets, .reps, .records: (decimals, unit) = (1, nil)
+    case .durationSeconds: (decimals, unit) = (0, "min")
+    case .volumeKg: (decimals, unit) = (0, units.weight.rawValue)
+    case .topSetKg, .e1rmKg: (decimals, unit) = (1, units.weight.rawValue)
+    case .distanceM: (decimals, unit) = (1, units.distance.rawValue)
+    }
+    ShownNumber.append(shown, decimals: decimals, grouped: true, to: &bytes)
+    if let unit {
+      bytes.append(UInt8(ascii: " "))
+      bytes += unit.utf8
     }
   }
 }
@@ -227,14 +294,26 @@ public enum ReadOut {
     start: Date, partial: Bool, values: [Measure: Double], trend: [Measure: Double]?, measures: [Measure],
     granularity: Granularity, zone: TimeZone, units: Units
   ) -> String {
-    var text = PeriodName.long(LocalDate(start, in: zone), granularity)
-    if partial { text += " (so far)" }
-    let parts = measures.map { measure -> String in
-      var part =
-        MeasureDisplay.short(measure) + " " + (values[measure].map { MeasureDisplay.text($0, measure, units) } ?? "–")
-      if let trend = trend?[measure] { part += " (trend " + MeasureDisplay.text(trend, measure, units) + ")" }
-      return part
+    var text: [UInt8] = []
+    text.reserveCapacity(48 + 40 * measures.count)
+    text += PeriodName.long(LocalDate(start, in: zone), granularity).utf8
+    if partial { text += " (so far)".utf8 }
+    text += ": ".utf8
+    for (position, measure) in measures.enumerated() {
+      if position > 0 { text += " · ".utf8 }
+      text += MeasureDisplay.short(measure).utf8
+      text.append(UInt8(ascii: " "))
+      if let value = values[measure] {
+        MeasureDisplay.append(value, measure, units, to: &text)
+      } else {
+        text += "–".utf8
+      }
+      if let trend = trend?[measure] {
+        text += " (trend ".utf8
+        MeasureDisplay.append(trend, measure, units, to: &text)
+        text.append(UInt8(ascii: ")"))
+      }
     }
-    return text + ": " + parts.joined(separator: " · ")
+    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import TrendlineSupport
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 // The subcommands, in the order `--help` lists them. Adding a command is one line here plus its
 // `<Name>Command.swift` providing a `Subcommand` value.
 let subcommands: [Subcommand] = [
@@ -11,6 +15,19 @@ let subcommands: [Subcommand] = [
   GenerateCommand.subcommand,
   ParseCommand.subcommand,
 ]
+
+#if canImport(Glibc)
+  // Freed memory is kept for reuse rather than handed back: by default glibc maps every block
+  // over 128 KiB on its own (an export's bytes, a user's sets) and unmaps it when freed, so the
+  // next user's faulted in and zeroed the same pages again, 80,000 page faults for 500 users.
+  // `mallopt` is in <malloc.h>, which the Glibc module leaves out, so it is looked up by name.
+  if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+    typealias MallocOption = @convention(c) (Int32, Int32) -> Int32
+    let mallopt = unsafeBitCast(symbol, to: MallocOption.self)
+    _ = mallopt(-3, 64 << 20)  // M_MMAP_THRESHOLD
+    _ = mallopt(-1, 128 << 20)  // M_TRIM_THRESHOLD
+  }
+#endif
 
 exit(dispatch(Array(CommandLine.arguments.dropFirst()), subcommands: subcommands).rawValue)
 

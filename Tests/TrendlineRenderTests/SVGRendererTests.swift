@@ -320,6 +320,26 @@ struct XMLError: Error, CustomStringConvertible {
     #expect(ShownNumber.compact(2_500) == "2.5k")
   }
 
+  /// The digits are written as bytes: leading zeros of a fraction kept, trailing ones dropped,
+  /// groups of three only in the whole part, and a number past 2^53 as printf writes it.
+  @Test func numbersWrittenAsBytesKeepEveryDigitRule() {
+    #expect(ShownNumber.format(0.05) == "0.05")
+    #expect(ShownNumber.format(1.10) == "1.1")
+    #expect(ShownNumber.format(-0.5, decimals: 0) == "-1")
+    #expect(ShownNumber.format(2.5, decimals: 0) == "3")
+    #expect(ShownNumber.format(100, decimals: 0) == "100")
+    #expect(ShownNumber.format(.infinity) == "0")
+    #expect(ShownNumber.format(1e20) == "100000000000000000000")
+    #expect(ShownNumber.display(1_234_567.891) == "1\u{2009}234\u{2009}567.9")
+    #expect(ShownNumber.display(-12_340.06, decimals: 2) == "-12\u{2009}340.06")
+    #expect(ShownNumber.display(999.96) == "1\u{2009}000")
+    let thousands = String(repeating: "\u{2009}000", count: 6)
+    #expect(ShownNumber.display(-1e20, decimals: 0) == "-100" + thousands)
+    #expect(MeasureDisplay.text(3_600, .durationSeconds, .metric) == "60 min")
+    #expect(MeasureDisplay.text(12_340, .volumeKg, .metric) == "12\u{2009}340 kg")
+    #expect(MeasureDisplay.text(1.5, .sessions, .metric) == "1.5")
+  }
+
   /// Every ring's label is its value: 1.2 needs steps of 0.3 at least, and the round step is
   /// 0.5 (rings 0.5, 1, 1.5, 2), where a domain rounded up from 1.2 to 1.5 put rings at 0.375
   /// and 0.75 and labelled them "0.4" and "0.8".

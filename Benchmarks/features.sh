@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# What each newer feature costs: the peers' pipeline (../shared/peers/pipeline.json) as the
+# base, then the same pipeline with one addition at a time (a filter in front of each chart,
+# per-exercise measures, a records chart, segments, tables, the HTML report), all on one corpus
+# in one run, each timed with /usr/bin/time -v and set against the base.
+#
+# Usage: Benchmarks/features.sh [--users N] [--sessions S] [--repeats R]
+#        (default 2000 x 150; each run R = 3 times, the median reported)
+# Needs ../shared next to the checkout, python3, /usr/bin/time. Never part of CI.
+set -euo pipefail
+users=2000
+sessions=150
+repeats=3
+while [ $# -gt 0 ]; do
+  case $1 in
+    --users) users=$2; shift 2 ;;
+    --sessions) sessions=$2; shift 2 ;;
+    --repeats) repeats=$2; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument '$1'; see --help" >&2; exit 2 ;;
+  esac
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+peers=$(cd "$root/../shared/peers" && pwd)
+asof=2025-11-29
+work="$here/.work/features-u$users-s$sessions"
+export PATH="/opt/swift/usr/bin:$PATH"
+
+corpus="$here/.corpus/u$users-s$sessions"
+if [ ! -f "$corpus/users.csv" ]; then
+  echo "== generating $corpus (seed 1)" >&2
+  rm -rf "$corpus.tmp"
+  python3 "$peers/gen_corpus.py" --users "$users" --sessions-per-user "$sessions" --seed 1 --out "$corpus.tmp" >&2
+  mv "$corpus.tmp" "$corpus"
+fi
+
+echo "== building trendline (release)" >&2
+(cd "$root" && swift build -c release 2>&1 | tail -1) >&2
+trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
+
+# As in compare-peers.sh: an earlier run's outputs go aside now and are deleted at the end, so
+# no measured run creates files just after tens of thousands were freed.
+if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
+trap 'rm -rf "$work.old.$$"' EXIT
+mkdir -p "$work/pipelines"
+
+# The variants, written from the peers' pipeline so the base is exactly what the peers run.
+# Each adds one thing; "all" adds every one.
+python3 - "$peers/pipeline.json" "$peers/catalog.json" "$work/pipelines" <<'PY'
+import copy, json, sys
+source, catalog, folder = sys.argv[1:]
+base = json.load(open(source))
+base["source"]["catalog"] = catalog
+base["source"].pop("input", None)
+
+def variant(name, change):
+    pipeline = copy.deepcopy(base)
+    pipeline["name"] = name
+    change(pipeline)
+    json.dump(pipeline, open(f"{folder}/{name}.json", "w"), indent=1)
+
+def filters(p):
+    # Working sets only, in front of every chart: a stage that rebuilds every session.
+    for stages in p["charts"].values():
+        stages.insert(0, {"filter": {"setTypes": ["normal", "failure", "dropset"]}})
+
+def per_exercise(p):
+    p["charts"]["bench-e1rm"] = [
+        {"filter": {"exercises": ["Bench Press (Barbell)"]}},
+        {"bucket": {"range": "all", "granularity": "month", "measures": ["e1rmKg", "topSetKg", "sets", "reps"]}},
+        {"fillGaps": {}},
+        {"smooth": {"method": "trailing-mean", "window": 3}}]
+
+def records(p):
+    p["charts"]["big-three-records"] = [
+        {"filter": {"exercises": ["Squat (Barbell)", "Bench Press (Barbell)", "Deadlift (Barbell)"]}},
+        {"records": {}}]
+    p["charts"]["records-per-month"] = [
+        {"bucket": {"range": "all", "granularity": "month", "measures": ["records"]}}, {"fillGaps": {}}]
+
+def segments(p):
+    p["compare"] = {"charts": ["training-volume", "muscle-balance"], "groupBy": "weightUnit"}
+
+def tables(p):
+    p["output"]["formats"] = ["json", "tables"]
+
+def report(p):
+    p["output"]["formats"] = ["json", "svg", "html"]
+
+variant("base", lambda p: None)
+variant("filters", filters)
+variant("per-exercise", per_exercise)
+variant("records", records)
+variant("segments", segments)
+variant("tables", tables)
+variant("report", report)
+variant("all", lambda p: [f(p) for f in (filters, per_exercise, records, segments, tables)])
+PY
+
+results="$work/results.tsv"
+: > "$results"
+measure() {  # NAME COMMAND...: once under /usr/bin/time -v; name, wall s, peak RSS kB, CPU s
+  local name=$1
+  shift
+  echo "== $name" >&2
+  sync
+  if ! /usr/bin/time -v -o "$work/$name.time" "$@" > "$work/$name.log" 2>&1; then
+    echo "error: '$name' failed; see $work/$name.log" >&2
+    tail -5 "$work/$name.log" >&2
+    exit 1
+  fi
+  awk -F': ' -v name="$name" '
+    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = 0; for (i = 1; i <= n; i++) w = w * 60 + p[i] }
+    /Maximum resident set size/ { rss = $2 }
+    /User time/ { u = $2 } /System time/ { s = $2 }
+    END { printf "%s\t%s\t%s\t%s\n", name, w, rss, u + s }' "$work/$name.time" >> "$results"
+}
+
+find -L "$corpus" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
+variants="base filters per-exercise records segments tables report all"
+for r in $(seq 1 "$repeats"); do
+  for v in $variants; do
+    measure "$v" "$trendline" run "$work/pipelines/$v.json" --input "$corpus" --as-of "$asof" \
+      --output "$work/out-$v-$r" --quiet
+  done
+done
+
+python3 - "$results" "$(cd "$root" && git rev-parse --short HEAD)" "$users" "$sessions" <<'PY'
+import sys
+results, revision, users, sessions = sys.argv[1:]
+samples = {}
+for line in open(results):
+    name, wall, rss, cpu = line.split("\t")
+    samples.setdefault(name, []).append((float(wall), int(rss) / 1024, float(cpu)))
+median = {}
+for name, runs in samples.items():
+    ordered = sorted(runs)
+    wall, _, cpu = ordered[(len(ordered) - 1) // 2]
+    median[name] = (wall, max(r[1] for r in runs), cpu)
+base_wall, base_rss, base_cpu = median["base"]
+print(f"\n{users} users x {sessions} sessions; trendline {revision}; median of {len(samples['base'])} runs each\n")
+print("| pipeline | wall s | CPU s | peak RSS MB | wall / base | CPU / base |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
+for name, (wall, rss, cpu) in median.items():
+    print(f"| {name} | {wall:.2f} | {cpu:.2f} | {rss:,.0f} | {wall / base_wall:.2f} | {cpu / base_cpu:.2f} |")
+print("\nWall seconds of every run: " + "; ".join(
+    f"{n} " + ", ".join(f"{r[0]:.2f}" for r in v) for n, v in samples.items()))
+PY
+echo
+echo "outputs and logs: $work"
