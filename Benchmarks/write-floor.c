@@ -8,8 +8,8 @@
 //          prints one line per folder and file: its size (-1 for a folder), a tab, its path
 //   write  creates DESTINATION (which must not exist) with the plan's folders and file sizes
 //
-// Two steps, so the timed one does not also pay for reading the reference tree. THREADS
-// workers (default 2) create the folders in plan order and write the files, each file with
+// Two steps, so the timed one does not also pay for reading the reference tree. The folders
+// are made first, in plan order; then THREADS workers (default 2) write the files, each with
 // open, one write per 1 MiB, close: what a writer that already holds its bytes must do at least.
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -89,9 +89,8 @@ static void write_file(const struct entry *file) {
     if (close(fd) != 0) fail("cannot close", full);
 }
 
-// Each worker takes the next entry; a folder is created by whoever takes it, and a file whose
-// folder another worker has not made yet waits for it (folders come first in walk order, so
-// the wait is short).
+// Each worker takes the next file and writes it; the folders were all made before the workers
+// start, in plan order (parents first), so no file waits for its folder.
 static void *work(void *unused) {
     (void)unused;
     for (;;) {
@@ -99,31 +98,16 @@ static void *work(void *unused) {
         size_t index = next_file++;
         pthread_mutex_unlock(&lock);
         if (index >= count) return NULL;
-        const struct entry *item = &entries[index];
+        if (entries[index].size >= 0) write_file(&entries[index]);
+    }
+}
+
+static void make_folders(void) {
+    for (size_t i = 0; i < count; i++) {
+        if (entries[i].size >= 0) continue;
         char full[8192];
-        snprintf(full, sizeof full, "%s/%s", destination, item->path);
-        if (item->size < 0) {
-            if (mkdir(full, 0755) != 0 && errno != EEXIST) fail("cannot create folder", full);
-            continue;
-        }
-        // Make the parent if the worker that took it is still behind.
-        char parent[8192];
-        snprintf(parent, sizeof parent, "%s", full);
-        char *slash = strrchr(parent, '/');
-        if (slash) {
-            *slash = 0;
-            if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
-                // A grandparent still missing: create the chain.
-                for (char *p = parent + strlen(destination) + 1; *p; p++) {
-                    if (*p != '/') continue;
-                    *p = 0;
-                    mkdir(parent, 0755);
-                    *p = '/';
-                }
-                if (mkdir(parent, 0755) != 0 && errno != EEXIST) fail("cannot create folder", parent);
-            }
-        }
-        write_file(item);
+        snprintf(full, sizeof full, "%s/%s", destination, entries[i].path);
+        if (mkdir(full, 0755) != 0) fail("cannot create folder", full);
     }
 }
 
@@ -184,6 +168,7 @@ int main(int argc, char **argv) {
     destination = argv[optind + 1];
     memset(pattern, ' ', sizeof pattern);
     if (mkdir(destination, 0755) != 0) fail("cannot create (it must not exist)", destination);
+    make_folders();
     pthread_t pool[256];
     for (int i = 0; i < threads; i++) pthread_create(&pool[i], NULL, work, NULL);
     for (int i = 0; i < threads; i++) pthread_join(pool[i], NULL);

@@ -7,7 +7,7 @@ import TrendlineSupport
 enum AppleHealthCSV {
   static func read(file: String, bytes: [UInt8], limits: ReadLimits) throws(ExportError) -> FileIngest {
     try readCSVExport(file: file, bytes: bytes, format: .appleHealthCSV, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in Parser()
+      (header) throws(ExportError) -> Parser in Parser()
     }
   }
 

@@ -142,9 +142,9 @@ final class CSVHeader {
 /// reject with its line, column and reason, a duplicate, or an ignored row.
 ///
 /// - Complexity: O(*n*), where *n* is the file's size in bytes.
-func readCSVExport(
+func readCSVExport<Parser: CSVRowParser>(
   file: String, bytes: [UInt8], format: ExportFormat, delimiter: UInt8? = nil, limits: ReadLimits,
-  makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
+  makeParser: (CSVHeader) throws(ExportError) -> Parser
 ) throws(ExportError) -> FileIngest {
   // Only a file that is not valid UTF-8 pays for checking each record.
   let checksUTF8 = !isValidUTF8(bytes)
@@ -184,9 +184,12 @@ func lineCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
 }
 
 /// The body of ``readCSVExport``, over a reader that lives only as long as the call.
-private func readCSVRecords(
+///
+/// Generic over the format's parser, so each format gets a reader of its own with its `parse`
+/// called directly, not through an existential.
+private func readCSVRecords<Parser: CSVRowParser>(
   _ reader: CSVReader, file: String, format: ExportFormat, checksUTF8: Bool, limits: ReadLimits,
-  expectedSets: Int, makeParser: (CSVHeader) throws(ExportError) -> any CSVRowParser
+  expectedSets: Int, makeParser: (CSVHeader) throws(ExportError) -> Parser
 ) throws(ExportError) -> FileIngest {
   var result = FileIngest(file: file, format: format)
   // Room for a set per line from the start: grown by doubling, the array of a 173 MB export
@@ -260,7 +263,7 @@ private func readCSVRecords(
             reason: "expected \(header.names.count) fields as in the header, found \(reader.fieldCount)")
           continue
         }
-        switch outcome {
+        switch consume outcome {
         case .ignored(let reason):
           result.note(.ignored, line: line, column: 1, field: "", reason: reason)
         case .set(var set, let dropped):

@@ -18,7 +18,7 @@ enum FitNotesCSV {
     -> FileIngest
   {
     try readCSVExport(file: file, bytes: bytes, format: .fitNotesCSV, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in
+      (header) throws(ExportError) -> Parser in
       try Parser(header: header, file: file, settings: settings)
     }
   }

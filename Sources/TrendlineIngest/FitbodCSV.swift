@@ -15,7 +15,7 @@ enum FitbodCSV {
     -> FileIngest
   {
     try readCSVExport(file: file, bytes: bytes, format: .fitbodCSV, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in
+      (header) throws(ExportError) -> Parser in
       try Parser(header: header, file: file, settings: settings)
     }
   }

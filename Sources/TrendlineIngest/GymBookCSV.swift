@@ -64,7 +64,7 @@ enum GymBookCSV {
     let order = try DateOrderEvidence.order(
       of: file, bytes: bytes, format: "GymBook", dateColumn: languages.map(\.date), settings: settings, limits: limits)
     return try readCSVExport(file: file, bytes: bytes, format: .gymBookCSV, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in
+      (header) throws(ExportError) -> Parser in
       try Parser(header: header, file: file, settings: settings, order: order)
     }
   }

@@ -11,7 +11,7 @@ enum HevyCSV {
     -> FileIngest
   {
     try readCSVExport(file: file, bytes: bytes, format: .hevyCSV, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in
+      (header) throws(ExportError) -> Parser in
       try Parser(header: header, file: file, settings: settings)
     }
   }

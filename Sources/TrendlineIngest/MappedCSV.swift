@@ -78,7 +78,7 @@ enum MappedCSV {
     let delimiter = layout.delimiter.flatMap { $0 == "\\t" ? ASCII.tab : $0.utf8.first }
     let pattern = layout.dateFormat.map(DatePattern.init)
     return try readCSVExport(file: file, bytes: bytes, format: .mappedCSV, delimiter: delimiter, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in
+      (header) throws(ExportError) -> Parser in
       try Parser(header: header, file: file, settings: settings, layout: layout, pattern: pattern)
     }
   }

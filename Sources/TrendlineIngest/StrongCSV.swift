@@ -21,7 +21,7 @@ enum StrongCSV {
     -> FileIngest
   {
     try readCSVExport(file: file, bytes: bytes, format: .strongCSV, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in
+      (header) throws(ExportError) -> Parser in
       try Parser(header: header, file: file, settings: settings)
     }
   }

@@ -25,7 +25,7 @@ enum StrongLiftsCSV {
     let order = try DateOrderEvidence.order(
       of: file, bytes: bytes, format: "StrongLifts", dateColumn: "Date", settings: settings, limits: limits)
     return try readCSVExport(file: file, bytes: bytes, format: .strongLiftsCSV, limits: limits) {
-      (header) throws(ExportError) -> any CSVRowParser in
+      (header) throws(ExportError) -> Parser in
       try Parser(header: header, file: file, settings: settings, order: order)
     }
   }
