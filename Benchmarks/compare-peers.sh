@@ -5,20 +5,23 @@
 # read floor and a write floor (write-floor.c writing the same output tree); then checks the
 # outputs agree (compare_outputs.py, 0 failed).
 #
-# Usage: Benchmarks/compare-peers.sh [--users N] [--sessions S] [--repeats R]
-#        (default 2000 x 150, ~600 MB; each Trendline run R = 3 times, the median reported)
+# Usage: Benchmarks/compare-peers.sh [--users N] [--sessions S] [--repeats R] [--report-only]
+#        (default 2000 x 150, ~600 MB; each Trendline run R = 3 times, the median reported;
+#        --report-only compares and tabulates the last run's outputs again, running nothing)
 # Needs ../shared next to the checkout, python3, pip (for the peers), /usr/bin/time.
 # Never part of CI. Exit 1 when an output comparison fails.
 set -euo pipefail
 users=2000
 sessions=150
 repeats=3
+report_only=false
 while [ $# -gt 0 ]; do
   case $1 in
     --users) users=$2; shift 2 ;;
     --sessions) sessions=$2; shift 2 ;;
     --repeats) repeats=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --report-only) report_only=true; shift ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -52,93 +55,104 @@ if ! python3 -c 'import pandas, polars, duckdb' 2>/dev/null; then
   python3 -m pip install --quiet pandas polars duckdb
 fi
 
-echo "== building trendline (release)" >&2
-(cd "$root" && swift build -c release 2>&1 | tail -1) >&2
-trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
+if $report_only; then
+  [ -f "$work/results.tsv" ] || { echo "--report-only: no earlier run in $work" >&2; exit 2; }
+  results="$work/results.tsv"
+else
+  echo "== building trendline (release)" >&2
+  (cd "$root" && swift build -c release 2>&1 | tail -1) >&2
+  trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
 
-# An earlier run's outputs (tens of thousands of files) are moved aside now and deleted when
-# this run ends, never just before a measured run: ext4 skips inodes freed in the last minutes
-# when it creates files, so a fresh deletion slows whichever tool happens to run next.
-if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
-trap 'rm -rf "$work.old.$$"' EXIT
-mkdir -p "$work"
-results="$work/results.tsv"
-: > "$results"
+  # An earlier run's outputs (tens of thousands of files) are moved aside now and deleted when
+  # this run ends, never just before a measured run: ext4 skips inodes freed in the last minutes
+  # when it creates files, so a fresh deletion slows whichever tool happens to run next.
+  if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
+  trap 'rm -rf "$work.old.$$"' EXIT
+  mkdir -p "$work"
+  results="$work/results.tsv"
+  : > "$results"
 
-# measure NAME CORPUS COMMAND... : runs once under /usr/bin/time -v, appends name, wall s,
-# peak RSS kB, corpus and CPU s to results.tsv.
-measure() {
-  local name=$1 data=$2
-  shift 2
-  echo "== $name" >&2
-  # The previous run's written files go to disk first, so their write-back is not charged to
-  # this run (it was up to 0.6 s of system time on the run after a cold night).
-  sync
-  if ! /usr/bin/time -v -o "$work/$name.time" "$@" > "$work/$name.log" 2>&1; then
-    echo "error: '$name' failed; see $work/$name.log" >&2
-    tail -5 "$work/$name.log" >&2
-    exit 1
-  fi
-  local wall rss cpu
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$name.time")
-  rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/$name.time")
-  # CPU seconds (user + system): on a shared machine the wall time also counts the waits for a
-  # core, so the table shows both.
-  cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$work/$name.time")
-  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$data" "$cpu" >> "$results"
-}
+  # measure NAME CORPUS COMMAND... : runs once under /usr/bin/time -v, appends name, wall s,
+  # peak RSS kB, corpus and CPU s to results.tsv.
+  measure() {
+    local name=$1 data=$2
+    shift 2
+    echo "== $name" >&2
+    # The previous run's written files go to disk first, so their write-back is not charged to
+    # this run (it was up to 0.6 s of system time on the run after a cold night).
+    sync
+    if ! /usr/bin/time -v -o "$work/$name.time" "$@" > "$work/$name.log" 2>&1; then
+      echo "error: '$name' failed; see $work/$name.log" >&2
+      tail -5 "$work/$name.log" >&2
+      exit 1
+    fi
+    local wall rss cpu
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$name.time")
+    rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/$name.time")
+    # CPU seconds (user + system): on a shared machine the wall time also counts the waits for a
+    # core, so the table shows both.
+    cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$work/$name.time")
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$data" "$cpu" >> "$results"
+  }
 
-run_trendline() {  # NAME CORPUS OUT [options...]
-  local name=$1 data=$2 out=$3
-  shift 3
-  measure "$name" "$data" "$trendline" run "$pipeline" --input "$data" --as-of "$asof" --output "$out" --quiet "$@"
-}
+  run_trendline() {  # NAME CORPUS OUT [options...]
+    local name=$1 data=$2 out=$3
+    shift 3
+    measure "$name" "$data" "$trendline" run "$pipeline" --input "$data" --as-of "$asof" --output "$out" --quiet "$@"
+  }
 
-# The floor: the same bytes read once and dropped. The first pass fills the page cache, so
-# every run below starts from the same warm cache.
-find -L "$big" "$small" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
-measure cat "$big" bash -c "find -L '$big' -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null"
+  # The floor: the same bytes read once and dropped. The first pass fills the page cache, so
+  # every run below starts from the same warm cache.
+  find -L "$big" "$small" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
+  measure cat "$big" bash -c "find -L '$big' -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null"
 
-# Trendline's runs take seconds, so each is repeated and the median kept: on a shared VM one
-# run can be 15 % off the next, which alone decides targets such as 4x users = 4x time. The
-# repetitions interleave, so a slow minute touches every kind of run alike.
-for r in $(seq 1 "$repeats"); do
-  run_trendline trendline-jobs1 "$big" "$work/out-jobs1-$r" --jobs 1
-  run_trendline trendline "$big" "$work/out-trendline-$r"
-  # Two nights: yesterday fills an empty cache (cold), tonight has a new as-of and reads it (warm).
-  measure trendline-cache-cold "$big" "$trendline" run "$pipeline" --input "$big" --as-of 2025-11-28 \
-    --output "$work/out-cold-$r" --quiet --cache "$work/cache-$r"
-  run_trendline trendline-cache-warm "$big" "$work/out-warm-$r" --cache "$work/cache-$r"
-  run_trendline trendline-quarter "$small" "$work/out-quarter-$r"
-done
+  # Trendline's runs take seconds, so each is repeated and the median kept: on a shared VM one
+  # run can be 15 % off the next, which alone decides targets such as 4x users = 4x time. The
+  # repetitions interleave, so a slow minute touches every kind of run alike.
+  for r in $(seq 1 "$repeats"); do
+    run_trendline trendline-jobs1 "$big" "$work/out-jobs1-$r" --jobs 1
+    run_trendline trendline "$big" "$work/out-trendline-$r"
+    # Two nights: yesterday fills an empty cache (cold), tonight has a new as-of and reads it (warm).
+    measure trendline-cache-cold "$big" "$trendline" run "$pipeline" --input "$big" --as-of 2025-11-28 \
+      --output "$work/out-cold-$r" --quiet --cache "$work/cache-$r"
+    run_trendline trendline-cache-warm "$big" "$work/out-warm-$r" --cache "$work/cache-$r"
+    run_trendline trendline-quarter "$small" "$work/out-quarter-$r"
+  done
 
-# The write floor: the first run's output tree (same folders, same file sizes) written again by
-# a small C tool with plain open/write/close on two threads, so the table shows how close a run
-# is to reading its input once plus writing its output once.
-gcc -O2 -pthread -o "$work/write-floor" "$here/write-floor.c"
-"$work/write-floor" plan "$work/out-trendline-1" > "$work/write-floor.plan"
-for r in $(seq 1 "$repeats"); do
-  measure write-floor "$big" "$work/write-floor" write -j 2 "$work/write-floor.plan" "$work/floor-$r"
-done
+  # The write floor: the first run's output tree (same folders, same file sizes) written again by
+  # a small C tool with plain open/write/close on two threads, so the table shows how close a run
+  # is to reading its input once plus writing its output once.
+  gcc -O2 -pthread -o "$work/write-floor" "$here/write-floor.c"
+  "$work/write-floor" plan "$work/out-trendline-1" > "$work/write-floor.plan"
+  for r in $(seq 1 "$repeats"); do
+    measure write-floor "$big" "$work/write-floor" write -j 2 "$work/write-floor.plan" "$work/floor-$r"
+  done
 
-for p in pandas polars duckdb; do
-  measure "$p" "$big" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
-    python3 "$peers/peer_$p.py" "$big" --as-of "$asof" --out "$work/out-$p"
-done
+  for p in pandas polars duckdb; do
+    measure "$p" "$big" env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE \
+      python3 "$peers/peer_$p.py" "$big" --as-of "$asof" --out "$work/out-$p"
+  done
+fi
 
 echo "== comparing outputs" >&2
 failed=0
-compare() {  # LABEL EXPECTED ACTUAL
-  local line
-  line=$(python3 "$peers/compare_outputs.py" "$2" "$3" --quiet | tail -1) || true
-  echo "$1: $line"
-  case $line in *" 0 failed") ;; *) failed=1 ;; esac
+# The peers write trendline/series@1; Trendline writes series@2, whose trend and average leave
+# out the partial bucket (SPEC 10.6) and which adds fields (read-outs, axes, ids). The peers'
+# series are rewritten to the @2 rules by the script PeerAgreementTests uses, and the added
+# fields are allowed.
+rm -rf "$work/expected-v2"
+python3 "$root/Tests/Fixtures/peer-rules-v2.py" "$work/out-pandas" "$work/expected-v2"
+compare() {  # LABEL EXPECTED ACTUAL [options...]
+  local line label=$1 expected=$2 actual=$3
+  shift 3
+  line=$(python3 "$peers/compare_outputs.py" "$expected" "$actual" --quiet "$@" | tail -1) || true
+  echo "$label: $line"
 }
 {
-  compare "trendline vs pandas" "$work/out-pandas" "$work/out-trendline-1"
+  compare "trendline vs pandas (series@2 rules)" "$work/expected-v2" "$work/out-trendline-1" --allow-extra-keys
   compare "polars vs pandas" "$work/out-pandas" "$work/out-polars"
   compare "duckdb vs pandas" "$work/out-pandas" "$work/out-duckdb"
-  compare "trendline --jobs 1 vs pandas" "$work/out-pandas" "$work/out-jobs1-1"
+  compare "trendline --jobs 1 vs pandas (series@2 rules)" "$work/expected-v2" "$work/out-jobs1-1" --allow-extra-keys
   # The warm night must write the very bytes the plain run wrote (the manifest records times).
   if diff -r -q -x manifest.json "$work/out-trendline-1" "$work/out-warm-1" > "$work/warm.diff"; then
     echo "trendline --cache warm vs plain run: byte-identical"
