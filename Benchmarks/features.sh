@@ -48,12 +48,12 @@ mkdir -p "$work/pipelines"
 
 # The variants, written from the peers' pipeline so the base is exactly what the peers run.
 # Each adds one thing; "all" adds every one.
-python3 - "$peers/pipeline.json" "$peers/catalog.json" "$work/pipelines" <<'PY'
+python3 - "$peers/pipeline.json" "$peers/catalog.json" "$work/pipelines" "$corpus" <<'PY'
 import copy, json, sys
-source, catalog, folder = sys.argv[1:]
+source, catalog, folder, corpus = sys.argv[1:]
 base = json.load(open(source))
 base["source"]["catalog"] = catalog
-base["source"].pop("input", None)
+base["source"]["input"] = corpus
 
 def variant(name, change):
     pipeline = copy.deepcopy(base)
