@@ -22,42 +22,21 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+. "$(dirname "$0")/common.sh"
 work="$here/.work/backfill-u$users-s$sessions-w$weeks"
-corpus="$here/.corpus/u$users-s$sessions"
+corpus=$(corpus "$users" "$sessions")
 last=2025-11-24  # a Monday; the corpus runs to 2025-11-29
 first=$(date -u -d "$last - $(((weeks - 1) * 7)) days" +%F)
-export PATH="/opt/swift/usr/bin:$PATH"
-
-if [ ! -f "$corpus/users.csv" ]; then
-  echo "== generating $corpus (seed 1)" >&2
-  rm -rf "$corpus.tmp"
-  python3 "$root/../shared/peers/gen_corpus.py" --users "$users" --sessions-per-user "$sessions" --seed 1 \
-    --out "$corpus.tmp" >&2
-  mv "$corpus.tmp" "$corpus"
-fi
-echo "== building trendline (release)" >&2
-(cd "$root" && swift build -c release 2>&1 | tail -1) >&2
-trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
-
-# An earlier run's outputs (millions of files) are moved aside and deleted when this run ends,
-# never just before a measured run: ext4 without a journal probes every inode freed in the last
-# minutes when it creates a file, which slowed the next run's writes several times over.
-if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
-trap 'rm -rf "$work.old.$$"' EXIT
-mkdir -p "$work"
+build_trendline
+fresh_work "$work"
 pipeline="$work/overview-json.json"
 sed -e 's#"formats": \["json", "svg", "html"\]#"formats": ["json"]#' "$root/Pipelines/overview.json" > "$pipeline"
 grep -q '"formats": \["json"\]' "$pipeline" || { echo "could not set JSON output in $pipeline" >&2; exit 1; }
 
-measure() {  # NAME COMMAND... : wall s, CPU s and peak RSS MB into NAME.time
+measure() {  # NAME COMMAND... : timed, the figures read back from NAME.time by `field`
   local name=$1
   shift
-  echo "== $name" >&2
-  sync
-  /usr/bin/time -v -o "$work/$name.time" "$@" > "$work/$name.log" 2>&1 || {
-    echo "error: '$name' failed; see $work/$name.log" >&2; tail -5 "$work/$name.log" >&2; exit 1; }
+  timed "$name" "$work" "$@" > /dev/null
 }
 field() {  # NAME → "wall cpu rssMB"
   awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = 0; for (i = 1; i <= n; i++) w = w * 60 + p[i] }

@@ -28,27 +28,13 @@ done
 quarter=$((users / 4))
 [ "$quarter" -ge 1 ] || { echo "--users must be at least 4 (the scaling run takes a quarter)" >&2; exit 2; }
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-peers=$(cd "$root/../shared/peers" && pwd)
+. "$(dirname "$0")/common.sh"
 pipeline="$peers/pipeline.json"
 asof=2025-11-29
 work="$here/.work/compare-u$users-s$sessions"
-export PATH="/opt/swift/usr/bin:$PATH"
 
-corpus() {  # users → path of the seed-1 corpus, generated once into Benchmarks/.corpus
-  local dir="$here/.corpus/u$1-s$sessions"
-  if [ ! -f "$dir/users.csv" ]; then
-    echo "== generating $dir (seed 1)" >&2
-    rm -rf "$dir.tmp"
-    # Into a temporary folder, renamed when complete, so an interrupted run is never taken as done.
-    python3 "$peers/gen_corpus.py" --users "$1" --sessions-per-user "$sessions" --seed 1 --out "$dir.tmp" >&2
-    mv "$dir.tmp" "$dir"
-  fi
-  echo "$dir"
-}
-big=$(corpus "$users")
-small=$(corpus "$quarter")
+big=$(corpus "$users" "$sessions")
+small=$(corpus "$quarter" "$sessions")
 
 if ! python3 -c 'import pandas, polars, duckdb' 2>/dev/null; then
   echo "== installing the peers' packages" >&2
@@ -59,39 +45,18 @@ if $report_only; then
   [ -f "$work/results.tsv" ] || { echo "--report-only: no earlier run in $work" >&2; exit 2; }
   results="$work/results.tsv"
 else
-  echo "== building trendline (release)" >&2
-  (cd "$root" && swift build -c release 2>&1 | tail -1) >&2
-  trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
-
-  # An earlier run's outputs (tens of thousands of files) are moved aside now and deleted when
-  # this run ends, never just before a measured run: ext4 skips inodes freed in the last minutes
-  # when it creates files, so a fresh deletion slows whichever tool happens to run next.
-  if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
-  trap 'rm -rf "$work.old.$$"' EXIT
-  mkdir -p "$work"
+  build_trendline
+  fresh_work "$work"
   results="$work/results.tsv"
   : > "$results"
 
-  # measure NAME CORPUS COMMAND... : runs once under /usr/bin/time -v, appends name, wall s,
-  # peak RSS kB, corpus and CPU s to results.tsv.
+  # measure NAME CORPUS COMMAND... : runs once (``timed``), appends name, wall s, peak RSS kB,
+  # corpus and CPU s to results.tsv.
   measure() {
-    local name=$1 data=$2
+    local name=$1 data=$2 figures wall rss cpu
     shift 2
-    echo "== $name" >&2
-    # The previous run's written files go to disk first, so their write-back is not charged to
-    # this run (it was up to 0.6 s of system time on the run after a cold night).
-    sync
-    if ! /usr/bin/time -v -o "$work/$name.time" "$@" > "$work/$name.log" 2>&1; then
-      echo "error: '$name' failed; see $work/$name.log" >&2
-      tail -5 "$work/$name.log" >&2
-      exit 1
-    fi
-    local wall rss cpu
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$work/$name.time")
-    rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/$name.time")
-    # CPU seconds (user + system): on a shared machine the wall time also counts the waits for a
-    # core, so the table shows both.
-    cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { print u + s }' "$work/$name.time")
+    figures=$(timed "$name" "$work" "$@")
+    IFS=$'\t' read -r wall rss cpu <<< "$figures"
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$wall" "$rss" "$data" "$cpu" >> "$results"
   }
 
@@ -182,7 +147,8 @@ rowcount = {big: rows, small: rows_quarter}
 samples = {}
 for line in open(results):
     name, wall, rss, data, cpu = line.rstrip("\n").split("\t")
-    samples.setdefault(name, []).append((float(wall), int(rss) / 1024, data, float(cpu)))
+    # /usr/bin/time counts in hundredths: a floor on a tiny corpus reads 0.00, which would divide by zero.
+    samples.setdefault(name, []).append((max(float(wall), 0.01), int(rss) / 1024, data, float(cpu)))
 # Per kind of run: the median run by wall time (its CPU seconds with it) and the largest peak RSS.
 runs = {}
 cpus = {}

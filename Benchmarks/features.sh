@@ -21,29 +21,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-peers=$(cd "$root/../shared/peers" && pwd)
+. "$(dirname "$0")/common.sh"
 asof=2025-11-29
 work="$here/.work/features-u$users-s$sessions"
-export PATH="/opt/swift/usr/bin:$PATH"
-
-corpus="$here/.corpus/u$users-s$sessions"
-if [ ! -f "$corpus/users.csv" ]; then
-  echo "== generating $corpus (seed 1)" >&2
-  rm -rf "$corpus.tmp"
-  python3 "$peers/gen_corpus.py" --users "$users" --sessions-per-user "$sessions" --seed 1 --out "$corpus.tmp" >&2
-  mv "$corpus.tmp" "$corpus"
-fi
-
-echo "== building trendline (release)" >&2
-(cd "$root" && swift build -c release 2>&1 | tail -1) >&2
-trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
-
-# As in compare-peers.sh: an earlier run's outputs go aside now and are deleted at the end, so
-# no measured run creates files just after tens of thousands were freed.
-if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
-trap 'rm -rf "$work.old.$$"' EXIT
+corpus=$(corpus "$users" "$sessions")
+build_trendline
+fresh_work "$work"
 mkdir -p "$work/pipelines"
 
 # The variants, written from the peers' pipeline so the base is exactly what the peers run.
@@ -101,29 +84,14 @@ PY
 
 results="$work/results.tsv"
 : > "$results"
-measure() {  # NAME COMMAND...: once under /usr/bin/time -v; name, wall s, peak RSS kB, CPU s
-  local name=$1
-  shift
-  echo "== $name" >&2
-  sync
-  if ! /usr/bin/time -v -o "$work/$name.time" "$@" > "$work/$name.log" 2>&1; then
-    echo "error: '$name' failed; see $work/$name.log" >&2
-    tail -5 "$work/$name.log" >&2
-    exit 1
-  fi
-  awk -F': ' -v name="$name" '
-    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); w = 0; for (i = 1; i <= n; i++) w = w * 60 + p[i] }
-    /Maximum resident set size/ { rss = $2 }
-    /User time/ { u = $2 } /System time/ { s = $2 }
-    END { printf "%s\t%s\t%s\t%s\n", name, w, rss, u + s }' "$work/$name.time" >> "$results"
-}
-
 find -L "$corpus" -type f -name '*.csv' -print0 | xargs -0 cat > /dev/null
 variants="base filters per-exercise records segments tables report all"
 for r in $(seq 1 "$repeats"); do
   for v in $variants; do
-    measure "$v" "$trendline" run "$work/pipelines/$v.json" --input "$corpus" --as-of "$asof" \
-      --output "$work/out-$v-$r" --quiet
+    # Assigned first, so a failed run stops the script (set -e) instead of writing an empty row.
+    figures=$(timed "$v" "$work" "$trendline" run "$work/pipelines/$v.json" --input "$corpus" \
+      --as-of "$asof" --output "$work/out-$v-$r" --quiet)
+    printf '%s\t%s\n' "$v" "$figures" >> "$results"
   done
 done
 

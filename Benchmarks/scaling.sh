@@ -19,32 +19,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-peers=$(cd "$root/../shared/peers" && pwd)
+. "$(dirname "$0")/common.sh"
 work="$here/.work/scaling-s$sessions"
-export PATH="/opt/swift/usr/bin:$PATH"
-
-corpus() {  # users → path of the seed-1 corpus, generated once into Benchmarks/.corpus
-  local dir="$here/.corpus/u$1-s$sessions"
-  if [ ! -f "$dir/users.csv" ]; then
-    echo "== generating $dir (seed 1)" >&2
-    rm -rf "$dir.tmp"
-    python3 "$peers/gen_corpus.py" --users "$1" --sessions-per-user "$sessions" --seed 1 --out "$dir.tmp" >&2
-    mv "$dir.tmp" "$dir"
-  fi
-  echo "$dir"
-}
-small=$(corpus 2000)
-large=$(corpus 20000)
-
-echo "== building trendline (release)" >&2
-(cd "$root" && swift build -c release 2>&1 | tail -1) >&2
-trendline="$(cd "$root" && swift build -c release --show-bin-path)/trendline"
-
-if [ -d "$work" ]; then mv "$work" "$work.old.$$"; fi
-trap 'rm -rf "$work.old.$$"' EXIT
-mkdir -p "$work"
+small=$(corpus 2000 "$sessions")
+large=$(corpus 20000 "$sessions")
+build_trendline
+fresh_work "$work"
 results="$work/results.tsv"
 : > "$results"
 
@@ -53,16 +33,10 @@ for r in $(seq 1 "$repeats"); do
   for n in 2000 20000; do
     data=$small
     [ "$n" = 20000 ] && data=$large
-    echo "== $n users, run $r" >&2
-    sync
-    /usr/bin/time -v -o "$work/$n-$r.time" "$trendline" run "$peers/pipeline.json" --input "$data" \
-      --as-of 2025-11-29 --output "$work/out-$n-$r" --quiet > "$work/$n-$r.log" 2>&1 \
-      || { echo "error: see $work/$n-$r.log" >&2; exit 1; }
-    awk -F': ' -v name="$n" '
-      /Elapsed \(wall clock\)/ { k = split($2, p, ":"); w = 0; for (i = 1; i <= k; i++) w = w * 60 + p[i] }
-      /Maximum resident set size/ { rss = $2 }
-      /User time/ { u = $2 } /System time/ { s = $2 }
-      END { printf "%s\t%s\t%s\t%s\n", name, w, rss, u + s }' "$work/$n-$r.time" >> "$results"
+    # Assigned first, so a failed run stops the script (set -e) instead of writing an empty row.
+    figures=$(timed "$n-$r" "$work" "$trendline" run "$peers/pipeline.json" --input "$data" \
+      --as-of 2025-11-29 --output "$work/out-$n-$r" --quiet)
+    printf '%s\t%s\n' "$n" "$figures" >> "$results"
   done
 done
 
