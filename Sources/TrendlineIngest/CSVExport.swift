@@ -159,13 +159,27 @@ func readCSVExport<Parser: CSVRowParser>(
       return .success(
         try readCSVRecords(
           reader, file: file, format: format, checksUTF8: checksUTF8, limits: limits,
-          expectedSets: lineCount(buffer), makeParser: makeParser))
+          expectedSets: expectedSetCount(lines: lineCount(buffer), bytes: buffer.count), makeParser: makeParser))
     } catch {
       return .failure(error)
     }
   }
   return try result.get()
 }
+
+/// How many sets to make room for before reading a file of `lines` lines and `bytes` bytes:
+/// a set per line, but never more than one per ``minimumBytesPerRow``. A file of 200 MB of
+/// line feeds (blank lines, which are no sets) asked for 30 GB at once and was killed; past
+/// the bound the array grows by doubling as any other.
+///
+/// - Complexity: O(1).
+package func expectedSetCount(lines: Int, bytes: Int) -> Int {
+  min(lines, bytes / minimumBytesPerRow)
+}
+
+/// Fewer bytes than any real set row of any format holds (a date, a name, a number and their
+/// separators): the shortest set row in the real exports surveyed is 67 bytes (Strong).
+package let minimumBytesPerRow = 40
 
 /// The number of lines in `bytes`, counting a last line without its line feed: at least the
 /// number of records, so at least the sets of every format but StrongLifts' (a set per row).

@@ -78,6 +78,14 @@ import _TrendlineTestSupport
   }
 
   /// A file over the size limit fails with its size, the limit and the setting that raises it.
+  /// Room for the sets is made before reading, but a file of blank lines (200 MB of line
+  /// feeds) must not ask for a set per line: 30 GB at once, which killed the run.
+  @Test func roomMadeForSetsIsBoundedByTheFileSize() {
+    #expect(expectedSetCount(lines: 200_000_000, bytes: 200_000_000) == 5_000_000)
+    #expect(expectedSetCount(lines: 2_400_000, bytes: 173_349_968) == 2_400_000)
+    #expect(expectedSetCount(lines: 0, bytes: 0) == 0)
+  }
+
   @Test func fileOverTheSizeLimitFails() {
     let text = Self.strongHeader + "\n" + String(repeating: Self.strongRow + "\n", count: 40_000)
     let limits = ReadLimits(maxFileBytes: 1 << 20)
