@@ -21,6 +21,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+case $users in ''|*[!0-9]*|0) echo "--users takes a whole number of at least 1, not '$users'" >&2; exit 2 ;; esac
+case $sessions in ''|*[!0-9]*|0) echo "--sessions takes a whole number of at least 1, not '$sessions'" >&2; exit 2 ;; esac
+case $repeats in ''|*[!0-9]*|0) echo "--repeats takes a whole number of at least 1, not '$repeats'" >&2; exit 2 ;; esac
+
 . "$(dirname "$0")/common.sh"
 asof=2025-11-29
 work="$here/.work/features-u$users-s$sessions"

@@ -19,6 +19,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+case $sessions in ''|*[!0-9]*|0) echo "--sessions takes a whole number of at least 1, not '$sessions'" >&2; exit 2 ;; esac
+case $repeats in ''|*[!0-9]*|0) echo "--repeats takes a whole number of at least 1, not '$repeats'" >&2; exit 2 ;; esac
+
 . "$(dirname "$0")/common.sh"
 work="$here/.work/scaling-s$sessions"
 small=$(corpus 2000 "$sessions")
