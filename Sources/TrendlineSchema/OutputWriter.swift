@@ -21,11 +21,13 @@ import Foundation
 /// open): its callers are the output types' `write(to:)` methods, and the tests decode every
 /// output they write. An app does not need it to read an output: `JSONDecoder` with `.iso8601`
 /// decodes every file written here (see ``makeDecoder()``).
-public struct OutputWriter {
+public struct OutputWriter: ~Copyable {
   /// The JSON written so far.
-  public var bytes: [UInt8] { buffer.bytes }
+  public var bytes: [UInt8] { buffer.array }
 
-  private var buffer = Buffer()
+  private var buffer = Buffer(capacity: 4096)
+  /// Where `Double.write(to:)` puts a fraction's digits, kept between numbers.
+  private var digits = Digits()
   private let instants: RFC3339.Formatter
   private let layout: Layout
   /// The number of containers open around the next value.
@@ -49,7 +51,6 @@ public struct OutputWriter {
   package init(layout: Layout, timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!) {
     instants = RFC3339.Formatter(timeZone: timeZone)
     self.layout = layout
-    buffer.bytes.reserveCapacity(4096)
   }
 
   /// `value` as indented JSON with a final newline, instants in `timeZone`'s offset.
@@ -70,8 +71,8 @@ public struct OutputWriter {
   ) throws -> Data {
     var writer = OutputWriter(layout: layout, timeZone: timeZone)
     try value.write(to: &writer)
-    writer.buffer.bytes.append(UInt8(ascii: "\n"))
-    return Data(writer.buffer.bytes)
+    writer.buffer.append(UInt8(ascii: "\n"))
+    return writer.buffer.data
   }
 
   /// A decoder for outputs: `JSONDecoder` with `.iso8601` dates, exactly what an app would set up.
@@ -105,10 +106,19 @@ public struct OutputWriter {
   /// - Complexity: O(*k* + *d*), where *k* is the length of `name` and *d* the depth.
   public mutating func key(_ name: StaticString) {
     nextMember()
-    buffer.bytes.append(UInt8(ascii: "\""))
-    name.withUTF8Buffer { buffer.bytes.append(contentsOf: $0) }
-    buffer.bytes.append(UInt8(ascii: "\""))
-    buffer.bytes.append(contentsOf: layout.afterKey)
+    // Written in one reservation with its quotes and separator, where a call per piece cost
+    // more than the bytes. A one-letter literal (`"t"`) is kept as a scalar, not as UTF-8.
+    let length = name.utf8CodeUnitCount
+    let text = buffer.reserve(length + 2 + layout.afterKey.count)
+    text[0] = UInt8(ascii: "\"")
+    if name.hasPointerRepresentation {
+      (text + 1).update(from: name.utf8Start, count: length)
+    } else {
+      name.withUTF8Buffer { (text + 1).update(from: $0.baseAddress!, count: length) }
+    }
+    text[length + 1] = UInt8(ascii: "\"")
+    layout.afterKey.write(at: text + length + 2)
+    buffer.commit(length + 2 + layout.afterKey.count)
     valueFollowsKey = true
   }
 
@@ -119,7 +129,8 @@ public struct OutputWriter {
   public mutating func key(escaping name: String) {
     nextMember()
     appendQuoted(name)
-    buffer.bytes.append(contentsOf: layout.afterKey)
+    layout.afterKey.write(at: buffer.reserve(layout.afterKey.count))
+    buffer.commit(layout.afterKey.count)
     valueFollowsKey = true
   }
 
@@ -141,18 +152,20 @@ public struct OutputWriter {
   public mutating func number(_ value: Double) throws {
     startValue()
     guard value.isFinite else {
-      throw NonFiniteNumber(value: value, path: Self.path(after: buffer.bytes))
+      throw NonFiniteNumber(value: value, path: Self.path(after: buffer.array))
     }
     if layout.trimsNumbers {
       // Foundation's form: the shortest digits, less a trailing `.0` (`-0`, `1e+20`).
       var text = value.description
       if text.hasSuffix(".0") { text.removeLast(2) }
-      buffer.bytes.append(contentsOf: text.utf8)
+      buffer.append(text)
     } else if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
       appendInteger(Int64(value))
     } else {
       // The digits of `"\(value)"`, without making a `String` of them.
-      value.write(to: &buffer)
+      value.write(to: &digits)
+      buffer.append(digits.bytes)
+      digits.bytes.removeAll(keepingCapacity: true)
     }
   }
 
@@ -162,7 +175,7 @@ public struct OutputWriter {
   /// - Complexity: O(*k* + *d*), where *k* is the length of `text` and *d* the depth.
   package mutating func number(text: String) {
     startValue()
-    buffer.bytes.append(contentsOf: text.utf8)
+    buffer.append(text)
   }
 
   /// - Complexity: O(*d*), where *d* is the depth.
@@ -177,21 +190,23 @@ public struct OutputWriter {
   /// - Complexity: O(*d*) amortized over rising instants, where *d* is the depth.
   public mutating func instant(_ date: Date) {
     startValue()
-    buffer.bytes.append(UInt8(ascii: "\""))
-    instants.append(date.epochSeconds, to: &buffer.bytes)
-    buffer.bytes.append(UInt8(ascii: "\""))
+    let text = buffer.reserve(RFC3339.byteCount + 2)
+    text[0] = UInt8(ascii: "\"")
+    instants.write(date.epochSeconds, into: text + 1)
+    text[RFC3339.byteCount + 1] = UInt8(ascii: "\"")
+    buffer.commit(RFC3339.byteCount + 2)
   }
 
   /// - Complexity: O(*d*), where *d* is the depth.
   public mutating func bool(_ value: Bool) {
     startValue()
-    buffer.bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+    buffer.append(value ? Self.trueBytes : Self.falseBytes)
   }
 
   /// - Complexity: O(*d*), where *d* is the depth.
   public mutating func null() {
     startValue()
-    buffer.bytes.append(contentsOf: Self.nullBytes)
+    buffer.append(Self.nullBytes)
   }
 
   // MARK: Members and collections
@@ -299,9 +314,10 @@ public struct OutputWriter {
   /// - Complexity: O(*m*), where *m* is the number of measures.
   public mutating func measures(_ measures: [Measure], _ values: [Measure: Double]) throws {
     beginObject()
-    var listed = [Bool](repeating: false, count: Measure.allCases.count)
-    for measure in measures { listed[measure.ordinal] = true }
-    for measure in Measure.inKeyOrder where listed[measure.ordinal] {
+    // A bit per measure ordinal (there are 9), not an array allocated per bucket.
+    var listed: UInt64 = 0
+    for measure in measures { listed |= 1 << measure.ordinal }
+    for measure in Measure.inKeyOrder where listed & (1 << measure.ordinal) != 0 {
       key(escaping: measure.rawValue)
       if let value = values[measure] { try number(value) } else { null() }
     }
@@ -326,7 +342,7 @@ public struct OutputWriter {
 
   private mutating func open(_ bracket: UInt8) {
     startValue()
-    buffer.bytes.append(bracket)
+    buffer.append(bracket)
     depth += 1
     containerIsEmpty = true
   }
@@ -337,10 +353,10 @@ public struct OutputWriter {
       newline()
     } else if layout.spacing == .foundation {
       // Foundation's pretty printer writes an empty container over two lines, `[` and `]`.
-      buffer.bytes.append(UInt8(ascii: "\n"))
+      buffer.append(UInt8(ascii: "\n"))
       newline()
     }
-    buffer.bytes.append(bracket)
+    buffer.append(bracket)
     // The container just closed is a member of the one around it.
     containerIsEmpty = false
   }
@@ -357,8 +373,8 @@ public struct OutputWriter {
   /// A comma after the previous member, then a new line at the depth.
   private mutating func nextMember() {
     if !containerIsEmpty {
-      buffer.bytes.append(UInt8(ascii: ","))
-      if layout.spacing == .inline { buffer.bytes.append(0x20) }
+      buffer.append(UInt8(ascii: ","))
+      if layout.spacing == .inline { buffer.append(0x20) }
     }
     containerIsEmpty = false
     newline()
@@ -366,29 +382,29 @@ public struct OutputWriter {
 
   private mutating func newline() {
     guard layout.spacing != .compact && layout.spacing != .inline else { return }
-    buffer.bytes.append(UInt8(ascii: "\n"))
-    for _ in 0..<depth {
-      buffer.bytes.append(0x20)
-      buffer.bytes.append(0x20)
-    }
+    let count = 1 + 2 * depth
+    let line = buffer.reserve(count)
+    line[0] = UInt8(ascii: "\n")
+    (line + 1).update(repeating: 0x20, count: 2 * depth)
+    buffer.commit(count)
   }
 
   private mutating func appendInteger(_ value: Int64) {
-    if value < 0 { buffer.bytes.append(UInt8(ascii: "-")) }
+    if value < 0 { buffer.append(UInt8(ascii: "-")) }
     var rest = value.magnitude
-    let start = buffer.bytes.count
-    repeat {
-      buffer.bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
-    } while rest > 0
-    // The digits came out least significant first.
-    var low = start
-    var high = buffer.bytes.count - 1
-    while low < high {
-      buffer.bytes.swapAt(low, high)
-      low += 1
-      high -= 1
+    var width = 1
+    var scale: UInt64 = 10
+    while width < 20 && rest >= scale {
+      width += 1
+      scale = scale &* 10
     }
+    // Filled from the last digit back, the order they come out in.
+    let digits = buffer.reserve(width)
+    for index in stride(from: width - 1, through: 0, by: -1) {
+      digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    }
+    buffer.commit(width)
   }
 
   /// RFC 8259 string escaping: `"`, `\` and control characters; everything else as UTF-8.
@@ -396,21 +412,23 @@ public struct OutputWriter {
     // Through the string's own bytes: the `utf8` view's generic paths cost more per key than
     // the rest of the key's writing.
     var text = text
-    text.withUTF8 { utf8 in
-      buffer.bytes.append(UInt8(ascii: "\""))
-      // Nearly every string needs no escape: copy it whole.
-      if !utf8.contains(where: needsEscape) {
-        buffer.bytes.append(contentsOf: utf8)
-      } else {
-        for byte in utf8 { appendEscaped(byte) }
-      }
-      buffer.bytes.append(UInt8(ascii: "\""))
+    let escapesSlashes = layout.escapesSlashes
+    let plain = text.withUTF8 { utf8 in
+      !utf8.contains { Self.needsEscape($0, escapesSlashes: escapesSlashes) }
     }
+    buffer.append(UInt8(ascii: "\""))
+    // Nearly every string needs no escape: copy it whole.
+    if plain {
+      buffer.append(text)
+    } else {
+      for byte in text.utf8 { appendEscaped(byte) }
+    }
+    buffer.append(UInt8(ascii: "\""))
   }
 
-  private func needsEscape(_ byte: UInt8) -> Bool {
+  private static func needsEscape(_ byte: UInt8, escapesSlashes: Bool) -> Bool {
     byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-      || (byte == UInt8(ascii: "/") && layout.escapesSlashes)
+      || (byte == UInt8(ascii: "/") && escapesSlashes)
   }
 
   private mutating func appendEscaped(_ byte: UInt8) {
@@ -423,16 +441,16 @@ public struct OutputWriter {
     case 0x0D: appendEscape(UInt8(ascii: "r"))
     case 0x09: appendEscape(UInt8(ascii: "t"))
     case 0..<0x20:
-      buffer.bytes.append(contentsOf: #"\u00"#.utf8)
-      buffer.bytes.append(Self.hexDigits[Int(byte >> 4)])
-      buffer.bytes.append(Self.hexDigits[Int(byte & 15)])
-    default: buffer.bytes.append(byte)
+      buffer.append(#"\u00"#)
+      buffer.append(Self.hexDigits[Int(byte >> 4)])
+      buffer.append(Self.hexDigits[Int(byte & 15)])
+    default: buffer.append(byte)
     }
   }
 
   private mutating func appendEscape(_ letter: UInt8) {
-    buffer.bytes.append(UInt8(ascii: "\\"))
-    buffer.bytes.append(letter)
+    buffer.append(UInt8(ascii: "\\"))
+    buffer.append(letter)
   }
 
   private static let trueBytes = Array("true".utf8)
@@ -474,7 +492,7 @@ extension OutputWriter {
     /// `9007199254740992`), rather than the outputs' whole numbers below 2⁵³.
     package let trimsNumbers: Bool
     /// What follows a key's closing quote, worked out once: the writer appends it per key.
-    let afterKey: [UInt8]
+    let afterKey: Separator
 
     package init(spacing: Spacing, escapesSlashes: Bool = false, shortEscapes: Bool = true, trimsNumbers: Bool = true) {
       self.spacing = spacing
@@ -482,10 +500,29 @@ extension OutputWriter {
       self.shortEscapes = shortEscapes
       self.trimsNumbers = trimsNumbers
       switch spacing {
-      case .indented: afterKey = Array(": ".utf8)
-      case .foundation: afterKey = Array(" : ".utf8)
-      case .compact: afterKey = Array(":".utf8)
-      case .inline: afterKey = Array(": ".utf8)
+      case .indented, .inline: afterKey = Separator(": ")
+      case .foundation: afterKey = Separator(" : ")
+      case .compact: afterKey = Separator(":")
+      }
+    }
+
+    /// A few ASCII bytes kept in the layout itself, written without an array's retain and
+    /// release per key.
+    struct Separator: Sendable {
+      let count: Int
+      private let bytes: UInt32
+
+      init(_ text: StaticString) {
+        precondition(text.utf8CodeUnitCount <= 4, "a separator is at most 4 bytes")
+        count = text.utf8CodeUnitCount
+        // Through the buffer: a one-character literal (`":"`) has no `utf8Start`.
+        bytes = text.withUTF8Buffer { utf8 in
+          utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * $1.offset) }
+        }
+      }
+
+      func write(at text: UnsafeMutablePointer<UInt8>) {
+        for index in 0..<count { text[index] = UInt8(truncatingIfNeeded: bytes >> (8 * index)) }
       }
     }
 
@@ -545,8 +582,72 @@ extension OutputWriter {
   }
 }
 
-/// The writer's bytes, and where `Double.write(to:)` puts a number's digits.
-private struct Buffer: TextOutputStream {
+/// The writer's bytes, written through a pointer and grown by doubling.
+///
+/// An `[UInt8]` cost about 100 instructions per `append(contentsOf:)` (a key, an indentation, a
+/// date), more than the bytes it appended: encoding was a third of what each snapshot of a
+/// backfill costs beyond reading. Non-copyable, so that the memory it owns has one owner and is
+/// freed once.
+private struct Buffer: ~Copyable {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
+
+  init(capacity: Int) {
+    base = .allocate(capacity: capacity)
+    self.capacity = capacity
+  }
+
+  deinit { base.deallocate() }
+
+  var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+  var data: Data { Data(bytes: base, count: count) }
+
+  /// Room for `extra` more bytes: where they go, to be counted by ``commit(_:)`` once written.
+  @inline(__always)
+  mutating func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+    if capacity - count < extra { grow(toHold: count + extra) }
+    return base + count
+  }
+
+  /// Counts `written` bytes put where ``reserve(_:)`` said.
+  @inline(__always)
+  mutating func commit(_ written: Int) { count += written }
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    if count == capacity { grow(toHold: count + 1) }
+    base[count] = byte
+    count += 1
+  }
+
+  @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    reserve(bytes.count).update(from: source, count: bytes.count)
+    count += bytes.count
+  }
+
+  mutating func append(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { append($0) } }
+
+  mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { append($0) }
+  }
+
+  private mutating func grow(toHold needed: Int) {
+    var grown = capacity
+    while grown < needed { grown *= 2 }
+    let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+    larger.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = larger
+    capacity = grown
+  }
+}
+
+/// Where `Double.write(to:)` puts a number's digits.
+private struct Digits: TextOutputStream {
   var bytes: [UInt8] = []
 
   mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }

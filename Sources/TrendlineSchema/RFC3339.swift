@@ -25,7 +25,17 @@ public enum RFC3339 {
   public static func localDate(seconds: Int64, timeZone: TimeZone) -> String {
     let local = seconds + Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds)))
     let (year, month, day) = civilDate(fromDays: floorDiv(local, 86_400))
-    return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    guard (0...9999).contains(year) else { return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
+    // Written in place: the five strings of padding and joining cost more than the zone look-up.
+    return String(unsafeUninitializedCapacity: 10) { buffer in
+      let text = buffer.baseAddress!
+      put(year, width: 4, at: text)
+      text[4] = UInt8(ascii: "-")
+      put(month, width: 2, at: text + 5)
+      text[7] = UInt8(ascii: "-")
+      put(day, width: 2, at: text + 8)
+      return 10
+    }
   }
 
   /// `seconds` written with a known UTC `offset` (whole minutes; anything else is written as
@@ -33,50 +43,52 @@ public enum RFC3339 {
   ///
   /// - Complexity: O(1); one allocation for the result.
   static func text(seconds: Int64, offset: Int64) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(25)
-    append(seconds: seconds, offset: offset, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(unsafeUninitializedCapacity: byteCount) { text in
+      write(seconds: seconds, offset: offset, into: text.baseAddress!)
+      return byteCount
+    }
   }
 
-  /// Appends the 25 bytes of ``text(seconds:offset:)`` to `bytes`, so that a writer of
-  /// thousands of instants makes no `String` for each.
+  /// The length of every instant's text: `2026-08-24T00:00:00+02:00`.
+  static let byteCount = 25
+
+  /// Appends the 25 bytes of ``text(seconds:offset:)`` to `bytes`.
   ///
   /// - Complexity: O(1) amortized.
-  static func append(seconds: Int64, offset given: Int64, to bytes: inout [UInt8]) {
+  static func append(seconds: Int64, offset: Int64, to bytes: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount) { text in
+      write(seconds: seconds, offset: offset, into: text.baseAddress!)
+      bytes.append(contentsOf: text)
+    }
+  }
+
+  /// Writes the 25 bytes of ``text(seconds:offset:)`` at `text`, so that a writer of thousands
+  /// of instants makes no `String` for each.
+  ///
+  /// - Complexity: O(1).
+  static func write(seconds: Int64, offset given: Int64, into text: UnsafeMutablePointer<UInt8>) {
     let offset = given % 60 == 0 ? given : 0
     let local = seconds + offset
     let days = floorDiv(local, 86_400)
     let secondOfDay = local - days * 86_400
     let (year, month, day) = civilDate(fromDays: days)
     let offsetMinutes = abs(offset) / 60
-    // Filled on the stack and appended whole: an array append per character cost more than
-    // the date arithmetic.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 25) { text in
-      func put(_ value: Int64, _ width: Int, at index: Int) {
-        var value = value
-        for position in stride(from: index + width - 1, through: index, by: -1) {
-          text[position] = UInt8(ascii: "0") + UInt8(value % 10)
-          value /= 10
-        }
-      }
-      put(year, 4, at: 0)
-      text[4] = UInt8(ascii: "-")
-      put(month, 2, at: 5)
-      text[7] = UInt8(ascii: "-")
-      put(day, 2, at: 8)
-      text[10] = UInt8(ascii: "T")
-      put(secondOfDay / 3600, 2, at: 11)
-      text[13] = UInt8(ascii: ":")
-      put(secondOfDay / 60 % 60, 2, at: 14)
-      text[16] = UInt8(ascii: ":")
-      put(secondOfDay % 60, 2, at: 17)
-      text[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
-      put(offsetMinutes / 60, 2, at: 20)
-      text[22] = UInt8(ascii: ":")
-      put(offsetMinutes % 60, 2, at: 23)
-      bytes.append(contentsOf: text)
-    }
+    // Written in place, where an array append per character cost more than the date arithmetic.
+    put(year, width: 4, at: text)
+    text[4] = UInt8(ascii: "-")
+    put(month, width: 2, at: text + 5)
+    text[7] = UInt8(ascii: "-")
+    put(day, width: 2, at: text + 8)
+    text[10] = UInt8(ascii: "T")
+    put(secondOfDay / 3600, width: 2, at: text + 11)
+    text[13] = UInt8(ascii: ":")
+    put(secondOfDay / 60 % 60, width: 2, at: text + 14)
+    text[16] = UInt8(ascii: ":")
+    put(secondOfDay % 60, width: 2, at: text + 17)
+    text[19] = offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+    put(offsetMinutes / 60, width: 2, at: text + 20)
+    text[22] = UInt8(ascii: ":")
+    put(offsetMinutes % 60, width: 2, at: text + 23)
   }
 
   /// Formats many instants of one zone, asking the zone for an offset only when an instant
@@ -96,12 +108,12 @@ public enum RFC3339 {
       RFC3339.text(seconds: seconds, offset: offset(at: seconds))
     }
 
-    /// Appends the instant's text to `bytes`, for ``OutputWriter``, which writes every instant
+    /// Writes the instant's 25 bytes at `text`, for ``OutputWriter``, which writes every instant
     /// of an output into one buffer.
     ///
     /// - Complexity: O(1) amortized over rising instants.
-    func append(_ seconds: Int64, to bytes: inout [UInt8]) {
-      RFC3339.append(seconds: seconds, offset: offset(at: seconds), to: &bytes)
+    func write(_ seconds: Int64, into text: UnsafeMutablePointer<UInt8>) {
+      RFC3339.write(seconds: seconds, offset: offset(at: seconds), into: text)
     }
 
     private func offset(at seconds: Int64) -> Int64 {
@@ -210,6 +222,15 @@ public enum RFC3339 {
   private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+  }
+
+  /// The last `width` decimal digits of `value` (≥ 0), zero-padded, at `text`.
+  private static func put(_ value: Int64, width: Int, at text: UnsafeMutablePointer<UInt8>) {
+    var value = value
+    for position in stride(from: width - 1, through: 0, by: -1) {
+      text[position] = UInt8(ascii: "0") + UInt8(value % 10)
+      value /= 10
+    }
   }
 
   private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -30,14 +30,14 @@ public struct Sparkline: Sendable, Equatable {
   /// 1/30 to a true one-rep max). It is applied as written to every set, including sets of 0 reps.
   ///
   /// - Complexity: O(*s*), where *s* is the number of sets.
-  public func sessionValue(_ sets: [TrainedSet]) -> Double {
+  public func sessionValue(_ sets: some Sequence<TrainedSet>) -> Double {
     switch value {
     case .topSetKg:
-      return sets.map(\.weightKg).max() ?? 0
+      return sets.lazy.map(\.weightKg).max() ?? 0
     case .e1rmKg:
-      return sets.map { $0.reps == 1 ? $0.weightKg : $0.weightKg * (1 + $0.reps / 30) }.max() ?? 0
+      return sets.lazy.map { $0.reps == 1 ? $0.weightKg : $0.weightKg * (1 + $0.reps / 30) }.max() ?? 0
     case .reps:
-      return sets.map(\.reps).max() ?? 0
+      return sets.lazy.map(\.reps).max() ?? 0
     case .volumeKg:
       var total = 0.0
       for set in sets { total += set.weightKg * set.reps }
@@ -63,18 +63,16 @@ public struct Sparkline: Sendable, Equatable {
     var points: [String: [SparklinesOutput.Point]] = [:]
     var lastPoint: [String: Int64] = [:]
     for session in sessions where session.start >= start && session.start <= end {
-      // Grouped in first-seen order so each exercise gets one point per session.
-      var setsOf: [String: [TrainedSet]] = [:]
+      // Each exercise once, in first-seen order, for one point per session. A session trains a
+      // handful of exercises: scanning those few beat a dictionary of every set's name, which
+      // was most of what a snapshot of this chart cost.
       var names: [String] = []
-      for set in session.sets {
-        if setsOf[set.exercise] == nil { names.append(set.exercise) }
-        setsOf[set.exercise, default: []].append(set)
-      }
-      // Every name in `names` was put in `setsOf` on first sight, so the unwrap holds.
+      for set in session.sets where !names.contains(set.exercise) { names.append(set.exercise) }
       for name in names {
         points[name, default: []].append(
           SparklinesOutput.Point(
-            t: Date(epochSeconds: session.start), v: sessionValue(setsOf[name]!)))
+            t: Date(epochSeconds: session.start),
+            v: sessionValue(session.sets.lazy.filter { $0.exercise == name })))
         lastPoint[name] = max(lastPoint[name] ?? .min, session.start)
       }
     }
