@@ -24,26 +24,25 @@ public struct Sparkline: Sendable, Equatable {
     self.value = value
   }
 
-  /// The value of one exercise's counted sets in one session.
+  /// The value of one exercise's counted sets in one session, folded a set at a time: start
+  /// from ``emptyValue`` and ``adding(_:to:)`` each set in order.
   ///
   /// `e1rmKg` is Epley, w × (1 + reps / 30), with a single rep giving w itself (Epley would add
   /// 1/30 to a true one-rep max). It is applied as written to every set, including sets of 0 reps.
   ///
-  /// - Complexity: O(*s*), where *s* is the number of sets.
-  public func sessionValue(_ sets: some Sequence<TrainedSet>) -> Double {
-    switch value {
-    case .topSetKg:
-      return sets.lazy.map(\.weightKg).max() ?? 0
-    case .e1rmKg:
-      return sets.lazy.map { $0.reps == 1 ? $0.weightKg : $0.weightKg * (1 + $0.reps / 30) }.max() ?? 0
-    case .reps:
-      return sets.lazy.map(\.reps).max() ?? 0
-    case .volumeKg:
-      var total = 0.0
-      for set in sets { total += set.weightKg * set.reps }
-      return total
+  /// - Complexity: O(1).
+  public func adding(_ set: TrainedSet, to value: Double) -> Double {
+    switch self.value {
+    case .topSetKg: return max(value, set.weightKg)
+    case .e1rmKg: return max(value, set.reps == 1 ? set.weightKg : set.weightKg * (1 + set.reps / 30))
+    case .reps: return max(value, set.reps)
+    case .volumeKg: return value + set.weightKg * set.reps
     }
   }
+
+  /// The value before any set: −∞ for a best, 0 for a total. Every exercise in a session has a
+  /// set, so no point is drawn at −∞.
+  public var emptyValue: Double { value == .volumeKg ? 0 : -.infinity }
 
   /// The sparklines of `sessions` (sorted by start) for `user`'s chart `chart` as of `asOf`.
   ///
@@ -63,16 +62,27 @@ public struct Sparkline: Sendable, Equatable {
     var points: [String: [SparklinesOutput.Point]] = [:]
     var lastPoint: [String: Int64] = [:]
     for session in sessions where session.start >= start && session.start <= end {
-      // Each exercise once, in first-seen order, for one point per session. A session trains a
-      // handful of exercises: scanning those few beat a dictionary of every set's name, which
-      // was most of what a snapshot of this chart cost.
+      // One value per exercise, in first-seen order, in one pass over the sets. A session
+      // trains a handful of exercises in runs of sets, so the set's exercise is nearly always
+      // the last one named: a dictionary of every set's name, or a pass per exercise, cost
+      // most of what a snapshot of this chart cost.
       var names: [String] = []
-      for set in session.sets where !names.contains(set.exercise) { names.append(set.exercise) }
-      for name in names {
-        points[name, default: []].append(
-          SparklinesOutput.Point(
-            t: Date(epochSeconds: session.start),
-            v: sessionValue(session.sets.lazy.filter { $0.exercise == name })))
+      var values: [Double] = []
+      for set in session.sets {
+        var index = names.count - 1
+        if index < 0 || names[index] != set.exercise {
+          if let found = names.firstIndex(of: set.exercise) {
+            index = found
+          } else {
+            names.append(set.exercise)
+            values.append(emptyValue)
+            index = names.count - 1
+          }
+        }
+        values[index] = adding(set, to: values[index])
+      }
+      for (name, value) in zip(names, values) {
+        points[name, default: []].append(SparklinesOutput.Point(t: Date(epochSeconds: session.start), v: value))
         lastPoint[name] = max(lastPoint[name] ?? .min, session.start)
       }
     }

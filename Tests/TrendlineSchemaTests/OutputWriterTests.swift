@@ -75,6 +75,21 @@ import TrendlineSchema
     #expect(written { $0.string(text) } == expected)
   }
 
+  /// Strings are scanned for escapes eight bytes at a time, then byte by byte: a byte that
+  /// needs one is found at every place of a 17-byte string, in the words and in the tail, and
+  /// the bytes around it (0x1F's and 0x5C's neighbours, 0x80 and above) are copied as they are.
+  @Test(arguments: [
+    ("\"", #"\""#), ("\\", #"\\"#), ("\u{1F}", #"\u001f"#), ("\n", #"\n"#), ("\u{00}", #"\u0000"#),
+    (" ", " "), ("!", "!"), ("[", "["), ("]", "]"), ("/", "/"), ("é", "é"), ("\u{7F}", "\u{7F}"),
+  ])
+  func escapesAreFoundAtEveryPlace(inserted: String, escaped: String) {
+    for place in 0...16 {
+      let before = String(repeating: "a", count: place)
+      let after = String(repeating: "b", count: 16 - place)
+      #expect(written { $0.string(before + inserted + after) } == "\"" + before + escaped + after + "\"")
+    }
+  }
+
   /// The writer spells the measure names itself, in byte order: they must be `Measure`'s raw
   /// values, every one of them, each written once.
   @Test func measureKeysAreInByteOrder() {
