@@ -606,7 +606,7 @@ extension OutputWriter {
 /// The writer's bytes, written through a pointer and grown by doubling.
 ///
 /// An `[UInt8]` cost about 100 instructions per `append(contentsOf:)` (a key, an indentation, a
-/// date), more than the bytes it appended: encoding was a third of what each snapshot of a
+/// date), more than the bytes it appended: encoding was two fifths of what each snapshot of a
 /// backfill costs beyond reading. Non-copyable, so that the memory it owns has one owner and is
 /// freed once.
 private struct Buffer: ~Copyable {
