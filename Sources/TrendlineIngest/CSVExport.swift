@@ -388,37 +388,35 @@ extension FileIngest {
   /// - Complexity: O(*n*) in the number of sets; a session is compared only when it has an
   ///   even number of sets, and stops at its first difference.
   mutating func moveRepeatedWorkouts() {
-    var kept: [ExportSet] = []
+    // Read from a copy (the same storage, shared): `note` changes `self` while the runs are read.
+    let sets = self.sets
+    var kept: [Int] = []
     var moved = Set<Int>()
-    var start = 0
-    while start < sets.count {
-      let key = sets[start].sessionKey
-      var end = start + 1
-      while end < sets.count && sets[end].sessionKey == key { end += 1 }
-      let half = (end - start) / 2
+    sets.forEachSessionRun { _, run in
+      let start = run.lowerBound
+      let half = run.count / 2
       // Only sets that carry their number can show a repeat: without one, two equal halves
       // are as likely to be a routine done twice (3 × 10 at 60 kg, then again).
       let repeated =
-        half > 0 && (end - start) % 2 == 0 && sets[start].setIndex != nil
-        && Self.isWholeWorkout(sets[start..<(start + half)])
-        && (0..<half).allSatisfy { sets[start + $0].sameSet(as: sets[start + half + $0]) }
+        half > 0 && run.count % 2 == 0 && sets.hasSetIndex(start)
+        && sets.isWholeWorkout(start..<(start + half))
+        && (0..<half).allSatisfy { sets.sameSet(start + $0, start + half + $0) }
       if repeated {
-        if moved.isEmpty { kept = Array(sets[0..<start]) }
-        kept += sets[start..<(start + half)]
+        if moved.isEmpty { kept = Array(0..<start) }
+        kept += start..<(start + half)
         for offset in 0..<half {
-          let copy = sets[start + half + offset]
-          moved.insert(copy.line)
+          let line = sets.line(start + half + offset)
+          moved.insert(line)
           note(
-            .duplicate, line: copy.line, column: 1, field: "",
-            reason: "repeats line \(sets[start + offset].line): the whole workout is written twice in the file")
+            .duplicate, line: line, column: 1, field: "",
+            reason: "repeats line \(sets.line(start + offset)): the whole workout is written twice in the file")
         }
       } else if !moved.isEmpty {
-        kept += sets[start..<end]
+        kept += run
       }
-      start = end
     }
     guard !moved.isEmpty else { return }
-    sets = kept
+    self.sets.keep(kept)
     // A repeated row is a duplicate and nothing else: a value it dropped is not counted twice.
     let before = notes.count
     notes.removeAll { $0.outcome == .valueDropped && moved.contains($0.line) }
@@ -427,34 +425,34 @@ extension FileIngest {
   }
 }
 
-extension FileIngest {
-  /// Whether `half` looks like a workout rather than a round of one: at least two exercise
-  /// blocks and a block of at least two sets. One exercise done twice (`1, 2` and `1, 2`) or a
-  /// circuit of single sets (`Curl 1, Dip 1` twice) is real work repeated, never moved.
-  static func isWholeWorkout(_ half: ArraySlice<ExportSet>) -> Bool {
+extension FileSets {
+  /// Whether the sets at `half` look like a workout rather than a round of one: at least two
+  /// exercise blocks and a block of at least two sets. One exercise done twice (`1, 2` and
+  /// `1, 2`) or a circuit of single sets (`Curl 1, Dip 1` twice) is real work repeated, never
+  /// moved.
+  func isWholeWorkout(_ half: Range<Int>) -> Bool {
     var blocks = 1
     var longest = 1
     var run = 1
-    var previous = half.first!
-    for set in half.dropFirst() {
-      if set.exercise == previous.exercise {
+    for position in half.dropFirst() {
+      if kind(of: position).exercise == kind(of: position - 1).exercise {
         run += 1
-        longest = max(longest, run)
+        longest = Swift.max(longest, run)
       } else {
         blocks += 1
         run = 1
       }
-      previous = set
     }
     return blocks >= 2 && longest >= 2
   }
-}
 
-extension ExportSet {
-  /// The same set, wherever it was read: every value but the line.
-  func sameSet(as other: ExportSet) -> Bool {
-    setIndex == other.setIndex && type == other.type && weightKg == other.weightKg && reps == other.reps
-      && distanceMeters == other.distanceMeters && seconds == other.seconds && exercise == other.exercise
+  /// Whether the sets at `a` and `b` are the same set, wherever each was read: every value but
+  /// the line.
+  func sameSet(_ a: Int, _ b: Int) -> Bool {
+    let (first, second) = (records[a], records[b])
+    return first.setIndex == second.setIndex && first.weightKg == second.weightKg && first.reps == second.reps
+      && first.distanceMeters == second.distanceMeters && first.seconds == second.seconds
+      && kind(of: a).type == kind(of: b).type && kind(of: a).exercise == kind(of: b).exercise
   }
 }
 

@@ -33,6 +33,9 @@ public struct ReadLimits: Sendable, Equatable {
   /// An empirically generous default: the largest real export we know of (ten years of
   /// Strong logging) is under 20 MB.
   public static let defaultMaxFileBytes = 256 << 20
+  /// The largest `source.limits.maxFileMB`: under 2 GiB, so that every line number of a
+  /// file fits in the 32 bits ``FileSets`` keeps of it.
+  public static let largestFileMB = 2047
   public var maxFileBytes: Int
   /// The longest CSV field; a longer one makes its record malformed.
   public var maxFieldBytes: Int
@@ -51,6 +54,7 @@ public struct ReadLimits: Sendable, Equatable {
     maxJSONDepth: Int = JSONReader.defaultMaxDepth
   ) {
     precondition(maxFileBytes > 0 && maxFieldBytes > 0 && maxColumns > 0 && maxJSONDepth > 0, "limits are positive")
+    precondition(maxFileBytes <= ReadLimits.largestFileMB << 20, "a file's lines fit in 32 bits")
     self.maxFileBytes = maxFileBytes
     self.maxFieldBytes = maxFieldBytes
     self.maxColumns = maxColumns
@@ -192,7 +196,8 @@ public struct RowNote: Sendable, Equatable, CustomStringConvertible {
 public struct FileIngest: Sendable {
   public var file: String
   public var format: ExportFormat
-  public var sets: [ExportSet] = []
+  /// The accepted sets, in the order read.
+  public internal(set) var sets = FileSets()
   /// The rows not accepted as written, in the order read.
   public var notes: [RowNote] = []
   public var rowsRejected = 0

@@ -161,19 +161,19 @@ public enum Normalize {
     _ files: [FileIngest], lookup: ExerciseLookup, warmupSets: WarmupPolicy = .exclude
   ) -> UserIngest {
     // Rank files: newest latest session first, then the name that sorts last (byte order).
-    let latest = files.map { $0.sets.lazy.map(\.start).max() ?? Int64.min }
+    let latest = files.map { $0.sets.latestStart ?? Int64.min }
     let ranked = files.indices.sorted { a, b in
       if latest[a] != latest[b] { return latest[a] > latest[b] }
       return files[b].file.utf8.lexicographicallyPrecedes(files[a].file.utf8)
     }
     // Sets of one session follow each other in every export, so the work below is done once
-    // per run of equal keys (a pointer comparison for the shared key strings), not per set.
-    // Each session's owning file, and the line its kept copy starts on (for the duplicates'
-    // reasons, so that finding it is not a search of the owning file per duplicate session).
+    // per run of equal keys, not per set. Each session's owning file, and the line its kept
+    // copy starts on (for the duplicates' reasons, so that finding it is not a search of the
+    // owning file per duplicate session).
     var owner: [String: (file: Int, line: Int)] = [:]
     for fileIndex in ranked {
-      forEachSessionRun(files[fileIndex].sets) { key, run in
-        if owner[key] == nil { owner[key] = (fileIndex, run.first!.line) }
+      files[fileIndex].sets.forEachSessionRun { key, run in
+        if owner[key] == nil { owner[key] = (fileIndex, files[fileIndex].sets.line(run.lowerBound)) }
       }
     }
 
@@ -196,11 +196,11 @@ public enum Normalize {
       var droppedLines: [Int: Int] = [:]
       let firstNote = notes.count
       notes += file.notes
-      forEachSessionRun(file.sets) { key, run in
+      file.sets.forEachSessionRun { key, run in
         let kept = owner[key]!
         if kept.file == fileIndex {
           if bySession[key] == nil { sessionOrder.append(key) }
-          bySession[key, default: []].append((fileIndex, run.startIndex..<run.endIndex))
+          bySession[key, default: []].append((fileIndex, run))
           return
         }
         // The session is taken whole from a newer export: each of its rows here is listed
@@ -208,14 +208,15 @@ public enum Normalize {
         let reason =
           "the session is taken whole from \(files[kept.file].file)\(kept.line > 0 ? " (line \(kept.line))" : ""), "
           + "the newer export"
-        for index in run.indices where !run[index].sharesRowWithPrevious {
+        for position in run where !file.sets.kind(of: position).sharesRowWithPrevious {
+          let line = file.sets.line(position)
           rows.duplicate += 1
           if notesAccepted {
-            repairedLines.insert(run[index].line)
-            if run[index].droppedValueLine > 0 { droppedLines[Int(run[index].droppedValueLine), default: 0] += 1 }
+            repairedLines.insert(line)
+            if let line = file.sets.droppedValueLines[position] { droppedLines[Int(line), default: 0] += 1 }
           }
           notes.append(
-            RowNote(file: file.file, line: run[index].line, column: 1, field: "", outcome: .duplicate, reason: reason))
+            RowNote(file: file.file, line: line, column: 1, field: "", outcome: .duplicate, reason: reason))
         }
       }
       if !repairedLines.isEmpty {
@@ -244,65 +245,53 @@ public enum Normalize {
     sessions.reserveCapacity(sessionOrder.count)
     for key in sessionOrder {
       let runs = bySession[key]!
-      let first = files[runs[0].file].sets[runs[0].range.lowerBound]
+      let first = files[runs[0].file].sets.session(of: runs[0].range.lowerBound)
       var counted: [TrainedSet] = []
       counted.reserveCapacity(runs.reduce(0) { $0 + $1.range.count })
       var unmappedHere = Set<String>()
-      var last: (exercise: String, resolved: (display: String, ids: [Int]?))?
+      // The kind of the last set, by its place in its file's table: a block's sets share one,
+      // so a name is resolved once per block.
+      var last: (file: Int, kind: Int32, resolved: (display: String, ids: [Int]?, stated: [Int]?))?
       var duration: Int64?
       for (fileIndex, range) in runs {
-        // Fields are read in place: copying each set out of the array retained and released
-        // its three strings and its array, which cost more than the rest of this loop.
-        files[fileIndex].sets.withUnsafeBufferPointer { sets in
-          for index in range {
-            if duration == nil { duration = sets[index].durationSeconds }
-            stated.count(sets[index].stated)
-            guard warmupSets == .include || sets[index].type != .warmup else { continue }
-            let exercise = sets[index].exercise
-            let resolved: (display: String, ids: [Int]?)
-            if let last, last.exercise == exercise {
-              resolved = last.resolved
-            } else if let known = names[exercise] {
-              resolved = known
+        let sets = files[fileIndex].sets
+        for record in sets.records[range] {
+          if duration == nil { duration = sets.sessions[Int(record.session)].durationSeconds }
+          let kind = sets.kinds[Int(record.kind)]
+          stated.count(kind.stated)
+          guard warmupSets == .include || kind.type != .warmup else { continue }
+          let resolved: (display: String, ids: [Int]?, stated: [Int]?)
+          if let last, last.file == fileIndex, last.kind == record.kind {
+            resolved = last.resolved
+          } else {
+            let known: (display: String, ids: [Int]?)
+            if let found = names[kind.exercise] {
+              known = found
             } else {
-              let entry = lookup.find(exercise)
-              resolved = (entry?.name ?? exercise, entry?.muscleGroupIds)
-              names[exercise] = resolved
+              let entry = lookup.find(kind.exercise)
+              known = (entry?.name ?? kind.exercise, entry?.muscleGroupIds)
+              names[kind.exercise] = known
             }
-            last = (exercise, resolved)
-            let stated = sets[index].muscleGroupIds
-            let isUnmapped = stated == nil && resolved.ids == nil
-            if isUnmapped { unmappedHere.insert(resolved.display) }
-            counted.append(
-              TrainedSet(
-                exercise: resolved.display, muscleGroupIds: stated ?? resolved.ids ?? [], isUnmapped: isUnmapped,
-                type: sets[index].type, weightKg: sets[index].weightKg, reps: sets[index].reps,
-                distanceMeters: sets[index].distanceMeters, seconds: sets[index].seconds))
+            resolved = (known.display, known.ids, kind.muscleGroupIds)
           }
+          last = (fileIndex, record.kind, resolved)
+          let isUnmapped = resolved.stated == nil && resolved.ids == nil
+          if isUnmapped { unmappedHere.insert(resolved.display) }
+          counted.append(
+            TrainedSet(
+              exercise: resolved.display, muscleGroupIds: resolved.stated ?? resolved.ids ?? [],
+              isUnmapped: isUnmapped, type: kind.type, weightKg: record.weightKg, reps: record.reps,
+              distanceMeters: record.distanceMeters, seconds: record.seconds))
         }
       }
       for name in unmappedHere { unmapped[name, default: 0] += 1 }
       sessions.append(
-        Session(
-          key: key, start: first.start, durationSeconds: duration, name: first.sessionName,
-          sets: counted))
+        Session(key: key, start: first.start, durationSeconds: duration, name: first.name, sets: counted))
     }
     sessions.sort { $0.start != $1.start ? $0.start < $1.start : $0.key < $1.key }
 
     return UserIngest(
       sessions: sessions, files: accounting, notes: notes,
       unmappedExercises: unmapped, statedUnits: stated)
-  }
-
-  /// Calls `body` with each run of consecutive sets that share a session key.
-  private static func forEachSessionRun(_ sets: [ExportSet], _ body: (String, ArraySlice<ExportSet>) -> Void) {
-    var start = 0
-    while start < sets.count {
-      let key = sets[start].sessionKey
-      var end = start + 1
-      while end < sets.count && sets[end].sessionKey == key { end += 1 }
-      body(key, sets[start..<end])
-      start = end
-    }
   }
 }

@@ -230,7 +230,8 @@ final class PipelineChecker: ParameterReader {
     var limits = ReadLimits()
     guard let members = object(value, at: path, keys: Self.limitsKeys) else { return limits }
     if let value = members["maxFileMB"],
-      let megabytes = integer(value, at: path.appending("maxFileMB"), in: 1...65_536, what: "maxFileMB")
+      let megabytes = integer(
+        value, at: path.appending("maxFileMB"), in: 1...ReadLimits.largestFileMB, what: "maxFileMB")
     {
       limits.maxFileBytes = megabytes << 20
     }

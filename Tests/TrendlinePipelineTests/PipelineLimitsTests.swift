@@ -39,7 +39,7 @@ import _TrendlineTestSupport
   @Test(arguments: [
     (
       #"{"maxFileMB": 0}"#,
-      "broken.json:1:90: error: maxFileMB must be between 1 and 65536, found 0 at source.limits.maxFileMB"
+      "broken.json:1:90: error: maxFileMB must be between 1 and 2047, found 0 at source.limits.maxFileMB"
     ),
     (
       #"{"maxFieldKB": 1.5}"#, "broken.json:1:91: error: expected a whole number, found 1.5 at source.limits.maxFieldKB"

@@ -1,0 +1,244 @@
+import Foundation
+import TrendlineSchema
+
+/// A file's sets as they are kept between reading and the merge: what every set of one
+/// workout repeats (its key, name, start and duration) held once in a table of sessions, what
+/// sets of one exercise repeat (the exercise, its stated muscle groups, the set type and the
+/// units the file stated) held once in a table of kinds, and each set a 48-byte record of its
+/// own values, its line and number, and an index into each table.
+///
+/// A set read as an ``ExportSet`` is 144 bytes, and a file held one per row until the merge:
+/// a 173 MB export of 2.4 M rows held 346 MB of them beside its own bytes, 3.4× the file, and
+/// every copy of one retained and released three strings and an array. Here the same file's
+/// sets take 115 MB, and the merge reads numbers and indices, not strings.
+///
+/// Readers append ``ExportSet``s (``append(_:)``) and tests and `trendline parse` read them
+/// back whole (``subscript(_:)``), so the tables are this type's business alone.
+public struct FileSets: Sendable, RandomAccessCollection {
+  /// What a run of a file's sets shares about their workout.
+  struct Session: Sendable {
+    var key: String
+    var name: String
+    var start: Int64
+    var durationSeconds: Int64?
+  }
+
+  /// What many of a file's sets share besides their workout: a file has a few dozen
+  /// exercises, four set types and a unit or two, so a few hundred kinds at most.
+  ///
+  /// Names are compared by their UTF-8 bytes: the readers write them in NFC, where equal text
+  /// is equal bytes.
+  struct Kind: Sendable {
+    var exercise: String
+    var muscleGroupIds: [Int]?
+    var type: SetType
+    var stated: StatedUnits
+    var sharesRowWithPrevious: Bool
+
+    func isSame(as other: Kind) -> Bool {
+      type == other.type && sharesRowWithPrevious == other.sharesRowWithPrevious && stated == other.stated
+        && muscleGroupIds == other.muscleGroupIds && sameBytes(exercise, other.exercise)
+    }
+
+    /// FNV-1a of the name's bytes. Kinds that differ only in the rest are few (an exercise's
+    /// warm-ups and working sets) and are told apart by ``isSame(as:)``.
+    var nameHash: UInt64 {
+      var name = exercise
+      return name.withUTF8 { bytes in
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+      }
+    }
+  }
+
+  /// One set's own values. Lines fit in 32 bits because a file is at most 2 GiB
+  /// (`source.limits.maxFileMB`), and set numbers because every reader bounds them (a
+  /// million in CSV and JSON, nine digits in Strong's `Set Order`).
+  struct Record: Sendable {
+    var weightKg: Double
+    var reps: Double
+    var distanceMeters: Double
+    var seconds: Double
+    var session: Int32
+    var kind: Int32
+    var line: Int32
+    /// The set's number within its block, or ``Record/noSetIndex``.
+    var setIndex: Int32
+
+    static let noSetIndex: Int32 = -1
+  }
+
+  private(set) var records: [Record] = []
+  private(set) var sessions: [Session] = []
+  private(set) var kinds: [Kind] = []
+  /// The places in ``kinds`` of the kinds with each name hash. A kind is looked up at each
+  /// block of sets; keyed by the kinds themselves, through `String`'s hash and `==`, the
+  /// look-ups cost 940 instructions each, a twentieth of reading a file.
+  private var kindsByNameHash: [UInt64: [Int32]] = [:]
+  /// The line of the `value-dropped` note of each set that has one, by the set's position:
+  /// few sets have one, so it is not a field of every record.
+  private(set) var droppedValueLines: [Int: Int32] = [:]
+  /// One copy of each session name longer than a small string.
+  private var names: [String: String] = [:]
+  /// The last set's strings as its reader gave them. The readers share one `String` across the
+  /// rows of a workout and of a block, so comparing the next set's with these is a pointer
+  /// comparison; the tables' copies are others, and comparing with them read every byte.
+  private var lastSessionName = ""
+  private var lastExercise = ""
+  private var lastMuscleGroupIds: [Int]?
+
+  public init() {}
+
+  /// What one kept set costs, its tables aside.
+  public static var bytesPerSet: Int { MemoryLayout<Record>.stride }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { records.count }
+
+  /// The set at `position`, as its reader gave it.
+  ///
+  /// - Complexity: O(1).
+  public subscript(position: Int) -> ExportSet {
+    let record = records[position]
+    let session = sessions[Int(record.session)]
+    let kind = kinds[Int(record.kind)]
+    var set = ExportSet(
+      line: Int(record.line), sessionKey: session.key, sessionName: session.name, start: session.start,
+      durationSeconds: session.durationSeconds, exercise: kind.exercise, muscleGroupIds: kind.muscleGroupIds,
+      setIndex: record.setIndex == Record.noSetIndex ? nil : Int(record.setIndex), type: kind.type,
+      weightKg: record.weightKg, reps: record.reps, distanceMeters: record.distanceMeters, seconds: record.seconds,
+      stated: kind.stated)
+    set.sharesRowWithPrevious = kind.sharesRowWithPrevious
+    set.droppedValueLine = droppedValueLines[position] ?? 0
+    return set
+  }
+
+  /// Room for `count` sets, so that the array of a large file is not grown by doubling (which
+  /// holds its old and new buffers at once, and keeps up to half of the new one unused).
+  mutating func reserveCapacity(_ count: Int) {
+    records.reserveCapacity(count)
+  }
+
+  /// Appends a set, sharing its session and kind with the set before it when they are the
+  /// same (sets of one workout, and of one block, follow each other in every export).
+  ///
+  /// The comparisons are of strings the readers already share from row to row, so they are
+  /// pointer comparisons nearly always; a kind is looked up only where it changes.
+  mutating func append(_ set: borrowing ExportSet) {
+    let lastSession = sessions.count - 1
+    if lastSession < 0 || sessions[lastSession].key != set.sessionKey || sessions[lastSession].start != set.start
+      || sessions[lastSession].durationSeconds != set.durationSeconds || lastSessionName != set.sessionName
+    {
+      sessions.append(
+        Session(
+          key: set.sessionKey, name: shared(set.sessionName), start: set.start, durationSeconds: set.durationSeconds))
+      lastSessionName = set.sessionName
+    }
+    var kind = records.last?.kind ?? -1
+    let sameKind =
+      kind >= 0 && kinds[Int(kind)].type == set.type
+      && kinds[Int(kind)].sharesRowWithPrevious == set.sharesRowWithPrevious && kinds[Int(kind)].stated == set.stated
+      && lastExercise == set.exercise && lastMuscleGroupIds == set.muscleGroupIds
+    if !sameKind {
+      lastExercise = set.exercise
+      lastMuscleGroupIds = set.muscleGroupIds
+      let new = Kind(
+        exercise: set.exercise, muscleGroupIds: set.muscleGroupIds, type: set.type, stated: set.stated,
+        sharesRowWithPrevious: set.sharesRowWithPrevious)
+      let hash = new.nameHash
+      if let known = kindsByNameHash[hash]?.first(where: { kinds[Int($0)].isSame(as: new) }) {
+        kind = known
+      } else {
+        kind = Int32(kinds.count)
+        kinds.append(new)
+        kindsByNameHash[hash, default: []].append(kind)
+      }
+    }
+    if set.droppedValueLine > 0 { droppedValueLines[records.count] = set.droppedValueLine }
+    records.append(
+      Record(
+        weightKg: set.weightKg, reps: set.reps, distanceMeters: set.distanceMeters, seconds: set.seconds,
+        session: Int32(sessions.count - 1), kind: kind, line: Int32(clamping: set.line),
+        setIndex: set.setIndex.map { Int32(clamping: $0) } ?? Record.noSetIndex))
+  }
+
+  /// The table's copy of `name`: a file names a few workouts over thousands of sessions, and
+  /// each session's reader made its own copy. Names of 15 bytes or fewer are stored inside
+  /// the `String` itself, so only longer ones are worth a look-up.
+  private mutating func shared(_ name: String) -> String {
+    guard name.utf8.count > 15 else { return name }
+    if let known = names[name] { return known }
+    names[name] = name
+    return name
+  }
+
+  /// Keeps only the sets at `positions` (ascending), with their tables as they are.
+  mutating func keep(_ positions: [Int]) {
+    var dropped: [Int: Int32] = [:]
+    for (new, old) in positions.enumerated() {
+      if let line = droppedValueLines[old] { dropped[new] = line }
+    }
+    records = positions.map { records[$0] }
+    droppedValueLines = dropped
+  }
+
+  /// The workout of the set at `position`.
+  func session(of position: Int) -> Session { sessions[Int(records[position].session)] }
+
+  /// The line the set at `position` was read from.
+  func line(_ position: Int) -> Int { Int(records[position].line) }
+
+  /// Whether the set at `position` carries its number within its block.
+  func hasSetIndex(_ position: Int) -> Bool { records[position].setIndex != Record.noSetIndex }
+
+  /// The kind of the set at `position`.
+  func kind(of position: Int) -> Kind { kinds[Int(records[position].kind)] }
+
+  /// Calls `body` with each run of consecutive sets that share a session key.
+  ///
+  /// Sets of one session follow each other in every export, so callers do their work once per
+  /// run (an index comparison between sets of one table entry) rather than once per set.
+  func forEachSessionRun(_ body: (String, Range<Int>) -> Void) {
+    var start = 0
+    while start < records.count {
+      let session = records[start].session
+      let key = sessions[Int(session)].key
+      var end = start + 1
+      while end < records.count
+        && (records[end].session == session || sessions[Int(records[end].session)].key == key)
+      {
+        end += 1
+      }
+      body(key, start..<end)
+      start = end
+    }
+  }
+
+  /// The latest start among the file's sets, nil for a file of none.
+  ///
+  /// Read from the sets rather than the table: ``keep(_:)`` may leave a table entry no set
+  /// refers to any more.
+  var latestStart: Int64? {
+    var latest: Int64?
+    var previous: Int32 = -1
+    for record in records where record.session != previous {
+      previous = record.session
+      latest = Swift.max(latest ?? .min, sessions[Int(record.session)].start)
+    }
+    return latest
+  }
+}
+
+/// Whether two strings hold the same UTF-8 bytes: one `memcmp`, and none when they share
+/// storage.
+private func sameBytes(_ a: String, _ b: String) -> Bool {
+  var (a, b) = (a, b)
+  return a.withUTF8 { first in
+    b.withUTF8 { second in
+      first.count == second.count
+        && (first.baseAddress == second.baseAddress || first.count == 0
+          || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+    }
+  }
+}
