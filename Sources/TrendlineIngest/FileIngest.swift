@@ -36,7 +36,11 @@ public struct ReadLimits: Sendable, Equatable {
   /// The largest `source.limits.maxFileMB`: under 2 GiB, so that every line number of a
   /// file fits in the 32 bits ``FileSets`` keeps of it.
   public static let largestFileMB = 2047
-  public var maxFileBytes: Int
+  /// At most ``largestFileMB`` MiB: a larger value is taken as that, so that no file's line
+  /// numbers outgrow what is kept of them.
+  public var maxFileBytes: Int {
+    didSet { maxFileBytes = min(maxFileBytes, ReadLimits.largestFileMB << 20) }
+  }
   /// The longest CSV field; a longer one makes its record malformed.
   public var maxFieldBytes: Int
   /// The most columns in a CSV header, and the most fields in one record. Real exports have
@@ -54,8 +58,7 @@ public struct ReadLimits: Sendable, Equatable {
     maxJSONDepth: Int = JSONReader.defaultMaxDepth
   ) {
     precondition(maxFileBytes > 0 && maxFieldBytes > 0 && maxColumns > 0 && maxJSONDepth > 0, "limits are positive")
-    precondition(maxFileBytes <= ReadLimits.largestFileMB << 20, "a file's lines fit in 32 bits")
-    self.maxFileBytes = maxFileBytes
+    self.maxFileBytes = min(maxFileBytes, ReadLimits.largestFileMB << 20)
     self.maxFieldBytes = maxFieldBytes
     self.maxColumns = maxColumns
     self.maxJSONDepth = maxJSONDepth

@@ -10,7 +10,8 @@ import TrendlineSchema
 /// A set read as an ``ExportSet`` is 144 bytes, and a file held one per row until the merge:
 /// a 173 MB export of 2.4 M rows held 346 MB of them beside its own bytes, 3.4× the file, and
 /// every copy of one retained and released three strings and an array. Here the same file's
-/// sets take 115 MB, and the merge reads numbers and indices, not strings.
+/// sets take 115 MB, and the merge reads numbers and indices, and a name only where the kind
+/// of set changes.
 ///
 /// Readers append ``ExportSet``s (``append(_:)``) and tests and `trendline parse` read them
 /// back whole (``subscript(_:)``), so the tables are this type's business alone.
@@ -23,38 +24,63 @@ public struct FileSets: Sendable, RandomAccessCollection {
     var durationSeconds: Int64?
   }
 
-  /// What many of a file's sets share besides their workout: a file has a few dozen
-  /// exercises, four set types and a unit or two, so a few hundred kinds at most.
+  /// What many of a file's sets share besides their workout: a real file has a few dozen
+  /// exercises, four set types and a unit or two, so a few hundred kinds. A hostile one may
+  /// have a kind per set; the look-up stays a hash (seeded per process, so no file can choose
+  /// names that collide) and a comparison.
   ///
-  /// Names are compared by their UTF-8 bytes: the readers write them in NFC, where equal text
-  /// is equal bytes.
-  struct Kind: Sendable {
+  /// Names are compared and hashed by their UTF-8 bytes, one definition for both: the readers
+  /// write names in NFC, where equal text is equal bytes, and `String`'s own `==` and hash,
+  /// which allow for other forms, cost 940 instructions a look-up in a first version.
+  struct Kind: Sendable, Hashable {
     var exercise: String
     var muscleGroupIds: [Int]?
     var type: SetType
     var stated: StatedUnits
     var sharesRowWithPrevious: Bool
 
-    func isSame(as other: Kind) -> Bool {
-      type == other.type && sharesRowWithPrevious == other.sharesRowWithPrevious && stated == other.stated
-        && muscleGroupIds == other.muscleGroupIds && sameBytes(exercise, other.exercise)
+    static func == (a: Kind, b: Kind) -> Bool {
+      a.smallFields == b.smallFields && a.muscleGroupIds == b.muscleGroupIds && sameBytes(a.exercise, b.exercise)
     }
 
-    /// FNV-1a of the name's bytes. Kinds that differ only in the rest are few (an exercise's
-    /// warm-ups and working sets) and are told apart by ``isSame(as:)``.
-    var nameHash: UInt64 {
+    func hash(into hasher: inout Hasher) {
       var name = exercise
-      return name.withUTF8 { bytes in
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
+      name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+      hasher.combine(smallFields)
+      if let muscleGroupIds {
+        hasher.combine(muscleGroupIds.count)
+        for id in muscleGroupIds { hasher.combine(id) }
       }
+    }
+
+    /// The type, the stated units and the row flag in one integer: one comparison and one
+    /// hash instead of four.
+    var smallFields: Int {
+      var fields = sharesRowWithPrevious ? 1 : 0
+      switch type {
+      case .normal: break
+      case .warmup: fields |= 1 << 1
+      case .dropset: fields |= 2 << 1
+      case .failure: fields |= 3 << 1
+      }
+      switch stated.weight {
+      case nil: break
+      case .kilograms?: fields |= 1 << 3
+      case .pounds?: fields |= 2 << 3
+      }
+      switch stated.distance {
+      case nil: break
+      case .kilometers?: fields |= 1 << 5
+      case .miles?: fields |= 2 << 5
+      case .meters?: fields |= 3 << 5
+      }
+      return fields
     }
   }
 
   /// One set's own values. Lines fit in 32 bits because a file is at most 2 GiB
   /// (`source.limits.maxFileMB`), and set numbers because every reader bounds them (a
-  /// million in CSV and JSON, nine digits in Strong's `Set Order`).
+  /// million in Hevy and mapped CSV, nine digits in Strong's `Set Order`, 2³¹ − 1 in JSON).
   struct Record: Sendable {
     var weightKg: Double
     var reps: Double
@@ -72,10 +98,8 @@ public struct FileSets: Sendable, RandomAccessCollection {
   private(set) var records: [Record] = []
   private(set) var sessions: [Session] = []
   private(set) var kinds: [Kind] = []
-  /// The places in ``kinds`` of the kinds with each name hash. A kind is looked up at each
-  /// block of sets; keyed by the kinds themselves, through `String`'s hash and `==`, the
-  /// look-ups cost 940 instructions each, a twentieth of reading a file.
-  private var kindsByNameHash: [UInt64: [Int32]] = [:]
+  /// Each kind's place in ``kinds``.
+  private var kindIndex: [Kind: Int32] = [:]
   /// The line of the `value-dropped` note of each set that has one, by the set's position:
   /// few sets have one, so it is not a field of every record.
   private(set) var droppedValueLines: [Int: Int32] = [:]
@@ -146,13 +170,12 @@ public struct FileSets: Sendable, RandomAccessCollection {
       let new = Kind(
         exercise: set.exercise, muscleGroupIds: set.muscleGroupIds, type: set.type, stated: set.stated,
         sharesRowWithPrevious: set.sharesRowWithPrevious)
-      let hash = new.nameHash
-      if let known = kindsByNameHash[hash]?.first(where: { kinds[Int($0)].isSame(as: new) }) {
+      if let known = kindIndex[new] {
         kind = known
       } else {
         kind = Int32(kinds.count)
         kinds.append(new)
-        kindsByNameHash[hash, default: []].append(kind)
+        kindIndex[new] = kind
       }
     }
     if set.droppedValueLine > 0 { droppedValueLines[records.count] = set.droppedValueLine }

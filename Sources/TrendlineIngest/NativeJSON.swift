@@ -342,9 +342,9 @@ final class NativeSetDecoder {
     }
     var index: Int?
     if let value = object["index"], !value.isNull {
-      // The bound of every CSV set number: beyond a million it is no set number.
-      guard let number = value.int64Value, number >= 0, number <= 1_000_000 else {
-        throw Problem(key: "index", reason: "index must be a whole number from 0 to 1000000")
+      // A set number is kept in 32 bits (`FileSets`).
+      guard let number = value.int64Value, number >= 0, number <= Int64(Int32.max) else {
+        throw Problem(key: "index", reason: "index must be a whole number from 0 to 2147483647")
       }
       index = Int(number)
     }

@@ -138,7 +138,7 @@ import _TrendlineTestSupport
       "huge-index.ndjson",
       #"""
       read 2: accepted 1, rejected 1, duplicate 0, ignored 0
-      huge-index.ndjson:2:1: error: index: index must be a whole number from 0 to 1000000
+      huge-index.ndjson:2:1: error: index: index must be a whole number from 0 to 2147483647
       """#
     ),
     (
