@@ -12,7 +12,7 @@ enum AppleHealthCSV {
   }
 
   final class Parser: CSVRowParser {
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       .ignored("Apple Health workout without sets")
     }
   }

@@ -10,9 +10,9 @@ struct FieldProblem: Error {
 
 /// What one record of an export turned out to be.
 enum RowOutcome {
-  /// One set; `dropped` is a value the row stated that was impossible and is left unknown
-  /// (SPEC 10.2), the set kept.
-  case set(ExportSet, dropped: FieldProblem? = nil)
+  /// One set, which the parser wrote into the set it was given; `dropped` is a value the row
+  /// stated that was impossible and is left unknown (SPEC 10.2), the set kept.
+  case set(dropped: FieldProblem? = nil)
   /// Several sets from one record: a StrongLifts row is a whole workout.
   case sets([ExportSet])
   /// Not a set (a pseudo-row, a skipped set); the reason is counted and listed.
@@ -22,8 +22,12 @@ enum RowOutcome {
 /// A format's reading of one CSV record, once its header is known.
 protocol CSVRowParser: AnyObject {
   /// Reads the record now in `reader.fields` (which has the header's field count, unless
-  /// ``readsAnyFieldCount``).
-  func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome
+  /// ``readsAnyFieldCount``); a record of one set is written into `set` (``ExportSet/assign``).
+  ///
+  /// One set, refilled row after row, rather than a new one returned per row: a returned set
+  /// was copied into its outcome and out again, and each copy retained and released its three
+  /// strings, which a refilled set keeps while the row repeats them (a tenth of reading).
+  func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome
 
   /// The format writes records of varying length (StrongLifts leaves off empty exercise
   /// blocks), so the parser reads each whatever its field count.
@@ -32,12 +36,15 @@ protocol CSVRowParser: AnyObject {
   /// Tries to read a record whose field count differs from the header's by repairing a known
   /// exporter bug: the outcome and what was repaired, or nil when no repair is unambiguous.
   /// Formats without such a bug keep the default, which repairs nothing.
-  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> (outcome: RowOutcome, repair: String)?
+  func repair(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem)
+    -> (outcome: RowOutcome, repair: String)?
 }
 
 extension CSVRowParser {
   var readsAnyFieldCount: Bool { false }
-  func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> (outcome: RowOutcome, repair: String)? { nil }
+  func repair(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem)
+    -> (outcome: RowOutcome, repair: String)?
+  { nil }
 }
 
 /// The column names of a CSV export, looked up by any of their spellings.
@@ -233,6 +240,7 @@ private func readCSVRecords<Parser: CSVRowParser>(
   let parser = try makeParser(header)
   try header.checkUsedColumnsAreUnique(file)
   var duplicates = DuplicateSetFilter()
+  var set = ExportSet()
 
   while true {
     let event = reader.next()
@@ -267,8 +275,8 @@ private func readCSVRecords<Parser: CSVRowParser>(
         let outcome: RowOutcome
         var repair: String?
         if reader.fieldCount == header.names.count || parser.readsAnyFieldCount {
-          outcome = try parser.parse(reader, line: line)
-        } else if let repaired = try parser.repair(reader, line: line) {
+          outcome = try parser.parse(reader, line: line, into: &set)
+        } else if let repaired = try parser.repair(reader, line: line, into: &set) {
           (outcome, repair) = repaired
         } else {
           let column = reader.fields.last.map { $0.column } ?? 1
@@ -280,7 +288,7 @@ private func readCSVRecords<Parser: CSVRowParser>(
         switch consume outcome {
         case .ignored(let reason):
           result.note(.ignored, line: line, column: 1, field: "", reason: reason)
-        case .set(var set, let dropped):
+        case .set(let dropped):
           if let original = duplicates.original(of: set) {
             result.note(.duplicate, line: line, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
             continue
@@ -472,6 +480,8 @@ final class FieldDecoder {
   @exclusivity(unchecked) private var lastTimestampBytes: [UInt8] = []
   @exclusivity(unchecked) private var lastTimestamp: Int64 = 0
   @exclusivity(unchecked) private var lastKey: (start: Int64, name: String, key: String)?
+  @exclusivity(unchecked) private var lastDuration:
+    (index: Int, bytes: [UInt8], reading: (seconds: Int64?, dropped: FieldProblem?))?
   let resolver: ZoneResolver
   /// Numbers are written with a decimal comma (`62,5`), as in a mapped CSV that says so.
   let decimalComma: Bool
@@ -615,21 +625,30 @@ final class FieldDecoder {
   /// or over 24 hours (a timer left running: `42h 13m`) is no length at all, but the sets
   /// are real, so it is dropped — unknown, with the problem to list — rather than rejecting
   /// the row (SPEC 10.2). Text that is no duration at all still rejects the row.
+  ///
+  /// Every row of a workout repeats its length, so a repeat of the column's last text is given
+  /// the last reading, dropped or not, without parsing it again.
   func workoutDuration(_ reader: CSVReader, _ index: Int) throws(FieldProblem)
     -> (seconds: Int64?, dropped: FieldProblem?)
   {
-    switch NumberParser.duration(reader.field(index)) {
+    let bytes = reader.field(index)
+    if let last = lastDuration, last.index == index, equal(last.bytes, bytes) { return last.reading }
+    let reading: (seconds: Int64?, dropped: FieldProblem?)
+    switch NumberParser.duration(bytes) {
     case .number(let seconds):
-      guard let problem = WorkoutLength.problem(seconds, text: reader.string(index)) else {
-        return (Int64(seconds.rounded(.down)), nil)
+      if let problem = WorkoutLength.problem(seconds, text: reader.string(index)) {
+        reading = (nil, FieldProblem(index: index, reason: problem))
+      } else {
+        reading = (Int64(seconds.rounded(.down)), nil)
       }
-      return (nil, FieldProblem(index: index, reason: problem))
-    case .empty: return (nil, nil)
+    case .empty: reading = (nil, nil)
     case .invalid:
       throw FieldProblem(
         index: index,
         reason: "'\(reader.string(index))' is not a duration (like 1h 5m, 45m, 01:05:00 or seconds)")
     }
+    lastDuration = (index, Array(bytes), reading)
+    return reading
   }
 
   /// Field `index` as a duration in seconds, or nil when empty.

@@ -90,16 +90,16 @@ public struct ReadLimits: Sendable, Equatable {
 public struct ExportSet: Sendable, Equatable {
   /// The 1-based line of the row; 0 for a native JSON set, whose position is looked up only
   /// when it is rejected (finding it walks the document, which per set would be quadratic).
-  public var line: Int
+  public var line = 0
   /// The session key: the same workout gives the same key in every export of it, whatever
   /// the variant (it is built from the start instant and the name, never from raw text).
-  public var sessionKey: String
-  public var sessionName: String
-  public var start: Int64
+  public var sessionKey = ""
+  public var sessionName = ""
+  public var start: Int64 = 0
   /// The workout's length, when the format records one.
   public var durationSeconds: Int64?
   /// The exercise name, trimmed and in Unicode NFC.
-  public var exercise: String
+  public var exercise = ""
   /// Muscle groups stated by the export itself (native formats), else nil.
   public var muscleGroupIds: [Int]?
   /// The set's number within its exercise block, when the format writes one (SPEC 10.5).
@@ -111,13 +111,13 @@ public struct ExportSet: Sendable, Equatable {
   /// session's note sits at its `durationSeconds`, not at a line of the set's own. The merge
   /// withdraws the note if the set turns out a duplicate.
   public var droppedValueLine: Int32 = 0
-  public var type: SetType
-  public var weightKg: Double
-  public var reps: Double
-  public var distanceMeters: Double
-  public var seconds: Double
+  public var type = SetType.normal
+  public var weightKg = 0.0
+  public var reps = 0.0
+  public var distanceMeters = 0.0
+  public var seconds = 0.0
   /// The units the export stated for this set, for the units the user reads (SPEC 10.8).
-  public var stated: StatedUnits
+  public var stated = StatedUnits()
 
   public init(
     line: Int, sessionKey: String, sessionName: String, start: Int64, durationSeconds: Int64?,
@@ -125,13 +125,33 @@ public struct ExportSet: Sendable, Equatable {
     weightKg: Double, reps: Double, distanceMeters: Double = 0, seconds: Double = 0,
     stated: StatedUnits = StatedUnits()
   ) {
+    assign(
+      line: line, sessionKey: sessionKey, sessionName: sessionName, start: start, durationSeconds: durationSeconds,
+      exercise: exercise, setIndex: setIndex, type: type, weightKg: weightKg, reps: reps,
+      distanceMeters: distanceMeters, seconds: seconds, stated: stated)
+    self.muscleGroupIds = muscleGroupIds
+  }
+
+  /// A set with no values yet, for a reader to refill with ``assign``.
+  init() {}
+
+  /// Makes this the set given, field for field, as the initializer does (with no stated muscle
+  /// groups), for a reader that refills one set row after row.
+  ///
+  /// A string already held is not assigned again: the readers hand out one `String` for as
+  /// long as a column repeats it, so that comparison is of two pointers, and a row costs no
+  /// reference counting for the workout and exercise it repeats.
+  mutating func assign(
+    line: Int, sessionKey: String, sessionName: String, start: Int64, durationSeconds: Int64?,
+    exercise: String, setIndex: Int?, type: SetType, weightKg: Double, reps: Double,
+    distanceMeters: Double = 0, seconds: Double = 0, stated: StatedUnits = StatedUnits()
+  ) {
     self.line = line
-    self.sessionKey = sessionKey
-    self.sessionName = sessionName
+    if self.sessionKey != sessionKey { self.sessionKey = sessionKey }
+    if self.sessionName != sessionName { self.sessionName = sessionName }
+    if self.exercise != exercise { self.exercise = exercise }
     self.start = start
     self.durationSeconds = durationSeconds
-    self.exercise = exercise
-    self.muscleGroupIds = muscleGroupIds
     self.setIndex = setIndex
     self.type = type
     self.weightKg = weightKg
@@ -139,6 +159,9 @@ public struct ExportSet: Sendable, Equatable {
     self.distanceMeters = distanceMeters
     self.seconds = seconds
     self.stated = stated
+    muscleGroupIds = nil
+    sharesRowWithPrevious = false
+    droppedValueLine = 0
   }
 }
 
@@ -163,7 +186,7 @@ public struct RowNote: Sendable, Equatable, CustomStringConvertible {
 
   public var file: String
   /// The 1-based line of the row; 0 for a native JSON set, which has no line of its own.
-  public var line: Int
+  public var line = 0
   /// The 1-based byte column of the field at fault on its line.
   public var column: Int
   /// The column's name in the file's header, or empty when the whole record is meant.
@@ -250,7 +273,7 @@ public struct FileIngest: Sendable {
 /// the user (other users go on), naming the file and what to do.
 public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
   public var file: String
-  public var line: Int
+  public var line = 0
   public var column: Int
   public var message: String
 

@@ -44,8 +44,7 @@ public struct FileSets: Sendable, RandomAccessCollection {
     }
 
     func hash(into hasher: inout Hasher) {
-      var name = exercise
-      name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+      withBytes(exercise) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
       hasher.combine(smallFields)
       if let muscleGroupIds {
         hasher.combine(muscleGroupIds.count)
@@ -98,8 +97,12 @@ public struct FileSets: Sendable, RandomAccessCollection {
   private(set) var records: [Record] = []
   private(set) var sessions: [Session] = []
   private(set) var kinds: [Kind] = []
-  /// Each kind's place in ``kinds``.
-  private var kindIndex: [Kind: Int32] = [:]
+  /// Each kind's hash, at its place in ``kinds``.
+  private var kindHashes: [Int] = []
+  /// Places in ``kinds`` by hash: open addressing with linear probing over a power-of-two
+  /// table, −1 where empty, kept at most half full. A `Dictionary` keyed by the kind copied
+  /// each key it compared, retaining its name and groups, and cost 890 instructions a look-up.
+  private var kindSlots: [Int32] = []
   /// The line of the `value-dropped` note of each set that has one, by the set's position:
   /// few sets have one, so it is not a field of every record.
   private(set) var droppedValueLines: [Int: Int32] = [:]
@@ -170,13 +173,7 @@ public struct FileSets: Sendable, RandomAccessCollection {
       let new = Kind(
         exercise: set.exercise, muscleGroupIds: set.muscleGroupIds, type: set.type, stated: set.stated,
         sharesRowWithPrevious: set.sharesRowWithPrevious)
-      if let known = kindIndex[new] {
-        kind = known
-      } else {
-        kind = Int32(kinds.count)
-        kinds.append(new)
-        kindIndex[new] = kind
-      }
+      kind = place(of: new)
     }
     if set.droppedValueLine > 0 { droppedValueLines[records.count] = set.droppedValueLine }
     records.append(
@@ -184,6 +181,38 @@ public struct FileSets: Sendable, RandomAccessCollection {
         weightKg: set.weightKg, reps: set.reps, distanceMeters: set.distanceMeters, seconds: set.seconds,
         session: Int32(sessions.count - 1), kind: kind, line: Int32(clamping: set.line),
         setIndex: set.setIndex.map { Int32(clamping: $0) } ?? Record.noSetIndex))
+  }
+
+  /// The place of `kind` in ``kinds``, added if it is new.
+  ///
+  /// - Complexity: O(1) expected: the hash is `Hasher`'s, seeded per process, so no file can
+  ///   choose kinds that collide.
+  private mutating func place(of kind: Kind) -> Int32 {
+    let hash = kind.hashValue
+    if kindSlots.isEmpty {
+      kindSlots = Array(repeating: -1, count: 64)
+    }
+    var mask = kindSlots.count - 1
+    var slot = hash & mask
+    while kindSlots[slot] >= 0 {
+      let known = Int(kindSlots[slot])
+      if kindHashes[known] == hash && kinds[known] == kind { return Int32(known) }
+      slot = (slot + 1) & mask
+    }
+    let place = Int32(kinds.count)
+    kinds.append(kind)
+    kindHashes.append(hash)
+    kindSlots[slot] = place
+    if 2 * kinds.count > kindSlots.count {
+      kindSlots = Array(repeating: -1, count: 2 * kindSlots.count)
+      mask = kindSlots.count - 1
+      for (known, hash) in kindHashes.enumerated() {
+        slot = hash & mask
+        while kindSlots[slot] >= 0 { slot = (slot + 1) & mask }
+        kindSlots[slot] = Int32(known)
+      }
+    }
+    return place
   }
 
   /// The table's copy of `name`: a file names a few workouts over thousands of sessions, and
@@ -256,12 +285,19 @@ public struct FileSets: Sendable, RandomAccessCollection {
 /// Whether two strings hold the same UTF-8 bytes: one `memcmp`, and none when they share
 /// storage.
 private func sameBytes(_ a: String, _ b: String) -> Bool {
-  var (a, b) = (a, b)
-  return a.withUTF8 { first in
-    b.withUTF8 { second in
+  withBytes(a) { first in
+    withBytes(b) { second in
       first.count == second.count
         && (first.baseAddress == second.baseAddress || first.count == 0
           || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
     }
   }
+}
+
+/// `body` over the UTF-8 bytes of `text`, in place: a native string's own storage, without
+/// the copy of the string (and its retain and release) that `withUTF8` needs to be mutable.
+private func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+  if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+  var copy = text
+  return copy.withUTF8(body)
 }

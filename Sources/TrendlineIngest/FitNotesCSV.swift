@@ -62,8 +62,8 @@ enum FitNotesCSV {
       fields = FieldDecoder(timeZone: settings.timeZone)
     }
 
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
-      try parse(reader, line: line, shift: 0)
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
+      try parse(reader, line: line, shift: 0, into: &set)
     }
 
     /// Reads a row with `shift` extra fields, all taken to be commas in the exercise name.
@@ -71,7 +71,9 @@ enum FitNotesCSV {
     /// the shifted `Category` is a word (not empty, not a number), and a `Comment` column, which
     /// FitNotes always quotes, was quoted — else the extra comma may sit elsewhere and the row
     /// is rejected rather than guessed at.
-    func repair(_ reader: CSVReader, line: Int) throws(FieldProblem) -> (outcome: RowOutcome, repair: String)? {
+    func repair(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem)
+      -> (outcome: RowOutcome, repair: String)?
+    {
       let shift = reader.fieldCount - columnCount
       guard shift > 0 else { return nil }
       if let category {
@@ -87,13 +89,13 @@ enum FitNotesCSV {
         let repair =
           "unquoted comma in the exercise name: \(reader.fieldCount) fields under \(columnCount) columns, "
           + "the extra \(shift == 1 ? "one fits" : "ones fit") only the name"
-        return (try parse(reader, line: line, shift: shift), repair)
+        return (try parse(reader, line: line, shift: shift, into: &set), repair)
       } catch {
         return nil
       }
     }
 
-    private func parse(_ reader: CSVReader, line: Int, shift: Int) throws(FieldProblem)
+    private func parse(_ reader: CSVReader, line: Int, shift: Int, into set: inout ExportSet) throws(FieldProblem)
       -> RowOutcome
     {
       // Columns after the exercise move right by `shift`.
@@ -122,12 +124,12 @@ enum FitNotesCSV {
         try SetLimits.checkFinite(meters, index: column, what: "distance", text: reader.string(column))
       }
       let seconds = try fields.seconds(reader, time.map(at))
-      return .set(
-        ExportSet(
-          line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
-          start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil,
-          type: .normal, weightKg: weightKg, reps: repCount, distanceMeters: meters,
-          seconds: seconds, stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: rowDistance)))
+      set.assign(
+        line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
+        start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil,
+        type: .normal, weightKg: weightKg, reps: repCount, distanceMeters: meters,
+        seconds: seconds, stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: rowDistance))
+      return .set()
     }
   }
 }

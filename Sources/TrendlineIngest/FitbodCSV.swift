@@ -41,7 +41,7 @@ enum FitbodCSV {
       fields = FieldDecoder(timeZone: settings.timeZone)
     }
 
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       let start = try fields.instant(reader, date)
       let exerciseName = try fields.text(reader, exercise)
       guard !exerciseName.isEmpty else {
@@ -60,11 +60,11 @@ enum FitbodCSV {
       let repCount = try fields.reps(reader, reps)
       let meters = try fields.meters(reader, distance, unit: .meters)
       let secondCount = try fields.seconds(reader, seconds)
-      return .set(
-        ExportSet(
-          line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
-          start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type,
-          weightKg: weightKg, reps: repCount, distanceMeters: meters, seconds: secondCount))
+      set.assign(
+        line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
+        start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type,
+        weightKg: weightKg, reps: repCount, distanceMeters: meters, seconds: secondCount)
+      return .set()
     }
   }
 }

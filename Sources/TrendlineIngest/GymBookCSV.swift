@@ -108,7 +108,7 @@ enum GymBookCSV {
       fields = FieldDecoder(timeZone: settings.timeZone, decimalComma: true)
     }
 
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       if let skipped, language.yes.contains(reader.string(skipped).trimmingCharacters(in: .whitespaces)) {
         return .ignored("GymBook set marked skipped")
       }
@@ -185,11 +185,11 @@ enum GymBookCSV {
         }
       }
       starts[day] = start
-      return .set(
-        ExportSet(
-          line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name, start: start,
-          durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type, weightKg: weightKg, reps: reps,
-          distanceMeters: meters, seconds: seconds, stated: stated))
+      set.assign(
+        line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name, start: start,
+        durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type, weightKg: weightKg, reps: reps,
+        distanceMeters: meters, seconds: seconds, stated: stated)
+      return .set()
     }
 
     /// Field `index` as a number and the word after it, nil when empty.

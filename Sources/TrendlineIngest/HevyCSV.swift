@@ -61,7 +61,7 @@ enum HevyCSV {
       fields = FieldDecoder(timeZone: settings.timeZone)
     }
 
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       let start = try fields.instant(reader, startTime)
       let name = try fields.text(reader, title)
       let exerciseName = try fields.text(reader, exercise)
@@ -80,13 +80,12 @@ enum HevyCSV {
       let repCount = try fields.reps(reader, reps)
       let meters = try fields.meters(reader, distance, unit: distanceUnit)
       let secondCount = try fields.seconds(reader, seconds)
-      return .set(
-        ExportSet(
-          line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
-          start: start, durationSeconds: durationSeconds, exercise: exerciseName, setIndex: index,
-          type: type, weightKg: weightKg, reps: repCount, distanceMeters: meters,
-          seconds: secondCount, stated: stated),
-        dropped: dropped)
+      set.assign(
+        line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
+        start: start, durationSeconds: durationSeconds, exercise: exerciseName, setIndex: index,
+        type: type, weightKg: weightKg, reps: repCount, distanceMeters: meters,
+        seconds: secondCount, stated: stated)
+      return .set(dropped: dropped)
     }
 
     /// `end_time − start_time`, the end read as the earliest instant with its wall time that is

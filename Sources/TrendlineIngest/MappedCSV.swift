@@ -140,7 +140,7 @@ enum MappedCSV {
       return try fields.checkedInstant(parsed, reader, index)
     }
 
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       let startInstant = try timestamp(reader, start)
       let name = try session.map { (column) throws(FieldProblem) in try fields.text(reader, column) } ?? ""
       let exerciseName = try fields.text(reader, exercise)
@@ -166,13 +166,12 @@ enum MappedCSV {
       let repCount = try fields.reps(reader, reps)
       let meters = try fields.meters(reader, distance, unit: distanceUnit)
       let secondCount = try fields.seconds(reader, seconds)
-      return .set(
-        ExportSet(
-          line: line, sessionKey: fields.sessionKey(start: startInstant, name: name), sessionName: name,
-          start: startInstant, durationSeconds: durationSeconds, exercise: exerciseName,
-          setIndex: index, type: type, weightKg: weightKg, reps: repCount,
-          distanceMeters: meters, seconds: secondCount, stated: stated),
-        dropped: dropped)
+      set.assign(
+        line: line, sessionKey: fields.sessionKey(start: startInstant, name: name), sessionName: name,
+        start: startInstant, durationSeconds: durationSeconds, exercise: exerciseName,
+        setIndex: index, type: type, weightKg: weightKg, reps: repCount,
+        distanceMeters: meters, seconds: secondCount, stated: stated)
+      return .set(dropped: dropped)
     }
   }
 }

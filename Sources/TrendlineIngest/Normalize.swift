@@ -239,6 +239,9 @@ public enum Normalize {
     }
 
     var names: [String: (display: String, ids: [Int]?)] = [:]
+    // The same by each file's kind: an index, not a hash of the name, for every block after
+    // a kind's first (a user's blocks are thousands, their kinds a few hundred).
+    var resolved = files.map { [(display: String, ids: [Int]?)?](repeating: nil, count: $0.sets.kinds.count) }
     var sessions: [Session] = []
     var unmapped: [String: Int] = [:]
     var stated = UnitTally()
@@ -249,39 +252,48 @@ public enum Normalize {
       var counted: [TrainedSet] = []
       counted.reserveCapacity(runs.reduce(0) { $0 + $1.range.count })
       var unmappedHere = Set<String>()
-      // The kind of the last set, by its place in its file's table: a block's sets share one,
-      // so a name is resolved once per block.
-      var last: (file: Int, kind: Int32, resolved: (display: String, ids: [Int]?, stated: [Int]?))?
+      // The kind of the last set, by its place in its file's table, and what it resolved to:
+      // a block's sets share one, so a kind is read and its name resolved once per block, and
+      // a set on its own costs its record (reading the kind per set retained its strings).
+      var last: (file: Int, kind: Int32)?
+      var kindStated = StatedUnits()
+      var type = SetType.normal
+      var display = ""
+      var ids: [Int] = []
+      var isUnmapped = false
       var duration: Int64?
       for (fileIndex, range) in runs {
         let sets = files[fileIndex].sets
         for record in sets.records[range] {
           if duration == nil { duration = sets.sessions[Int(record.session)].durationSeconds }
-          let kind = sets.kinds[Int(record.kind)]
-          stated.count(kind.stated)
-          guard warmupSets == .include || kind.type != .warmup else { continue }
-          let resolved: (display: String, ids: [Int]?, stated: [Int]?)
-          if let last, last.file == fileIndex, last.kind == record.kind {
-            resolved = last.resolved
-          } else {
+          if last?.file != fileIndex || last?.kind != record.kind {
+            last = (fileIndex, record.kind)
+            let kind = sets.kinds[Int(record.kind)]
+            kindStated = kind.stated
+            type = kind.type
             let known: (display: String, ids: [Int]?)
-            if let found = names[kind.exercise] {
+            if let found = resolved[fileIndex][Int(record.kind)] {
               known = found
+            } else if let found = names[kind.exercise] {
+              known = found
+              resolved[fileIndex][Int(record.kind)] = found
             } else {
               let entry = lookup.find(kind.exercise)
               known = (entry?.name ?? kind.exercise, entry?.muscleGroupIds)
               names[kind.exercise] = known
+              resolved[fileIndex][Int(record.kind)] = known
             }
-            resolved = (known.display, known.ids, kind.muscleGroupIds)
+            display = known.display
+            ids = kind.muscleGroupIds ?? known.ids ?? []
+            isUnmapped = kind.muscleGroupIds == nil && known.ids == nil
+            if isUnmapped && (warmupSets == .include || type != .warmup) { unmappedHere.insert(display) }
           }
-          last = (fileIndex, record.kind, resolved)
-          let isUnmapped = resolved.stated == nil && resolved.ids == nil
-          if isUnmapped { unmappedHere.insert(resolved.display) }
+          stated.count(kindStated)
+          guard warmupSets == .include || type != .warmup else { continue }
           counted.append(
             TrainedSet(
-              exercise: resolved.display, muscleGroupIds: resolved.stated ?? resolved.ids ?? [],
-              isUnmapped: isUnmapped, type: kind.type, weightKg: record.weightKg, reps: record.reps,
-              distanceMeters: record.distanceMeters, seconds: record.seconds))
+              exercise: display, muscleGroupIds: ids, isUnmapped: isUnmapped, type: type, weightKg: record.weightKg,
+              reps: record.reps, distanceMeters: record.distanceMeters, seconds: record.seconds))
         }
       }
       for name in unmappedHere { unmapped[name, default: 0] += 1 }

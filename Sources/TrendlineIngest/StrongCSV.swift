@@ -167,7 +167,7 @@ enum StrongCSV {
       self.fields = FieldDecoder(timeZone: settings.timeZone)
     }
 
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       // Set Order first: pseudo-rows carry no set values at all. Read from the bytes, since
       // every row has one and a String per row would cost more than the rest of the field.
       var type = SetType.normal
@@ -208,14 +208,13 @@ enum StrongCSV {
       let meters = try fields.meters(reader, distance, unit: distanceUnit)
       let secondCount = try fields.seconds(reader, seconds)
 
-      return .set(
-        ExportSet(
-          line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
-          start: start, durationSeconds: durationSeconds, exercise: exerciseName,
-          setIndex: index, type: type, weightKg: weightKg, reps: repCount,
-          distanceMeters: meters, seconds: secondCount,
-          stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: headerDistanceUnit ?? rowDistance)),
-        dropped: dropped)
+      set.assign(
+        line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name,
+        start: start, durationSeconds: durationSeconds, exercise: exerciseName,
+        setIndex: index, type: type, weightKg: weightKg, reps: repCount,
+        distanceMeters: meters, seconds: secondCount,
+        stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: headerDistanceUnit ?? rowDistance))
+      return .set(dropped: dropped)
     }
   }
 }

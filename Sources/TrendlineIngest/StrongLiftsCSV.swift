@@ -85,7 +85,7 @@ enum StrongLiftsCSV {
       fields = FieldDecoder(timeZone: settings.timeZone)
     }
 
-    func parse(_ reader: CSVReader, line: Int) throws(FieldProblem) -> RowOutcome {
+    func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       // A longer row holds values under no column: which block they belong to is a guess.
       if reader.fieldCount > columnCount,
         let extra = (columnCount..<reader.fieldCount).first(where: { !reader.isEmpty($0) })

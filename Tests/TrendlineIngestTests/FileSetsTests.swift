@@ -118,3 +118,26 @@ private func read(_ name: String, _ text: String) throws -> FileIngest {
   #expect(file.sets.map(\.line) == [2, 3, 4, 5, 10])
   #expect(file.sets.map(\.droppedValueLine) == [2, 3, 4, 5, 10])
 }
+
+/// A workout's length is read once per run of rows that repeat it, and a reader refills one
+/// set per row: each row of a workout left running keeps its own note, a rejected row leaves
+/// nothing behind, and the next workout's length is its own.
+@Test func aRepeatedLengthIsReadOnceAndDroppedOnEveryRow() throws {
+  let file = try read(
+    "strong.csv",
+    """
+    Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds
+    2025-01-06 10:00:00,Legs,42h 13m,Squat (Barbell),1,100,5,,
+    2025-01-06 10:00:00,Legs,42h 13m,Squat (Barbell),2,100,5,,
+    2025-01-08 10:00:00,Legs,soon,Squat (Barbell),1,100,5,,
+    2025-01-08 10:00:00,Legs,1h 5m,Squat (Barbell),1,100,5,,
+    2025-01-10 10:00:00,Legs,42h 13m,Squat (Barbell),1,100,5,,
+
+    """)
+  #expect(file.rowsRead == 5 && file.rowsRejected == 1 && file.rowsValueDropped == 3)
+  #expect(file.sets.map(\.durationSeconds) == [nil, nil, 3900, nil])
+  #expect(file.sets.map(\.droppedValueLine) == [2, 3, 0, 6])
+  #expect(file.sets.map(\.start) == [1_736_157_600, 1_736_157_600, 1_736_330_400, 1_736_503_200])
+  #expect(file.notes.filter { $0.outcome == .valueDropped }.map(\.line) == [2, 3, 6])
+  #expect(file.notes.filter { $0.outcome == .rejected }.map(\.line) == [4])
+}
