@@ -302,7 +302,7 @@ public struct CohortSeriesSVGRenderer: Sendable {
 
   /// The user's buckets placed on the cohort's dates: by local start date, or the nearest
   /// cohort date within half a bucket (a Sunday-first week joins the row of the Monday after).
-  func userLine() -> [(Date, [Measure: Double])] {
+  func userLine() -> [(Date, MeasureValues)] {
     guard let user else { return [] }
     let zone = SVGFrame.zone(user.timeZone)
     return user.buckets.compactMap { bucket in

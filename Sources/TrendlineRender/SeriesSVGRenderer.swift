@@ -132,7 +132,7 @@ public struct SeriesSVGRenderer: Sendable {
     }
     // Buckets filled with zeros but no session in any: the window is empty, and says so.
     let idle = output.buckets.allSatisfy { bucket in
-      bucket.sessions == 0 && bucket.values.values.allSatisfy { $0 == 0 }
+      bucket.sessions == 0 && bucket.values.allSatisfy { $0.value == 0 }
     }
     let ticks = TimeAxis.ticks(
       starts: output.buckets.map(\.start), granularity: output.granularity, zone: zone,

@@ -8,7 +8,7 @@ import Foundation
 /// largest value of one set in the bucket, so a bucket with no weighted set has none: it is
 /// left out of `values`, never written as 0, and trends, averages and cohort statistics skip it.
 ///
-/// `CodingKeyRepresentable` makes a `[Measure: Double]` encode as a JSON object keyed by the raw
+/// `CodingKeyRepresentable` makes a `[Measure: YAxis]` encode as a JSON object keyed by the raw
 /// value (`{"volumeKg": 1200}`), not as the alternating key/value array `Dictionary` falls back to.
 public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
   case sessions, sets, durationSeconds, volumeKg
@@ -50,7 +50,7 @@ public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
   }
 
   // A raw-value enum inherits `==` and `hash(into:)` from `RawRepresentable`, which compare and
-  // hash the raw strings: every `[Measure: Double]` look-up in the stages hashed a string.
+  // hash the raw strings: every look-up in a dictionary keyed by measure hashed a string.
   public static func == (left: Measure, right: Measure) -> Bool { left.ordinal == right.ordinal }
   public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 }
@@ -142,19 +142,6 @@ extension Date {
   /// with a fraction never lands in the next second.
   public var epochSeconds: Int64 {
     Int64(timeIntervalSince1970.rounded(.down))
-  }
-}
-
-extension KeyedDecodingContainer {
-  /// An object keyed by measure whose unknown values are `null` (SPEC 10.3), each `null` left
-  /// out of the dictionary.
-  func decodeMeasures(forKey key: Key) throws -> [Measure: Double] {
-    try decode([Measure: Double?].self, forKey: key).compactMapValues { $0 }
-  }
-
-  /// ``decodeMeasures(forKey:)`` for a key that may be absent.
-  func decodeMeasuresIfPresent(forKey key: Key) throws -> [Measure: Double]? {
-    try decodeIfPresent([Measure: Double?].self, forKey: key)?.compactMapValues { $0 }
   }
 }
 

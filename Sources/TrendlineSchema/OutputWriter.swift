@@ -312,7 +312,7 @@ public struct OutputWriter: ~Copyable {
   /// and never 0 (SPEC 10.3), so a decoder sees every measure the chart counts.
   ///
   /// - Complexity: O(*m*), where *m* is the number of measures.
-  public mutating func measures(_ measures: [Measure], _ values: [Measure: Double]) throws {
+  public mutating func measures(_ measures: [Measure], _ values: MeasureValues) throws {
     beginObject()
     // A bit per measure ordinal (there are 9), not an array allocated per bucket.
     var listed: UInt64 = 0

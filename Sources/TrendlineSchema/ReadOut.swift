@@ -291,7 +291,7 @@ public enum ReadOut {
   ///
   /// - Complexity: O(*m*), where *m* is the number of measures.
   public static func bucket(
-    start: Date, partial: Bool, values: [Measure: Double], trend: [Measure: Double]?, measures: [Measure],
+    start: Date, partial: Bool, values: MeasureValues, trend: MeasureValues?, measures: [Measure],
     granularity: Granularity, zone: TimeZone, units: Units
   ) -> String {
     var text: [UInt8] = []

@@ -32,10 +32,10 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     /// period `fillGaps` put back. A user is active in a period with at least one.
     public var sessions: Int
     /// Each measure's value; a measure with an unknown value is absent (`null` in the JSON).
-    public var values: [Measure: Double]
+    public var values: MeasureValues
     /// The smoothed values; the key is absent (not `null`) when the chart has no `smooth`
     /// stage, and a measure with no complete bucket in its window is `null`.
-    public var trend: [Measure: Double]?
+    public var trend: MeasureValues?
     /// Where to draw the bar: start ± 0.35 × the bucket's length.
     public var bar: Extent
     /// What a screen reader says for the bar, the report's read-out: `Week of 23 Nov 2026 (so
@@ -44,8 +44,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 
     public init(
       id: String, start: Date, end: Date, partial: Bool, elapsed: Double = 1, sessions: Int = 0,
-      values: [Measure: Double],
-      trend: [Measure: Double]? = nil, bar: Extent, label: String = ""
+      values: MeasureValues,
+      trend: MeasureValues? = nil, bar: Extent, label: String = ""
     ) {
       self.id = id
       self.start = start
@@ -71,8 +71,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
       partial = try c.decode(Bool.self, forKey: .partial)
       elapsed = try c.decode(Double.self, forKey: .elapsed)
       sessions = try c.decode(Int.self, forKey: .sessions)
-      values = try c.decodeMeasures(forKey: .values)
-      trend = try c.decodeMeasuresIfPresent(forKey: .trend)
+      values = try c.decode(MeasureValues.self, forKey: .values)
+      trend = try c.decodeIfPresent(MeasureValues.self, forKey: .trend)
       bar = try c.decode(Extent.self, forKey: .bar)
       label = try c.decode(String.self, forKey: .label)
     }
@@ -105,7 +105,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public var buckets: [Bucket]
   /// The mean of each measure over the complete buckets that have it (SPEC 10.6); absent
   /// (`null`) when none has.
-  public var average: [Measure: Double]
+  public var average: MeasureValues
   /// When the pipeline compares this chart: the cohort's shared axis of each measure (the
   /// `yAxis` of `cohort/<chart>.json`, in kilograms and kilometres), so this user's chart drawn
   /// on it compares honestly with everyone's. The cohort is known only once every user has run,
@@ -156,7 +156,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   public init(
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, range: BucketRange,
     granularity: Granularity, measures: [Measure], domain: Extent?, asOfBucket: Int? = nil,
-    yAxis: [Measure: YAxis] = [:], bands: ValueBands? = nil, buckets: [Bucket], average: [Measure: Double]
+    yAxis: [Measure: YAxis] = [:], bands: ValueBands? = nil, buckets: [Bucket], average: MeasureValues
   ) {
     self.schema = Self.schemaID
     self.user = user
@@ -192,7 +192,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     yAxis = try c.decode([Measure: YAxis].self, forKey: .yAxis)
     bands = try c.decodeIfPresent(ValueBands.self, forKey: .bands)
     buckets = try c.decode([Bucket].self, forKey: .buckets)
-    average = try c.decodeMeasures(forKey: .average)
+    average = try c.decode(MeasureValues.self, forKey: .average)
     cohortYAxis = try c.decodeIfPresent([Measure: YAxis].self, forKey: .cohortYAxis)
     cohortRank = try c.decodeIfPresent([Measure: [Double?]].self, forKey: .cohortRank)
     segmentRank = try c.decodeIfPresent(SegmentRank.self, forKey: .segmentRank)

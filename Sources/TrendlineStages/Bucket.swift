@@ -170,8 +170,8 @@ public struct Bucket: Sendable, Equatable {
 
   /// The bucket's value of each measure; what is unknown is left out: a best no set reached,
   /// and the duration when none of the bucket's sessions has one.
-  private static func values(_ totals: [Double], durationKnown: Bool, measures: [Measure]) -> [Measure: Double] {
-    var values: [Measure: Double] = [:]
+  private static func values(_ totals: [Double], durationKnown: Bool, measures: [Measure]) -> MeasureValues {
+    var values: MeasureValues = [:]
     for measure in measures where totals[measure.ordinal] > -Double.infinity {
       if measure == .durationSeconds && !durationKnown { continue }
       values[measure] = totals[measure.ordinal]

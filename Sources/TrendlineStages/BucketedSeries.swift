@@ -14,13 +14,13 @@ public struct BucketedSeries: Sendable, Equatable {
     public var partial: Bool
     /// The sessions in the period, up to as-of: what makes a user active in it.
     public var sessions: Int
-    public var values: [Measure: Double]
+    public var values: MeasureValues
     /// Set by `Smooth`; nil before it.
-    public var trend: [Measure: Double]?
+    public var trend: MeasureValues?
 
     public init(
-      start: Int64, end: Int64, partial: Bool, sessions: Int = 0, values: [Measure: Double],
-      trend: [Measure: Double]? = nil
+      start: Int64, end: Int64, partial: Bool, sessions: Int = 0, values: MeasureValues,
+      trend: MeasureValues? = nil
     ) {
       self.start = start
       self.end = end

@@ -201,7 +201,7 @@ public struct Compare: Sendable, Equatable, Codable {
   ///
   /// - Complexity: O(*v* log *v*), where *v* is the number of gathered values.
   public func reduce(_ part: SeriesPart, chart: String, asOf: String) -> CohortSeriesOutput {
-    var largest: [Measure: Double] = [:]
+    var largest: MeasureValues = [:]
     let buckets = part.counts.keys.sorted().map { date -> CohortSeriesOutput.Bucket in
       let measures = part.buckets[date] ?? [:]
       var values: [Measure: CohortStats] = [:]

@@ -55,7 +55,7 @@ public struct Emit: Sendable, Equatable {
         trend: bucket.trend,
         bar: Extent.bar(start: bucket.start, end: bucket.end))
     }
-    var average: [Measure: Double] = [:]
+    var average: MeasureValues = [:]
     for measure in series.measures {
       var sum = 0.0
       var count = 0

@@ -30,7 +30,7 @@ public struct FillGaps: Sendable, Equatable {
   /// - Complexity: O(*p*), where *p* is the number of periods in the window.
   public func apply(_ series: BucketedSeries) -> BucketedSeries {
     guard let periods = series.periods else { return series }
-    var zeros: [Measure: Double] = [:]
+    var zeros: MeasureValues = [:]
     // A best (`topSetKg`) of a period without sessions is unknown, not 0: it stays out.
     for measure in series.measures where !measure.isBest && !series.unrecorded.contains(measure) {
       zeros[measure] = 0

@@ -126,7 +126,7 @@ public struct Smooth: Sendable, Equatable {
     // Each bucket's trend is built whole, at its final size: filling it in place one measure
     // at a time rehashed and regrew the dictionaries of every bucket.
     for index in result.buckets.indices {
-      var trend = [Measure: Double](minimumCapacity: smoothed.count)
+      var trend = MeasureValues()
       for (column, measure) in series.measures.enumerated() { trend[measure] = smoothed[column][index] }
       result.buckets[index].trend = trend
     }

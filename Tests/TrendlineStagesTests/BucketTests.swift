@@ -214,10 +214,10 @@ import TrendlineStages
       .apply(sessions, calendar: utc, asOf: at("2026-03-11T23:59:59Z"))
     // e1RM: 100 × (1 + 5/30) = 116.66…, beating 110 × 1 = 110.
     let e1rm: Double = 100 * (1 + 5.0 / 30)
-    let first: [Measure: Double] = [.topSetKg: 110, .e1rmKg: e1rm, .reps: 6, .distanceM: 3000, .volumeKg: 610]
+    let first: MeasureValues = [.topSetKg: 110, .e1rmKg: e1rm, .reps: 6, .distanceM: 3000, .volumeKg: 610]
     #expect(series.buckets[0].values == first)
     // A bucket without a weighted set has no best, not a best of 0.
-    let second: [Measure: Double] = [.reps: 8, .distanceM: 0, .volumeKg: 0]
+    let second: MeasureValues = [.reps: 8, .distanceM: 0, .volumeKg: 0]
     #expect(series.buckets[1].values == second)
   }
 
@@ -238,7 +238,7 @@ import TrendlineStages
     #expect(smoothed.buckets.map { $0.trend?[.topSetKg] } == [nil, 100, 100, 100, nil])
     let output = Emit().apply(smoothed, user: "u", chart: "c", calendar: utc)
     // Over the four complete weeks: topSetKg over the one that has one; sets (0 + 0 + 1 + 0) / 4.
-    let average: [Measure: Double] = [.topSetKg: 100, .sets: 0.25]
+    let average: MeasureValues = [.topSetKg: 100, .sets: 0.25]
     #expect(output.average == average)
   }
 
