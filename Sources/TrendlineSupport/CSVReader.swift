@@ -29,8 +29,8 @@ public final class CSVReader {
     public var column: Int
     /// Where the unescaped copy of a field with ``hasEscapedQuote`` sits in the reader's
     /// per-record buffer.
-    var unescapedStart = 0
-    var unescapedEnd = 0
+    @usableFromInline var unescapedStart = 0
+    @usableFromInline var unescapedEnd = 0
   }
 
   /// What one call to ``next()`` found.
@@ -70,7 +70,7 @@ public final class CSVReader {
   /// with `""` are rare, and unescaping them here instead of in the file's bytes is what lets
   /// the reader borrow those bytes: nothing of the file is ever changed, so recovery after a
   /// malformed record reads it as written.
-  @exclusivity(unchecked) private var unescaped: UnsafeMutablePointer<UInt8>
+  @usableFromInline @exclusivity(unchecked) var unescaped: UnsafeMutablePointer<UInt8>
   @exclusivity(unchecked) private var unescapedCapacity = 64
   @exclusivity(unchecked) private var unescapedCount = 0
   /// The delimiter in use: given, or sniffed from the first record.
@@ -83,7 +83,7 @@ public final class CSVReader {
   public var fields: UnsafeBufferPointer<Field> { UnsafeBufferPointer(start: fieldStorage, count: fieldCount) }
   /// The number of fields in the last record.
   @exclusivity(unchecked) public private(set) var fieldCount = 0
-  @exclusivity(unchecked) private var fieldStorage: UnsafeMutablePointer<Field>
+  @usableFromInline @exclusivity(unchecked) var fieldStorage: UnsafeMutablePointer<Field>
   @exclusivity(unchecked) private var fieldCapacity = 16
   /// Per byte value, whether it can end an unquoted field or break it (delimiter, line feed,
   /// carriage return, quote): one table look-up per byte instead of four comparisons.
@@ -365,10 +365,11 @@ public final class CSVReader {
   ///
   /// A doubled quote was already replaced by one when the record was read (in the reader's
   /// per-record buffer), so every field is a plain slice: no allocation, no closure, and no
-  /// generic call for a caller in another module to pay for.
+  /// generic call for a caller in another module to pay for. Inlinable, so that the formats'
+  /// parsers, in another module, read a field in place instead of calling for it.
   ///
   /// - Complexity: O(1).
-  @inline(__always)
+  @inlinable
   public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
     precondition(index >= 0 && index < fieldCount, "field \(index) of a record of \(fieldCount)")
     let field = fieldStorage[index]

@@ -20,6 +20,17 @@ import TrendlineIngest
   ("1e400", .invalid),
   ("62,5", .invalid),
   (".", .invalid),
+  // At the bounds of the exact path (a mantissa of at most 19 significant digits and under
+  // 2⁵³): 20 digits (2⁶⁴, which would wrap a 64-bit mantissa to 0) and 2⁵³ + 1 (which a
+  // Double cannot hold, and rounds to even) go through the standard library's conversion.
+  ("0.0", .number(0)),
+  ("5.", .number(5)),
+  (".5", .number(0.5)),
+  ("0.1234567890123456", .number(0.1234567890123456)),
+  ("1234567890123456789", .number(1_234_567_890_123_456_789)),
+  ("18446744073709551616", .number(18_446_744_073_709_551_616)),
+  ("9007199254740993", .number(9_007_199_254_740_992)),
+  ("0000000000000000000001.5", .number(1.5)),
 ])
 func decimals(text: String, expected: NumberParser.Value) {
   #expect(NumberParser.decimal(text) == expected)
