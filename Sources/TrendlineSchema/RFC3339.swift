@@ -116,7 +116,10 @@ public enum RFC3339 {
       RFC3339.write(seconds: seconds, offset: offset(at: seconds), into: text)
     }
 
-    private func offset(at seconds: Int64) -> Int64 {
+    /// The zone's offset from UTC at `seconds`, in seconds.
+    ///
+    /// - Complexity: O(1) amortized over rising instants.
+    func offset(at seconds: Int64) -> Int64 {
       if seconds < validFrom || seconds >= validUntil {
         let date = Date(epochSeconds: seconds)
         offset = Int64(timeZone.secondsFromGMT(for: date))

@@ -129,8 +129,13 @@ public struct LocalDate: Sendable, Equatable {
   public static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
   public init(_ date: Date, in zone: TimeZone) {
-    let seconds = date.epochSeconds
-    let local = seconds + Int64(zone.secondsFromGMT(for: date))
+    self.init(epochSeconds: date.epochSeconds, offset: Int64(zone.secondsFromGMT(for: date)))
+  }
+
+  /// The local date of an instant `offset` seconds ahead of UTC, for callers that know the
+  /// offset already (``RFC3339/Formatter``) and need not ask the zone.
+  init(epochSeconds seconds: Int64, offset: Int64) {
+    let local = seconds + offset
     let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
     let civil = RFC3339.civilDate(fromDays: days)
     year = Int(civil.year)
@@ -294,9 +299,19 @@ public enum ReadOut {
     start: Date, partial: Bool, values: MeasureValues, trend: MeasureValues?, measures: [Measure],
     granularity: Granularity, zone: TimeZone, units: Units
   ) -> String {
+    bucket(
+      start: LocalDate(start, in: zone), partial: partial, values: values, trend: trend, measures: measures,
+      granularity: granularity, units: units)
+  }
+
+  /// The read-out of a bucket whose start is already a local date.
+  static func bucket(
+    start: LocalDate, partial: Bool, values: MeasureValues, trend: MeasureValues?, measures: [Measure],
+    granularity: Granularity, units: Units
+  ) -> String {
     var text: [UInt8] = []
     text.reserveCapacity(48 + 40 * measures.count)
-    text += PeriodName.long(LocalDate(start, in: zone), granularity).utf8
+    text += PeriodName.long(start, granularity).utf8
     if partial { text += " (so far)".utf8 }
     text += ": ".utf8
     for (position, measure) in measures.enumerated() {

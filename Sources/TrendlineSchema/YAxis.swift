@@ -169,11 +169,15 @@ extension SeriesOutput {
   public func withDerivedFields(zone known: TimeZone? = nil) -> SeriesOutput {
     var output = self
     let zone = known ?? TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
+    // The zone is asked for an offset once per stretch between its transitions, not once per
+    // bucket: a zone look-up takes a lock that the workers on other users wait for.
+    let offsets = RFC3339.Formatter(timeZone: zone)
     for index in output.buckets.indices {
       let bucket = output.buckets[index]
+      let start = bucket.start.epochSeconds
       output.buckets[index].label = ReadOut.bucket(
-        start: bucket.start, partial: bucket.partial, values: bucket.values, trend: bucket.trend, measures: measures,
-        granularity: granularity, zone: zone, units: units)
+        start: LocalDate(epochSeconds: start, offset: offsets.offset(at: start)), partial: bucket.partial,
+        values: bucket.values, trend: bucket.trend, measures: measures, granularity: granularity, units: units)
     }
     output.yAxis = [:]
     for measure in measures {
