@@ -10,26 +10,34 @@
 /// It reads like the dictionary it replaced: `values[.volumeKg]` is the value or nil, assigning
 /// nil removes it, a dictionary literal makes one (`[.sessions: 2, .volumeKg: 1200]`), and
 /// iterating gives `(key, value)` pairs — in the declaration order of ``Measure``, where a
-/// dictionary's order was unspecified. Equality is a dictionary's: the same measures, with
-/// values that are `==`.
-public struct MeasureValues: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
-  /// How many measures fit: one slot per ``Measure`` case (`MeasureValuesTests` checks that no
-  /// case was added without a slot).
-  public static let capacity = 9
+/// dictionary's order was unspecified. Two are equal when they have the same measures with
+/// values that are `==` (so a NaN, which JSON cannot hold, is equal to nothing, not even to
+/// the same `MeasureValues`, where a dictionary compared its own storage as equal).
+/// ``dictionary`` gives the dictionary back for code that needs one.
+public struct MeasureValues: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
+  private typealias Slots = (Double, Double, Double, Double, Double, Double, Double, Double, Double)
 
-  private var slots: (Double, Double, Double, Double, Double, Double, Double, Double, Double) = (
-    0, 0, 0, 0, 0, 0, 0, 0, 0
-  )
+  /// How many measures fit: the slots there are, so an index below it is always inside them.
+  /// One per ``Measure`` case: `MeasureValuesTests` fails when a case is added without a slot
+  /// (adding a slot is adding a `Double` to `Slots`, and a 0 to its initial value).
+  public static let capacity = MemoryLayout<Slots>.size / MemoryLayout<Double>.stride
+
+  private var slots: Slots = (0, 0, 0, 0, 0, 0, 0, 0, 0)
   /// Every measure by ordinal: `allCases` builds its array anew at each call.
   static let measures = Measure.allCases
-  /// Bit `ordinal` is set for each measure that has a value.
+  /// Bit `ordinal` is set for each measure that has a value (room for 16; the tests check
+  /// that ``capacity`` fits).
   private var present: UInt16 = 0
 
   /// No values.
   public init() {}
 
+  /// - Precondition: no measure is given twice, as for a dictionary literal.
   public init(dictionaryLiteral elements: (Measure, Double)...) {
-    for (measure, value) in elements { self[measure] = value }
+    for (measure, value) in elements {
+      precondition(self[measure] == nil, "\(measure.rawValue) is given twice in a MeasureValues literal")
+      self[measure] = value
+    }
   }
 
   /// The values of a dictionary keyed by measure.
@@ -79,6 +87,11 @@ public struct MeasureValues: Sendable, Equatable, ExpressibleByDictionaryLiteral
   /// The measures that have a value, in declaration order.
   public var keys: [Measure] { map(\.key) }
 
+  /// The same values as a dictionary keyed by measure.
+  public var dictionary: [Measure: Double] {
+    Dictionary(uniqueKeysWithValues: map { ($0.key, $0.value) })
+  }
+
   public func makeIterator() -> Iterator { Iterator(values: self) }
 
   /// The measures with a value and their values, in the declaration order of ``Measure``.
@@ -112,6 +125,11 @@ public struct MeasureValues: Sendable, Equatable, ExpressibleByDictionaryLiteral
     return true
   }
 
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(present)
+    for (_, value) in self { hasher.combine(value) }
+  }
+
   public var description: String {
     isEmpty ? "[:]" : "[" + map { "\($0.key.rawValue): \($0.value)" }.joined(separator: ", ") + "]"
   }
@@ -127,6 +145,6 @@ extension MeasureValues: Codable {
 
   /// Encodes the object a `[Measure: Double]` encoded to: measure names as keys.
   public func encode(to encoder: any Encoder) throws {
-    try Dictionary(uniqueKeysWithValues: map { ($0.key, $0.value) }).encode(to: encoder)
+    try dictionary.encode(to: encoder)
   }
 }

@@ -7,6 +7,7 @@ import TrendlineSchema
   @Test func everyMeasureHasASlot() {
     // A case added to `Measure` without a slot would be read out of bounds.
     #expect(Measure.allCases.count == MeasureValues.capacity)
+    #expect(MeasureValues.capacity <= 16)  // the bits of `present`
     #expect(Measure.allCases.map(\.ordinal) == Array(0..<MeasureValues.capacity))
     var values = MeasureValues()
     for measure in Measure.allCases { values[measure] = Double(measure.ordinal) + 0.5 }
@@ -45,6 +46,8 @@ import TrendlineSchema
     #expect(some != [.sets: 4, .reps: 21])
     #expect(some == MeasureValues([Measure.sets: 4.0, .reps: 20.0] as [Measure: Double]))
     #expect(some.mapValues { $0 * 2 } == [.sets: 8, .reps: 40])
+    #expect(some.dictionary == [.sets: 4, .reps: 20])
+    #expect(Set([some, [.reps: 20, .sets: 4], [.sets: 4]]).count == 2)
   }
 
   @Test func decodingLeavesOutNullsAndEncodingWritesNames() throws {
