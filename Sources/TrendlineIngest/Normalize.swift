@@ -239,28 +239,30 @@ public enum Normalize {
     }
 
     var names: [String: (display: String, ids: [Int]?)] = [:]
-    // The same by each file's kind: an index, not a hash of the name, for every block after
-    // a kind's first (a user's blocks are thousands, their kinds a few hundred).
-    var resolved = files.map { [(display: String, ids: [Int]?)?](repeating: nil, count: $0.sets.kinds.count) }
-    var sessions: [Session] = []
+    // The user's exercises, each once, shared by every session: a set holds an index here.
+    var exercises: [TrainedExercise] = []
+    var exerciseIndex: [TrainedExercise: Int32] = [:]
+    // Each file's kinds by their index there: a kind's exercise is hashed and looked up once,
+    // not once per block (a user's blocks are thousands, their kinds a few hundred).
+    var resolved = files.map { [Int32?](repeating: nil, count: $0.sets.kinds.count) }
+    var built: [(key: String, start: Int64, duration: Int64?, name: String, sets: [TrainedSet])] = []
     var unmapped: [String: Int] = [:]
     var stated = UnitTally()
-    sessions.reserveCapacity(sessionOrder.count)
+    built.reserveCapacity(sessionOrder.count)
     for key in sessionOrder {
       let runs = bySession[key]!
       let first = files[runs[0].file].sets.session(of: runs[0].range.lowerBound)
       var counted: [TrainedSet] = []
       counted.reserveCapacity(runs.reduce(0) { $0 + $1.range.count })
-      var unmappedHere = Set<String>()
+      // Unmapped exercises by index: an unmapped name has one entry (no muscle groups).
+      var unmappedHere = Set<Int32>()
       // The kind of the last set, by its place in its file's table, and what it resolved to:
       // a block's sets share one, so a kind is read and its name resolved once per block, and
       // a set on its own costs its record (reading the kind per set retained its strings).
       var last: (file: Int, kind: Int32)?
       var kindStated = StatedUnits()
       var type = SetType.normal
-      var display = ""
-      var ids: [Int] = []
-      var isUnmapped = false
+      var exercise: Int32 = 0
       var duration: Int64?
       for (fileIndex, range) in runs {
         let sets = files[fileIndex].sets
@@ -271,34 +273,49 @@ public enum Normalize {
             let kind = sets.kinds[Int(record.kind)]
             kindStated = kind.stated
             type = kind.type
-            let known: (display: String, ids: [Int]?)
             if let found = resolved[fileIndex][Int(record.kind)] {
-              known = found
-            } else if let found = names[kind.exercise] {
-              known = found
-              resolved[fileIndex][Int(record.kind)] = found
+              exercise = found
             } else {
-              let entry = lookup.find(kind.exercise)
-              known = (entry?.name ?? kind.exercise, entry?.muscleGroupIds)
-              names[kind.exercise] = known
-              resolved[fileIndex][Int(record.kind)] = known
+              let known: (display: String, ids: [Int]?)
+              if let found = names[kind.exercise] {
+                known = found
+              } else {
+                let entry = lookup.find(kind.exercise)
+                known = (entry?.name ?? kind.exercise, entry?.muscleGroupIds)
+                names[kind.exercise] = known
+              }
+              let entry = TrainedExercise(
+                name: known.display, muscleGroupIds: kind.muscleGroupIds ?? known.ids ?? [],
+                isUnmapped: kind.muscleGroupIds == nil && known.ids == nil)
+              if let found = exerciseIndex[entry] {
+                exercise = found
+              } else {
+                // A user's kinds, and so their exercises, are bounded by their rows (Int32 records).
+                exercise = Int32(exercises.count)
+                exerciseIndex[entry] = exercise
+                exercises.append(entry)
+              }
+              resolved[fileIndex][Int(record.kind)] = exercise
             }
-            display = known.display
-            ids = kind.muscleGroupIds ?? known.ids ?? []
-            isUnmapped = kind.muscleGroupIds == nil && known.ids == nil
-            if isUnmapped && (warmupSets == .include || type != .warmup) { unmappedHere.insert(display) }
+            if exercises[Int(exercise)].isUnmapped && (warmupSets == .include || type != .warmup) {
+              unmappedHere.insert(exercise)
+            }
           }
           stated.count(kindStated)
           guard warmupSets == .include || type != .warmup else { continue }
           counted.append(
             TrainedSet(
-              exercise: display, muscleGroupIds: ids, isUnmapped: isUnmapped, type: type, weightKg: record.weightKg,
-              reps: record.reps, distanceMeters: record.distanceMeters, seconds: record.seconds))
+              exercise: exercise, type: type, weightKg: record.weightKg, reps: record.reps,
+              distanceMeters: record.distanceMeters, seconds: record.seconds))
         }
       }
-      for name in unmappedHere { unmapped[name, default: 0] += 1 }
-      sessions.append(
-        Session(key: key, start: first.start, durationSeconds: duration, name: first.name, sets: counted))
+      for index in unmappedHere { unmapped[exercises[Int(index)].name, default: 0] += 1 }
+      built.append((key, first.start, duration, first.name, counted))
+    }
+    // Sessions are made once the table is whole, all with the one array: a session given the
+    // table while it grew would make each later addition copy it.
+    var sessions = built.map {
+      Session(key: $0.key, start: $0.start, durationSeconds: $0.duration, name: $0.name, exercises: exercises, sets: $0.sets)
     }
     sessions.sort { $0.start != $1.start ? $0.start < $1.start : $0.key < $1.key }
 

@@ -51,7 +51,16 @@ public enum UserIngestValidator {
     }
 
     var previous: Session?
+    // The sessions of an ingest share one table of exercises, checked once.
+    var checked: [TrainedExercise] = []
     for session in ingest.sessions {
+      if !session.sharesExercises(checked) {
+        checked = session.exercises
+        // An unmapped exercise is one no catalog entry or export gave muscle groups.
+        if let exercise = checked.first(where: { $0.isUnmapped && !$0.muscleGroupIds.isEmpty }) {
+          return "exercise '\(exercise.name)' is unmapped but has muscle groups"
+        }
+      }
       guard StartLimits.range.contains(session.start) else {
         return "session '\(session.key)' starts at \(session.start), outside \(StartLimits.range)"
       }
@@ -80,8 +89,6 @@ public enum UserIngestValidator {
     // Distance and a set's seconds have no upper bound in native JSON, only finiteness.
     guard set.distanceMeters >= 0, set.distanceMeters.isFinite else { return "covers \(set.distanceMeters) m" }
     guard set.seconds >= 0, set.seconds.isFinite else { return "lasts \(set.seconds) s" }
-    // An unmapped set is one no catalog entry or export gave muscle groups.
-    guard !set.isUnmapped || set.muscleGroupIds.isEmpty else { return "is unmapped but has muscle groups" }
     return nil
   }
 }

@@ -56,8 +56,8 @@ public enum CacheFault: Error, Equatable, Sendable, CustomStringConvertible {
 /// tag decodes to the identical bit pattern, so charts computed from an entry are byte-identical.
 struct Entry {
   /// How much to reserve for `count` decoded elements. A count is checked against the bytes
-  /// its elements need, but a decoded element is larger than its bytes (a 4-byte set is a
-  /// 64-byte `TrainedSet`), so reserving a forged count up front could still ask for many
+  /// its elements need, but a decoded element is larger than its bytes (a 3-byte set is a
+  /// 40-byte `TrainedSet`), so reserving a forged count up front could still ask for many
   /// times the entry's size; beyond a few thousand, arrays grow as elements really decode.
   static func reservation(_ count: Int) -> Int { min(count, 4096) }
 
@@ -66,7 +66,9 @@ struct Entry {
   /// files count rows with a value dropped.
   /// 4: a session's duration may be unknown, written as -1 (SPEC 10.3), and the units the
   /// exports stated (``UnitTally``), which decide the units a user reads.
-  static let formatVersion: UInt32 = 4
+  /// 5: the user's exercises (name, muscle groups, unmapped) are a table of their own, and a set
+  /// holds its index there and its type, as ``Session`` keeps them.
+  static let formatVersion: UInt32 = 5
   static let magic: [UInt8] = [0x89, 0x54, 0x4C, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
   static let headerSize = 32
   /// Set types by their 2-bit code; `allCases` builds a new array on every call.
@@ -97,7 +99,7 @@ struct Entry {
     precondition(inputs.count == stats.count && inputs.count == racy.count, "one stat per input")
     precondition(
       Entry.setTypes.count <= 4,
-      "a set's type has two bits in the format; a fifth type needs version 2")
+      "a set's type has two bits in the format; a fifth type needs another version")
     var out = CacheWriter()
     out.bytes = Array(repeating: 0, count: Entry.headerSize)
     out.string(user)
@@ -158,8 +160,8 @@ struct Entry {
     let stated = ingest.statedUnits
     for count in [stated.kilograms, stated.pounds, stated.kilometers, stated.miles] { out.int(count) }
 
-    // Names and id lists repeat in nearly every set; tables store each once, and decoding
-    // shares one String or Array between all the sets that use it.
+    // Names and id lists repeat in nearly every set; tables store each once, and the user's
+    // exercises once, which every session shares when decoded, as Normalize made them.
     var names: [String: Int] = [:]
     var nameList: [String] = []
     var idLists: [[Int]: Int] = [:]
@@ -176,9 +178,23 @@ struct Entry {
       idListList.append(list)
       return idListList.count - 1
     }
+    var exercises: [TrainedExercise: Int] = [:]
+    var exerciseList: [TrainedExercise] = []
+    // Each session's table mapped to the user's, once per table: an ingest's sessions share one.
+    var table: [TrainedExercise] = []
+    var mapped: [Int] = []
     var sessions = CacheWriter()
     sessions.count(ingest.sessions.count)
     for session in ingest.sessions {
+      if !session.sharesExercises(table) {
+        table = session.exercises
+        mapped = table.map { exercise in
+          if let index = exercises[exercise] { return index }
+          exercises[exercise] = exerciseList.count
+          exerciseList.append(exercise)
+          return exerciseList.count - 1
+        }
+      }
       sessions.string(session.key)
       sessions.int64(session.start)
       // -1 for unknown: a stated duration is never negative (SPEC 10.2 drops such durations).
@@ -186,18 +202,24 @@ struct Entry {
       sessions.count(name(session.name))
       sessions.count(session.sets.count)
       for set in session.sets {
-        sessions.count(name(set.exercise))
-        sessions.count(ids(set.muscleGroupIds))
-        sessions.byte(UInt8(Entry.setTypes.firstIndex(of: set.type)!) | (set.isUnmapped ? 4 : 0))
+        sessions.count(mapped[Int(set.exercise)])
+        sessions.byte(UInt8(Entry.setTypes.firstIndex(of: set.type)!))
         sessions.numbers(set.weightKg, set.reps, set.distanceMeters, set.seconds)
       }
     }
+    let exerciseCodes = exerciseList.map { (name($0.name), ids($0.muscleGroupIds), $0.isUnmapped) }
     out.count(nameList.count)
     for text in nameList { out.string(text) }
     out.count(idListList.count)
     for list in idListList {
       out.count(list.count)
       for id in list { out.int(id) }
+    }
+    out.count(exerciseCodes.count)
+    for (name, ids, isUnmapped) in exerciseCodes {
+      out.count(name)
+      out.count(ids)
+      out.byte(isUnmapped ? 1 : 0)
     }
     out.raw(sessions.bytes)
   }
@@ -336,6 +358,18 @@ extension Entry {
       return table[Int(index)]
     }
 
+    let exerciseCount = try reader.count(each: 3)
+    // A set's index is an Int32, as Normalize's records bound it.
+    guard exerciseCount <= Int(Int32.max) else { throw .malformed("\(exerciseCount) exercises") }
+    var exercises: [TrainedExercise] = []
+    exercises.reserveCapacity(Entry.reservation(exerciseCount))
+    for _ in 0..<exerciseCount {
+      let (name, ids) = (try indexed(names, "name"), try indexed(idLists, "id list"))
+      let flag = try reader.byte()
+      guard flag < 2 else { throw .malformed("unmapped flag \(flag)") }
+      exercises.append(TrainedExercise(name: name, muscleGroupIds: ids, isUnmapped: flag == 1))
+    }
+
     let sessionCount = try reader.count(each: 5)
     ingest.sessions.reserveCapacity(Entry.reservation(sessionCount))
     for _ in 0..<sessionCount {
@@ -345,23 +379,23 @@ extension Entry {
       guard stated >= -1 else { throw .malformed("duration \(stated)") }
       let duration = stated == -1 ? nil : stated
       let name = try indexed(names, "name")
-      let setCount = try reader.count(each: 4)
+      let setCount = try reader.count(each: 3)
       var sets: [TrainedSet] = []
       sets.reserveCapacity(Entry.reservation(setCount))
       for _ in 0..<setCount {
-        let exercise = try indexed(names, "name")
-        let ids = try indexed(idLists, "id list")
-        let kind = try reader.byte()
-        guard kind < 8 else { throw .malformed("set kind \(kind)") }
+        // Checked here, so that `Session`'s own check of the indices cannot fail.
+        let exercise = try reader.varint()
+        guard exercise < UInt64(exercises.count) else { throw .malformed("exercise \(exercise) of \(exercises.count)") }
+        let type = try reader.byte()
+        guard type < Entry.setTypes.count else { throw .malformed("set type \(type)") }
         let numbers = try reader.numbers()
         sets.append(
           TrainedSet(
-            exercise: exercise, muscleGroupIds: ids, isUnmapped: kind & 4 != 0,
-            type: Entry.setTypes[Int(kind & 3)], weightKg: numbers.0, reps: numbers.1,
+            exercise: Int32(exercise), type: Entry.setTypes[Int(type)], weightKg: numbers.0, reps: numbers.1,
             distanceMeters: numbers.2, seconds: numbers.3))
       }
       ingest.sessions.append(
-        Session(key: key, start: start, durationSeconds: duration, name: name, sets: sets))
+        Session(key: key, start: start, durationSeconds: duration, name: name, exercises: exercises, sets: sets))
     }
     guard reader.offset == bytes.count else { throw .malformed("bytes after the last session") }
     return ingest

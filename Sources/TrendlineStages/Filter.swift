@@ -44,15 +44,25 @@ public struct Filter: Sendable, Equatable {
     let workouts = self.workouts?.map { Array($0.lowercased().unicodeScalars) }
     var kept: [Session] = []
     kept.reserveCapacity(sessions.count)
+    // Whether each exercise of a table matches, decided once per table: an ingest's sessions
+    // share one, so a name is hashed once per user, not once per set.
+    var table: [TrainedExercise] = []
+    var matches: [Bool] = []
     for var session in sessions {
       if let workouts {
         let name = Array(session.name.lowercased().unicodeScalars)
         guard workouts.contains(where: { Self.glob($0, matches: name) }) else { continue }
       }
       if exercises != nil || groups != nil || types != nil {
+        if !session.sharesExercises(table) {
+          table = session.exercises
+          matches = table.map { exercise in
+            (exercises?.contains(exercise.name) ?? true)
+              && (groups.map { !$0.isDisjoint(with: exercise.muscleGroupIds) } ?? true)
+          }
+        }
         session.sets = session.sets.filter { set in
-          (exercises?.contains(set.exercise) ?? true) && (types?.contains(set.type) ?? true)
-            && (groups.map { !$0.isDisjoint(with: set.muscleGroupIds) } ?? true)
+          matches[Int(set.exercise)] && (types?.contains(set.type) ?? true)
         }
       }
       if !session.sets.isEmpty { kept.append(session) }

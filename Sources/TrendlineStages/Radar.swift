@@ -72,7 +72,7 @@ public struct Radar: Sendable, Equatable {
         for axis in axesOfGroup[id] ?? [] { hit[axis] = true }
       }
       for axis in hit.indices where hit[axis] { counts[index][axis] += 1 }
-      for name in Set(session.sets.lazy.filter(\.isUnmapped).map(\.exercise)) {
+      for name in Set(session.sets.lazy.map(session.exercise(of:)).filter(\.isUnmapped).map(\.name)) {
         unmapped[name, default: 0] += 1
       }
     }

@@ -52,8 +52,9 @@ public struct RecordBook: Sendable {
       var best: [String: Exercise] = [:]
       var order: [String] = []
       for set in session.sets {
-        if best[set.exercise] == nil { order.append(set.exercise) }
-        var entry = best[set.exercise, default: Exercise()]
+        let name = session.exercise(of: set).name
+        if best[name] == nil { order.append(name) }
+        var entry = best[name, default: Exercise()]
         if set.weightKg > 0 {
           let mark = Mark(value: set.weightKg, weightKg: set.weightKg, reps: set.reps, start: session.start)
           if entry.topSet.map({ mark.value > $0.value }) ?? true { entry.topSet = mark }
@@ -70,7 +71,7 @@ public struct RecordBook: Sendable {
           let mark = Mark(value: e1rm, weightKg: set.weightKg, reps: set.reps, start: session.start)
           if entry.e1rm.map({ mark.value > $0.value }) ?? true { entry.e1rm = mark }
         }
-        best[set.exercise] = entry
+        best[name] = entry
       }
       for name in order {
         // Every name in `order` was put in `best` on first sight, so the unwrap holds.

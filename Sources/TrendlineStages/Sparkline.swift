@@ -68,13 +68,18 @@ public struct Sparkline: Sendable, Equatable {
       // most of what a snapshot of this chart cost.
       var names: [String] = []
       var values: [Double] = []
+      // By name, not by the table's index: two entries of one name (sets that stated
+      // different muscle groups) are one line.
+      var exercise: Int32 = -1
+      var index = -1
       for set in session.sets {
-        var index = names.count - 1
-        if index < 0 || names[index] != set.exercise {
-          if let found = names.firstIndex(of: set.exercise) {
+        if set.exercise != exercise {
+          exercise = set.exercise
+          let name = session.exercise(of: set).name
+          if let found = names.firstIndex(of: name) {
             index = found
           } else {
-            names.append(set.exercise)
+            names.append(name)
             values.append(emptyValue)
             index = names.count - 1
           }

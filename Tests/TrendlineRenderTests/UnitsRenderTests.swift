@@ -108,8 +108,10 @@ import TrendlineSchema
     let session = Session(
       key: "s1", start: 1_794_250_800, durationSeconds: 3600, name: "Legs",
       sets: [
-        TrainedSet(
-          exercise: "Squat (Barbell)", muscleGroupIds: [8], isUnmapped: false, type: .normal, weightKg: 100, reps: 10)
+        (
+          TrainedExercise(name: "Squat (Barbell)", muscleGroupIds: [8], isUnmapped: false),
+          TrainedSet(type: .normal, weightKg: 100, reps: 10)
+        )
       ])
     let page = HTMLReport.UserPage(
       user: "ethan", timeZone: TimeZone(identifier: "Europe/Oslo")!, asOf: Date(epochSeconds: 1_794_900_000),

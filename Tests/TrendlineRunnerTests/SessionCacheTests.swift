@@ -294,7 +294,7 @@ import _TrendlineTestSupport
     (.truncatedHeader, "the cache file is cut off"),
     (.empty, "the cache file is cut off"),
     (.garbage, "not a Trendline cache file"),
-    (.otherVersion, "cache format version 7, this trendline reads version 4"),
+    (.otherVersion, "cache format version 7, this trendline reads version 5"),
     (.reservedBits, "the cache file is malformed: reserved header bits are set"),
     (.appendedBytes, "the cache file is malformed: bytes after the payload"),
     (.otherUser, "the cache file holds user 'bob'"),
@@ -397,6 +397,7 @@ import _TrendlineTestSupport
   /// Ways of forging an entry: the content is hostile, the checksum valid.
   enum Forgery: String, CaseIterable, Sendable {
     case unsortedSessions, nanWeight, negativeStart, startAfter9999, hugeSessionCount
+    case unmappedWithMuscleGroups, exerciseOutsideTable, unknownSetType
   }
 
   /// A forged entry with a valid checksum is read again from the exports, never trusted, and
@@ -410,6 +411,9 @@ import _TrendlineTestSupport
       "the cache file is malformed: session '1762192800|Push' starts at 253402300800, outside 0...253402300799"
     ),
     (.hugeSessionCount, "the cache file is malformed: a count of 1099511627776 with 0 bytes left"),
+    (.unmappedWithMuscleGroups, "the cache file is malformed: exercise 'Bench Press (Barbell)' is unmapped but has muscle groups"),
+    (.exerciseOutsideTable, "the cache file is malformed: exercise 127 of 3"),
+    (.unknownSetType, "the cache file is malformed: set type 4"),
   ])
   func forgedEntryIsRebuilt(forgery: Forgery, reason: String) throws {
     let fixture = try Fixture()
@@ -473,17 +477,34 @@ import _TrendlineTestSupport
       // No sessions, so the payload ends in the session count: 0 becomes 2^40.
       ingest.sessions = []
       ingest.unmappedExercises = [:]
+    case .unmappedWithMuscleGroups:
+      let index = Int(ingest.sessions[0].sets[0].exercise)
+      #expect(!ingest.sessions[0].exercises[index].muscleGroupIds.isEmpty)
+      ingest.sessions[0].exercises[index].isUnmapped = true
+    case .exerciseOutsideTable, .unknownSetType:
+      // One set, so the payload ends in its exercise index, its type and its numbers.
+      ingest.sessions = [ingest.sessions[ingest.sessions.count - 1]]
+      ingest.sessions[0].sets.removeLast(ingest.sessions[0].sets.count - 1)
+      ingest.unmappedExercises = [:]
     }
     var forged = Entry(
       user: head.user, key: head.key, inputs: head.inputs, stats: head.stats, racy: head.racy, ingest: ingest
     ).encoded()
-    if forgery == .hugeSessionCount {
+    switch forgery {
+    case .hugeSessionCount:
       #expect(forged.last == 0)
       forged.removeLast()
       forged += [0x80, 0x80, 0x80, 0x80, 0x80, 0x20]
-      forged = SessionCache._resealed(forged)
+    case .exerciseOutsideTable, .unknownSetType:
+      let set = ingest.sessions[0].sets[0]
+      var numbers = CacheWriter()
+      numbers.numbers(set.weightKg, set.reps, set.distanceMeters, set.seconds)
+      let typeAt = forged.count - numbers.bytes.count - 1
+      #expect(forged[typeAt] == 0 && forged[typeAt - 1] < 0x80)
+      if forgery == .unknownSetType { forged[typeAt] = 4 } else { forged[typeAt - 1] = 127 }
+    default: return forged
     }
-    return forged
+    return SessionCache._resealed(forged)
   }
 }
 

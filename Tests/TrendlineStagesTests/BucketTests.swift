@@ -204,9 +204,10 @@ import TrendlineStages
       session(
         "2026-03-04T07:00:00Z",
         [
-          TrainedSet(
-            exercise: "Run", muscleGroupIds: [], isUnmapped: false, type: .normal, weightKg: 0, reps: 0,
-            distanceMeters: 3000)
+          (
+            TrainedExercise(name: "Run", muscleGroupIds: [], isUnmapped: false),
+            TrainedSet(type: .normal, weightKg: 0, reps: 0, distanceMeters: 3000)
+          )
         ]),
       session("2026-03-10T18:00:00Z", [trained("Pull Up", [9], kg: 0, reps: 8)]),
     ]

@@ -32,12 +32,19 @@ let utc = UserCalendar(timeZone: zone("UTC"))
 let oslo = UserCalendar(timeZone: zone("Europe/Oslo"))
 let santiago = UserCalendar(timeZone: zone("America/Santiago"))
 
+/// A set with its exercise, as `Session`'s init for sets made by hand takes them.
+typealias Trained = (exercise: TrainedExercise, set: TrainedSet)
+
 func trained(
   _ exercise: String, _ groups: [Int], kg: Double = 0, reps: Double = 0, unmapped: Bool = false
-) -> TrainedSet {
-  TrainedSet(
-    exercise: exercise, muscleGroupIds: groups, isUnmapped: unmapped, type: .normal, weightKg: kg,
-    reps: reps)
+) -> Trained {
+  (TrainedExercise(name: exercise, muscleGroupIds: groups, isUnmapped: unmapped),
+   TrainedSet(type: .normal, weightKg: kg, reps: reps))
+}
+
+/// The exercise name of each of a session's sets, in order.
+func exerciseNames(_ session: Session) -> [String] {
+  session.sets.map { session.exercise(of: $0).name }
 }
 
 /// A session starting at `start`; by default one set of 5 × 100 kg squats (volume 500) and an
@@ -45,7 +52,7 @@ func trained(
 /// export that states no duration.
 func session(
   _ start: String, minutes: Int64? = 60,
-  _ sets: [TrainedSet] = [trained("Squat", [20], kg: 100, reps: 5)]
+  _ sets: [Trained] = [trained("Squat", [20], kg: 100, reps: 5)]
 ) -> Session {
   Session(key: start, start: at(start), durationSeconds: minutes.map { $0 * 60 }, name: "Workout", sets: sets)
 }
