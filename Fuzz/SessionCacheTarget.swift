@@ -29,7 +29,11 @@ public func fuzzSessionCache(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
           "sessions out of order were decoded")
       }
       previous = session
+      precondition(
+        !session.exercises.contains { $0.isUnmapped && !$0.muscleGroupIds.isEmpty },
+        "an exercise both unmapped and with muscle groups was decoded")
       for set in session.sets {
+        precondition(set.exercise >= 0 && Int(set.exercise) < session.exercises.count, "an exercise outside the table")
         precondition((0...1500).contains(set.weightKg) && (0...1000).contains(set.reps), "an impossible set")
         precondition(set.distanceMeters.isFinite && set.distanceMeters >= 0, "an impossible distance")
         precondition(set.seconds.isFinite && set.seconds >= 0, "an impossible set time")

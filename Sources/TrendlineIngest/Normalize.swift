@@ -290,7 +290,7 @@ public enum Normalize {
               if let found = exerciseIndex[entry] {
                 exercise = found
               } else {
-                // A user's kinds, and so their exercises, are bounded by their rows (Int32 records).
+                // At most one exercise per kind, and a file's kinds fit Int32 (`FileSets`' records).
                 exercise = Int32(exercises.count)
                 exerciseIndex[entry] = exercise
                 exercises.append(entry)

@@ -75,6 +75,10 @@ public enum UserIngestValidator {
         return "session '\(session.key)' lasts \(duration) s"
       }
       for set in session.sets {
+        // The decoder checks this already; stated here with the other guarantees.
+        guard set.exercise >= 0 && Int(set.exercise) < session.exercises.count else {
+          return "a set of session '\(session.key)' names exercise \(set.exercise) of \(session.exercises.count)"
+        }
         if let problem = problem(in: set) { return "a set of session '\(session.key)' \(problem)" }
       }
     }

@@ -25,9 +25,12 @@ public struct Session: Sendable {
   /// The workout's name as written (NFC), or empty.
   public var name: String
   /// The exercises the sets refer to by ``TrainedSet/exercise``. It may hold exercises no set
-  /// of this session refers to: an ingest's sessions share the user's whole table.
+  /// of this session refers to: an ingest's sessions share the user's whole table, which also
+  /// holds the exercises of warm-ups that were not counted.
   public var exercises: [TrainedExercise]
-  /// The counted sets, in file order.
+  /// The counted sets, in file order. Each set's ``TrainedSet/exercise`` is an index of
+  /// ``exercises``: the initializer checks it, and code that changes either keeps it
+  /// (`UserIngestValidator` checks it again where sessions come from a file).
   public var sets: [TrainedSet]
 
   /// A session whose sets refer to `exercises` by index.
@@ -104,14 +107,14 @@ public struct Session: Sendable {
   /// The union of the muscle-group ids of the counted sets, ascending.
   ///
   /// - Complexity: O(*n* + *g* log *g*), where *n* is the number of sets and *g* the number of
-  ///   ids over the session's distinct exercises.
+  ///   ids over the session's distinct exercises; not the table's size, which is the user's.
   public var muscleGroupIds: [Int] {
-    // Each exercise's ids once, however many of its sets there are.
-    var seen = [Bool](repeating: false, count: exercises.count)
+    // A block's sets share an exercise: each block's ids once, however many sets it has.
+    var last: Int32 = -1
     var ids = Set<Int>()
-    for set in sets where !seen[Int(set.exercise)] {
-      seen[Int(set.exercise)] = true
-      ids.formUnion(exercises[Int(set.exercise)].muscleGroupIds)
+    for set in sets where set.exercise != last {
+      last = set.exercise
+      ids.formUnion(exercises[Int(last)].muscleGroupIds)
     }
     return ids.sorted()
   }
@@ -156,6 +159,8 @@ public struct TrainedExercise: Sendable, Hashable {
 public struct TrainedSet: Sendable, Equatable {
   /// The index of the set's exercise in its session's ``Session/exercises``
   /// (``Session/exercise(of:)``). Two sets compare by index, so compare sets of one session.
+  /// It is 0 unless given: the session initializer that takes sets paired with their
+  /// exercises sets it.
   public var exercise: Int32
   public var type: SetType
   public var weightKg: Double

@@ -72,8 +72,9 @@ public struct Radar: Sendable, Equatable {
         for axis in axesOfGroup[id] ?? [] { hit[axis] = true }
       }
       for axis in hit.indices where hit[axis] { counts[index][axis] += 1 }
-      for name in Set(session.sets.lazy.map(session.exercise(of:)).filter(\.isUnmapped).map(\.name)) {
-        unmapped[name, default: 0] += 1
+      // By index, then by name: an unmapped name has one entry (it has no muscle groups).
+      for index in Set(session.sets.lazy.map(\.exercise).filter { session.exercises[Int($0)].isUnmapped }) {
+        unmapped[session.exercises[Int(index)].name, default: 0] += 1
       }
     }
     let largest = counts.joined().max() ?? 0

@@ -70,11 +70,11 @@ public struct Sparkline: Sendable, Equatable {
       var values: [Double] = []
       // By name, not by the table's index: two entries of one name (sets that stated
       // different muscle groups) are one line.
-      var exercise: Int32 = -1
+      var lastExercise: Int32 = -1
       var index = -1
       for set in session.sets {
-        if set.exercise != exercise {
-          exercise = set.exercise
+        if set.exercise != lastExercise {
+          lastExercise = set.exercise
           let name = session.exercise(of: set).name
           if let found = names.firstIndex(of: name) {
             index = found
