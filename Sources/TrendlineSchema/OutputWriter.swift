@@ -25,7 +25,9 @@ public struct OutputWriter: ~Copyable {
   /// The JSON written so far.
   public var bytes: [UInt8] { buffer.array }
 
-  private var buffer = Buffer(capacity: 4096)
+  /// 64 KiB: a chart of a few years of weeks is 30–140 KB, and each doubling from a smaller
+  /// start copied what was written so far (1.8 % of a night served from the cache).
+  private var buffer = Buffer(capacity: 65_536)
   /// Where `Double.write(to:)` puts a fraction's digits, kept between numbers.
   private var digits = Digits()
   private let instants: RFC3339.Formatter
@@ -72,7 +74,7 @@ public struct OutputWriter: ~Copyable {
     var writer = OutputWriter(layout: layout, timeZone: timeZone)
     try value.write(to: &writer)
     writer.buffer.append(UInt8(ascii: "\n"))
-    return writer.buffer.data
+    return writer.buffer.data()
   }
 
   /// A decoder for outputs: `JSONDecoder` with `.iso8601` dates, exactly what an app would set up.
@@ -622,7 +624,12 @@ private struct Buffer: ~Copyable {
   deinit { base.deallocate() }
 
   var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
-  var data: Data { Data(bytes: base, count: count) }
+  /// The bytes as `Data` that owns this memory from now on: no copy of the output.
+  consuming func data() -> Data {
+    let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { bytes, _ in bytes.deallocate() })
+    discard self
+    return data
+  }
 
   /// Room for `extra` more bytes: where they go, to be counted by ``commit(_:)`` once written.
   @inline(__always)

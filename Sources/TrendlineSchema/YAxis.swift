@@ -172,12 +172,18 @@ extension SeriesOutput {
     // The zone is asked for an offset once per stretch between its transitions, not once per
     // bucket: a zone look-up takes a lock that the workers on other users wait for.
     let offsets = RFC3339.Formatter(timeZone: zone)
+    // One buffer for every label: each is built in place, then copied once into its String.
+    var text: [UInt8] = []
+    text.reserveCapacity(48 + 40 * measures.count)
     for index in output.buckets.indices {
       let bucket = output.buckets[index]
       let start = bucket.start.epochSeconds
-      output.buckets[index].label = ReadOut.bucket(
+      text.removeAll(keepingCapacity: true)
+      ReadOut.appendBucket(
         start: LocalDate(epochSeconds: start, offset: offsets.offset(at: start)), partial: bucket.partial,
-        values: bucket.values, trend: bucket.trend, measures: measures, granularity: granularity, units: units)
+        values: bucket.values, trend: bucket.trend, measures: measures, granularity: granularity, units: units,
+        to: &text)
+      output.buckets[index].label = String(decoding: text, as: UTF8.self)
     }
     output.yAxis = [:]
     for measure in measures {
