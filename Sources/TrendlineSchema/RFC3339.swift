@@ -23,7 +23,12 @@ public enum RFC3339 {
   ///
   /// - Complexity: O(1).
   public static func localDate(seconds: Int64, timeZone: TimeZone) -> String {
-    let local = seconds + Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds)))
+    localDate(seconds: seconds, offset: Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: seconds))))
+  }
+
+  /// The local date of `seconds` with a known UTC `offset`.
+  static func localDate(seconds: Int64, offset: Int64) -> String {
+    let local = seconds + offset
     let (year, month, day) = civilDate(fromDays: floorDiv(local, 86_400))
     guard (0...9999).contains(year) else { return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
     // Written in place: the five strings of padding and joining cost more than the zone look-up.
@@ -106,6 +111,14 @@ public enum RFC3339 {
     /// - Complexity: O(1) amortized over rising instants.
     public func string(_ seconds: Int64) -> String {
       RFC3339.text(seconds: seconds, offset: offset(at: seconds))
+    }
+
+    /// The local date of `seconds`, as ``RFC3339/localDate(seconds:timeZone:)`` gives it: the
+    /// `id` of each period of an output, without a zone look-up (which locks) per period.
+    ///
+    /// - Complexity: O(1) amortized over rising instants.
+    public func localDate(_ seconds: Int64) -> String {
+      RFC3339.localDate(seconds: seconds, offset: offset(at: seconds))
     }
 
     /// Writes the instant's 25 bytes at `text`, for ``OutputWriter``, which writes every instant

@@ -47,9 +47,10 @@ public struct Emit: Sendable, Equatable {
         start: Date(epochSeconds: first.start - Self.halfLength(first.end - first.start)),
         end: Date(epochSeconds: last.start + Self.halfLength(last.end - last.start)))
     }
+    let dates = RFC3339.Formatter(timeZone: calendar.timeZone)
     let buckets = series.buckets.map { bucket in
       SeriesOutput.Bucket(
-        id: RFC3339.localDate(seconds: bucket.start, timeZone: calendar.timeZone),
+        id: dates.localDate(bucket.start),
         start: Date(epochSeconds: bucket.start), end: Date(epochSeconds: bucket.end), partial: bucket.partial,
         elapsed: Self.elapsed(bucket, asOf: series.asOf), sessions: bucket.sessions, values: bucket.values,
         trend: bucket.trend,

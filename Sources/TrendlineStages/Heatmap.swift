@@ -48,9 +48,10 @@ public struct Heatmap: Sendable, Equatable {
       }
     }
     let largest = counts.joined().max() ?? 0
+    let dates = RFC3339.Formatter(timeZone: calendar.timeZone)
     let outputPeriods = (0..<periods.count).map { index in
       HeatmapOutput.Period(
-        id: RFC3339.localDate(seconds: periods.start(index), timeZone: calendar.timeZone),
+        id: dates.localDate(periods.start(index)),
         start: Date(epochSeconds: periods.start(index)),
         end: Date(epochSeconds: periods.end(index)),
         partial: index == periods.count - 1,

@@ -78,11 +78,12 @@ public struct Radar: Sendable, Equatable {
       }
     }
     let largest = counts.joined().max() ?? 0
+    let dates = RFC3339.Formatter(timeZone: calendar.timeZone)
     let outputPeriods = (0..<periods.count).map { index in
       let (start, end) = (periods.start(index), periods.end(index))
       let partial = index == periods.count - 1
       return RadarOutput.Period(
-        id: RFC3339.localDate(seconds: start, timeZone: calendar.timeZone),
+        id: dates.localDate(start),
         start: Date(epochSeconds: start), end: Date(epochSeconds: end), partial: partial,
         elapsed: partial ? Extent.elapsed(start: start, end: end, asOf: asOf) : 1,
         sessions: sessionCounts[index], counts: counts[index],

@@ -33,6 +33,7 @@ public struct Streak: Sendable, Equatable {
     if let window = series.periods {
       var buckets = series.buckets.makeIterator()
       var next = buckets.next()
+      let dates = RFC3339.Formatter(timeZone: calendar.timeZone)
       for index in 0..<window.count {
         // No sessions: a total is 0, a best has none, and a total the exports never record is
         // unknown (``BucketedSeries/unrecorded``), which meets no target.
@@ -43,7 +44,7 @@ public struct Streak: Sendable, Equatable {
         }
         periods.append(
           StreakOutput.Period(
-            id: RFC3339.localDate(seconds: window.start(index), timeZone: calendar.timeZone),
+            id: dates.localDate(window.start(index)),
             start: Date(epochSeconds: window.start(index)), end: Date(epochSeconds: window.end(index)),
             partial: index == window.count - 1, value: value, met: value.map { $0 >= atLeast } ?? false))
       }

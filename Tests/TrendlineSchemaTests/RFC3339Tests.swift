@@ -3,6 +3,27 @@ import Testing
 import TrendlineSchema
 
 @Suite struct RFC3339Tests {
+  /// A formatter's local dates, from its cached offset, are the zone's: local midnights in Oslo
+  /// across the spring-forward night (30 March 2025, 02:00 → 03:00) and the fall-back one
+  /// (26 October 2025), worked out by hand: a day before is +01:00 or +02:00, the day after the
+  /// other one.
+  @Test func formatterLocalDatesFollowTheOffsetAcrossTransitions() {
+    let oslo = TimeZone(identifier: "Europe/Oslo")!
+    let dates = RFC3339.Formatter(timeZone: oslo)
+    let midnights: [(Int64, String)] = [
+      (1_743_202_800, "2025-03-29"),  // 2025-03-28T23:00Z, +01:00
+      (1_743_289_200, "2025-03-30"),  // 2025-03-29T23:00Z, +01:00: the night that loses an hour
+      (1_743_372_000, "2025-03-31"),  // 2025-03-30T22:00Z, +02:00
+      (1_761_429_600, "2025-10-26"),  // 2025-10-25T22:00Z, +02:00: the night that gains one
+      (1_761_519_600, "2025-10-27"),  // 2025-10-26T23:00Z, +01:00
+      (1_761_519_599, "2025-10-26"),  // a second before: not rising, so the cache is asked again
+    ]
+    for (seconds, date) in midnights {
+      #expect(dates.localDate(seconds) == date, "\(seconds)")
+      #expect(RFC3339.localDate(seconds: seconds, timeZone: oslo) == date, "\(seconds)")
+    }
+  }
+
   @Test(arguments: [
     // (epoch seconds, zone, expected). Epoch values worked out from the UTC time:
     // 2026-08-24T00:00:00+02:00 = 2026-08-23T22:00:00Z = 1 787 522 400 (Oslo summer, +02:00).
