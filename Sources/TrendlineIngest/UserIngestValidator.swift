@@ -87,12 +87,13 @@ public enum UserIngestValidator {
 
   /// What is wrong with one set's values, or nil.
   private static func problem(in set: TrainedSet) -> String? {
-    // `contains` is false for NaN, so these also reject non-finite values.
-    guard (0...SetLimits.maximumWeightKg).contains(set.weightKg) else { return "weighs \(set.weightKg) kg" }
-    guard (0...SetLimits.maximumReps).contains(set.reps) else { return "has \(set.reps) reps" }
+    // Plain comparisons, each false for NaN, so these also reject non-finite values; a
+    // `ClosedRange` built per set checked its own bounds each time (2 % of a cached night).
+    guard set.weightKg >= 0 && set.weightKg <= SetLimits.maximumWeightKg else { return "weighs \(set.weightKg) kg" }
+    guard set.reps >= 0 && set.reps <= SetLimits.maximumReps else { return "has \(set.reps) reps" }
     // Distance and a set's seconds have no upper bound in native JSON, only finiteness.
-    guard set.distanceMeters >= 0, set.distanceMeters.isFinite else { return "covers \(set.distanceMeters) m" }
-    guard set.seconds >= 0, set.seconds.isFinite else { return "lasts \(set.seconds) s" }
+    guard set.distanceMeters >= 0 && set.distanceMeters < .infinity else { return "covers \(set.distanceMeters) m" }
+    guard set.seconds >= 0 && set.seconds < .infinity else { return "lasts \(set.seconds) s" }
     return nil
   }
 }
