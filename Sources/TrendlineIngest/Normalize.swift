@@ -315,7 +315,8 @@ public enum Normalize {
     // Sessions are made once the table is whole, all with the one array: a session given the
     // table while it grew would make each later addition copy it.
     var sessions = built.map {
-      Session(key: $0.key, start: $0.start, durationSeconds: $0.duration, name: $0.name, exercises: exercises, sets: $0.sets)
+      Session(
+        key: $0.key, start: $0.start, durationSeconds: $0.duration, name: $0.name, exercises: exercises, sets: $0.sets)
     }
     sessions.sort { $0.start != $1.start ? $0.start < $1.start : $0.key < $1.key }
 

@@ -48,10 +48,12 @@ import _TrendlineTestSupport
   @Test func aChainRunsFilterBucketSeriesStagesAndEmitInOrder() {
     let squat = (
       exercise: TrainedExercise(name: "Squat", muscleGroupIds: [8], isUnmapped: false),
-      set: TrainedSet(type: .normal, weightKg: 100, reps: 5))
+      set: TrainedSet(type: .normal, weightKg: 100, reps: 5)
+    )
     let bench = (
       exercise: TrainedExercise(name: "Bench", muscleGroupIds: [2], isUnmapped: false),
-      set: TrainedSet(type: .normal, weightKg: 60, reps: 5))
+      set: TrainedSet(type: .normal, weightKg: 60, reps: 5)
+    )
     let sessions = [
       // Tuesday 3 March 2026 18:00Z, and Tuesday 17 March.
       Session(key: "a", start: 1_772_560_800, durationSeconds: 3600, name: "A", sets: [squat, bench]),

@@ -411,7 +411,10 @@ import _TrendlineTestSupport
       "the cache file is malformed: session '1762192800|Push' starts at 253402300800, outside 0...253402300799"
     ),
     (.hugeSessionCount, "the cache file is malformed: a count of 1099511627776 with 0 bytes left"),
-    (.unmappedWithMuscleGroups, "the cache file is malformed: exercise 'Bench Press (Barbell)' is unmapped but has muscle groups"),
+    (
+      .unmappedWithMuscleGroups,
+      "the cache file is malformed: exercise 'Bench Press (Barbell)' is unmapped but has muscle groups"
+    ),
     (.exerciseOutsideTable, "the cache file is malformed: exercise 127 of 3"),
     (.unknownSetType, "the cache file is malformed: set type 4"),
   ])

@@ -38,8 +38,10 @@ typealias Trained = (exercise: TrainedExercise, set: TrainedSet)
 func trained(
   _ exercise: String, _ groups: [Int], kg: Double = 0, reps: Double = 0, unmapped: Bool = false
 ) -> Trained {
-  (TrainedExercise(name: exercise, muscleGroupIds: groups, isUnmapped: unmapped),
-   TrainedSet(type: .normal, weightKg: kg, reps: reps))
+  (
+    TrainedExercise(name: exercise, muscleGroupIds: groups, isUnmapped: unmapped),
+    TrainedSet(type: .normal, weightKg: kg, reps: reps)
+  )
 }
 
 /// The exercise name of each of a session's sets, in order.
