@@ -52,6 +52,11 @@ public struct ReadLimits: Sendable, Equatable {
   /// set of every file is kept, so a folder of a million small files was memory and hours for
   /// one user; a person's exports are a few, a backfill a few hundred.
   public var maxFilesPerUser = 1000
+  /// The share of one file's rows that may be rejected before its user fails (SPEC 11.2):
+  /// a file mostly unreadable (dates in a language not read, another app's columns) would
+  /// otherwise draw months of rest that never happened under exit 0. 0 fails on any
+  /// rejected row, as `--strict` does; 1 never fails.
+  public var maxRejectedShare = RejectedShare.defaultLimit
 
   public init(
     maxFileBytes: Int = ReadLimits.defaultMaxFileBytes, maxFieldBytes: Int = 1 << 20, maxColumns: Int = 1000,

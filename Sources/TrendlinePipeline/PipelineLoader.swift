@@ -159,7 +159,9 @@ final class PipelineChecker: ParameterReader {
   // MARK: source
 
   static let sourceKeys = ["input", "catalog", "format", "defaults", "normalize", "users", "csv", "limits"]
-  static let limitsKeys = ["maxFileMB", "maxFieldKB", "maxColumns", "maxJSONDepth", "maxFilesPerUser"]
+  static let limitsKeys = [
+    "maxFileMB", "maxFieldKB", "maxColumns", "maxJSONDepth", "maxFilesPerUser", "maxRejectedShare",
+  ]
   static let defaultsKeys = ["timeZone", "weightUnit", "distanceUnit", "firstWeekday", "dateOrder"]
 
   func source(_ value: JSONValue, at path: JSONPath) -> Pipeline.Source? {
@@ -256,6 +258,15 @@ final class PipelineChecker: ParameterReader {
       let count = integer(value, at: path.appending("maxFilesPerUser"), in: 1...1_000_000, what: "maxFilesPerUser")
     {
       limits.maxFilesPerUser = count
+    }
+    if let value = members["maxRejectedShare"], let share = number(value, at: path.appending("maxRejectedShare")) {
+      if (0...1).contains(share) {
+        limits.maxRejectedShare = share
+      } else {
+        report(
+          path.appending("maxRejectedShare"),
+          "maxRejectedShare must be a share between 0 and 1 (0.05 is one row in twenty), found \(text(of: value))")
+      }
     }
     return limits
   }

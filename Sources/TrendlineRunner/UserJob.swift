@@ -156,6 +156,13 @@ enum UserJob {
     }
     let rejects = ingest.notes.filter { $0.outcome == .rejected }
     let strictFailure = context.options.strict && !rejects.isEmpty
+    // Mostly unreadable is not "ok" (SPEC 11.2); --strict's message, naming the first reject,
+    // says the more when both apply.
+    let shareFailure =
+      strictFailure
+      ? nil
+      : RejectedShare.problem(
+        files: ingest.files, notes: ingest.notes, limit: context.readOptions.limits.maxRejectedShare)
     let catalog = context.pipeline.source.catalog
     // What the person reads every drawn value in (SPEC 10.8); the JSON stays in kg and m.
     let units = settings.units(stated: ingest.statedUnits)
@@ -165,17 +172,18 @@ enum UserJob {
     let tooLarge = context.pipeline.charts.lazy.compactMap {
       $0.sizeProblem(ingest.sessions, in: chartContext($0))
     }.first
-    if let tooLarge, !strictFailure {
+    if let tooLarge, !strictFailure, shareFailure == nil {
       try OutputSweep.removeAll(in: folder, except: written)
       try ReportWriter.writeFailedUserPage(
         user: user.id, message: tooLarge, timeZone: calendar.timeZone, output: snapshot.output,
         formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, tooLarge), since: clock))
     }
-    if strictFailure {
+    if strictFailure || shareFailure != nil {
       try OutputSweep.removeAll(in: folder, except: written)
       let message =
-        "--strict: \(rejects.count) rejected row(s), the first \(rejects[0]); see \(RowOutcomesCSV.fileName)"
+        shareFailure
+        ?? "--strict: \(rejects.count) rejected row(s), the first \(rejects[0]); see \(RowOutcomesCSV.fileName)"
       try ReportWriter.writeFailedUserPage(
         user: user.id, message: message, timeZone: calendar.timeZone, output: snapshot.output,
         formats: context.pipeline.output.formats)

@@ -19,11 +19,12 @@ import _TrendlineTestSupport
     let scratch = try Scratch()
     defer { scratch.remove() }
     let pipeline = try scratch.load(
-      Self.text(#"{"maxFileMB": 2, "maxFieldKB": 64, "maxColumns": 50, "maxJSONDepth": 40}"#)
+      Self.text(
+        #"{"maxFileMB": 2, "maxFieldKB": 64, "maxColumns": 50, "maxJSONDepth": 40, "maxRejectedShare": 0.5}"#)
     ).get()
-    #expect(
-      pipeline.source.limits
-        == ReadLimits(maxFileBytes: 2 << 20, maxFieldBytes: 64 << 10, maxColumns: 50, maxJSONDepth: 40))
+    var expected = ReadLimits(maxFileBytes: 2 << 20, maxFieldBytes: 64 << 10, maxColumns: 50, maxJSONDepth: 40)
+    expected.maxRejectedShare = 0.5
+    #expect(pipeline.source.limits == expected)
     #expect(pipeline.readOptions.limits == pipeline.source.limits)
   }
 
@@ -34,6 +35,7 @@ import _TrendlineTestSupport
     #expect(
       pipeline.source.limits
         == ReadLimits(maxFileBytes: 256 << 20, maxFieldBytes: 1 << 20, maxColumns: 1000, maxJSONDepth: 512))
+    #expect(pipeline.source.limits.maxRejectedShare == 0.05)
   }
 
   @Test(arguments: [
@@ -51,6 +53,15 @@ import _TrendlineTestSupport
     (
       #"{"maxJSONDepth": 100000}"#,
       "broken.json:1:93: error: maxJSONDepth must be between 1 and 10000, found 100000 at source.limits.maxJSONDepth"
+    ),
+    (
+      #"{"maxRejectedShare": 5}"#,
+      "broken.json:1:97: error: maxRejectedShare must be a share between 0 and 1 (0.05 is one row in twenty), "
+        + "found 5 at source.limits.maxRejectedShare"
+    ),
+    (
+      #"{"maxRejectedShare": "5%"}"#,
+      "broken.json:1:97: error: expected a number, found a string at source.limits.maxRejectedShare"
     ),
   ])
   func badLimitIsReported(limits: String, expected: String) throws {

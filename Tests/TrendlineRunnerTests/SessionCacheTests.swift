@@ -17,7 +17,8 @@ import _TrendlineTestSupport
     let pipeline: Pipeline
 
     /// One warm-up, two counted sets of a catalog exercise (one in a pound user's float
-    /// artifact), an exercise not in the catalog, and a row with a weight that is not a number.
+    /// artifact), an exercise not in the catalog, and a row with a weight that is not a number
+    /// (1 row in 6, under the pipeline's `maxRejectedShare`).
     static let strong = """
       Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE
       2025-11-03 18:00:00,Push,1h 5m,Bench Press (Barbell),W,40,10,0,0,,,
@@ -40,7 +41,8 @@ import _TrendlineTestSupport
       let file = root.appendingPathComponent("p.json")
       try Data(
         """
-        {"version": 1, "name": "cache", "source": {"input": "in", "catalog": "\(catalog)"},
+        {"version": 1, "name": "cache",
+         "source": {"input": "in", "catalog": "\(catalog)", "limits": {"maxRejectedShare": 0.2}},
          "charts": {"volume": [{"bucket": {"range": "all", "measures": ["sessions"]}}]}}
         """.utf8
       ).write(to: file)

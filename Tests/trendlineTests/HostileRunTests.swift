@@ -92,12 +92,14 @@ import _TrendlineTestSupport
       "{\"sessions\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}")
     try write("big.csv", header + "\n" + String(repeating: row + "\n", count: 25_000))
     try write("ok.csv", header + "\n" + row + "\n")
-    // Under the 1 MB file limit only as a file of 0.95 MB: the field is rejected, its row lost.
+    // Under the 1 MB file limit only as a file of 0.95 MB: the field is rejected, its row lost
+    // (1 row in 2, which the pipeline's maxRejectedShare allows).
     let field = String(repeating: "x", count: 1_000_000)
     try write("field.csv", header + "\n" + row + "\n" + row.replacingOccurrences(of: "Evening", with: field) + "\n")
 
     let pipeline = scratch.url.appendingPathComponent("p.json")
-    try Data(Self.pipeline(input: input, limits: #"{"maxFileMB": 1, "maxFieldKB": 512}"#).utf8).write(to: pipeline)
+    try Data(Self.pipeline(input: input, limits: #"{"maxFileMB": 1, "maxFieldKB": 512, "maxRejectedShare": 0.5}"#).utf8)
+      .write(to: pipeline)
     let out = scratch.url.appendingPathComponent("out")
     let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29", "--quiet"])
     #expect(result.status == 1, "\(result.stderr)")

@@ -223,6 +223,41 @@ import _TrendlineTestSupport
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/volume.json").path))
   }
 
+  /// A file mostly rejected fails its user with the share and the commonest reason (SPEC 11.2);
+  /// the other user is written, `row-outcomes.csv` lists every row, and the pipeline can raise
+  /// the limit.
+  @Test func aMostlyRejectedFileFailsItsUser() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    let header =
+      "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
+    let rows = [
+      "2026-11-20 10:00:00,A,1h,Squat (Barbell),1,100,5,0,0,,,",
+      "20 nov. 2026 10:00,A,1h,Squat (Barbell),2,100,5,0,0,,,",
+      "21 nov. 2026 10:00,A,1h,Squat (Barbell),1,100,5,0,0,,,",
+    ]
+    try scratch.write(([header] + rows).joined(separator: "\n") + "\n", to: "in/ann.csv")
+    try scratch.write(Self.strong(), to: "in/bob.csv")
+    for (limits, status) in [("", Int32(1)), (#", "limits": {"maxRejectedShare": 0.7}"#, 0)] {
+      let text = Self.pipeline(input: input, charts: Self.volume).replacingOccurrences(
+        of: #""catalog": "\#(ContainmentTests.catalog)""#,
+        with: #""catalog": "\#(ContainmentTests.catalog)""# + limits)
+      let pipeline = try scratch.write(text, to: "p.json")
+      let out = scratch.url.appendingPathComponent("out")
+      let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+      #expect(result.status == status, "\(result.stderr)")
+      let failure =
+        "error: user 'ann' failed: ann.csv: 67 % of its rows are rejected (2 of 3), over "
+        + "source.limits.maxRejectedShare 0.05; the commonest reasons: Date: '20 nov. 2026 10:00' is not a date "
+        + "and time (2 rows, first at line 3); see row-outcomes.csv"
+      #expect(result.stderr.contains(failure) == (status == 1), "\(result.stderr)")
+      #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/volume.json").path))
+      #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/ann/row-outcomes.csv").path))
+      let annVolume = out.appendingPathComponent("users/ann/volume.json").path
+      #expect(FileManager.default.fileExists(atPath: annVolume) == (status == 0))
+    }
+  }
+
   /// A cache folder that cannot be written is named as the cache, with what to do (it was
   /// reported as the output folder).
   @Test func anUnwritableCacheIsNamedAsTheCache() throws {

@@ -201,7 +201,11 @@ import _TrendlineTestSupport
       2026-11-20 10:00:00,"A",1h,"Squat (Barbell)",1,100,5,0,0,,,
       2026-11-20 10:00:00,"A",1h,"Squat (Barbell)",2,100,-5,0,0,,,
       """, to: "in/bob/=SUM(A1).csv")
-    let file = try scratch.write(Self.pipeline(input: input.path), to: "p.json")
+    // 1 row in 2 rejected: the pipeline allows it, so that only --strict fails the user.
+    let text = Self.pipeline(input: input.path).replacingOccurrences(
+      of: #""catalog": "\#(Self.catalog)""#,
+      with: #""catalog": "\#(Self.catalog)", "limits": {"maxRejectedShare": 0.5}"#)
+    let file = try scratch.write(text, to: "p.json")
     let lenient = scratch.url.appendingPathComponent("lenient")
     #expect(
       try runTrendline(["run", file.path, "--output", lenient.path, "--as-of", "2026-11-29", "--quiet"]).status == 0)
