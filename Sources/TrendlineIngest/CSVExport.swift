@@ -485,6 +485,8 @@ final class FieldDecoder {
   let resolver: ZoneResolver
   /// Numbers are written with a decimal comma (`62,5`), as in a mapped CSV that says so.
   let decimalComma: Bool
+  /// How dates spelling their month read it (Hevy); nil reads English names.
+  var months: MonthReading?
 
   init(timeZone: TimeZone, decimalComma: Bool = false) {
     resolver = ZoneResolver(timeZone: timeZone)
@@ -676,7 +678,7 @@ final class FieldDecoder {
   func instant(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> Int64 {
     let bytes = reader.field(index)
     if !bytes.isEmpty && equal(lastTimestampBytes, bytes) { return lastTimestamp }
-    guard let parsed = TimestampParser.parse(bytes) else {
+    guard let parsed = TimestampParser.parse(bytes, months: months) else {
       throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
     }
     let value = try checkedInstant(parsed, reader, index)
@@ -688,7 +690,7 @@ final class FieldDecoder {
   /// Field `index` as a local wall time (seconds since 1970 on the wall clock), for end times
   /// that must be placed after a start.
   func localTime(_ reader: CSVReader, _ index: Int) throws(FieldProblem) -> ParsedTimestamp {
-    guard let parsed = TimestampParser.parse(reader.field(index)) else {
+    guard let parsed = TimestampParser.parse(reader.field(index), months: months) else {
       throw FieldProblem(index: index, reason: "'\(reader.string(index))' is not a date and time")
     }
     return parsed

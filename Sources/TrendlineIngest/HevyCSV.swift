@@ -6,13 +6,49 @@ import TrendlineSupport
 /// `15 Sep 2025, 07:48` in the user's zone. The weight and distance units are named by the
 /// header (`weight_kg` or `weight_lbs`, `distance_km` or `distance_miles`), independently of
 /// each other and of the user's settings (SPEC 9.4). A workout lasts `end_time − start_time`.
+///
+/// Month names are in the phone's language (`30 abr 2024`, `11 Nis 2026`; SPEC 11.1): a file
+/// is read in English, and when a date held a name English does not read, read again in the
+/// one language all its dates read in (``MonthNames/choose(for:)``). Two readings of such a
+/// file, rather than a first pass over every file to find its language: nearly every export
+/// is English and pays nothing.
 enum HevyCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
   {
+    let english = MonthReading()
+    let first = try read(file: file, bytes: bytes, settings: settings, limits: limits, months: english)
+    guard english.hasUnread else { return first }
+    switch MonthNames.choose(for: english.tokens) {
+    case .language(let language) where language == english.language:
+      return first
+    case .language(let language):
+      return try read(file: file, bytes: bytes, settings: settings, limits: limits, months: MonthReading(language))
+    case .ambiguous(let token, let languages):
+      let names = languages.map { "\($0.name) (\($0.month(token).map(monthNumber) ?? "?"))" }
+      throw ExportError(
+        file: file,
+        message:
+          "the month '\(token)' in its dates reads as a different month in \(names.joined(separator: ", ")), and no "
+          + "other date says which language the file is in; export it again with the phone in English")
+    case .unreadable(let token):
+      throw ExportError(
+        file: file,
+        message:
+          "the dates name their month '\(token)', which is not a month in any language Trendline reads; "
+          + "export it again with the phone in English")
+    }
+  }
+
+  /// `7` as `month 7`, for a message that shows what a name would mean.
+  private static func monthNumber(_ month: Int) -> String { "month \(month)" }
+
+  private static func read(
+    file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits, months: MonthReading
+  ) throws(ExportError) -> FileIngest {
     try readCSVExport(file: file, bytes: bytes, format: .hevyCSV, limits: limits) {
       (header) throws(ExportError) -> Parser in
-      try Parser(header: header, file: file, settings: settings)
+      try Parser(header: header, file: file, settings: settings, months: months)
     }
   }
 
@@ -36,7 +72,7 @@ enum HevyCSV {
     /// The last row's end time and its session, since every set of a workout repeats them.
     private var lastEnd: (bytes: [UInt8], start: Int64, length: (seconds: Int64?, dropped: FieldProblem?))?
 
-    init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
+    init(header: CSVHeader, file: String, settings: ReadSettings, months: MonthReading) throws(ExportError) {
       title = try header.require(file, format: "Hevy", "title")
       startTime = try header.require(file, format: "Hevy", "start_time")
       endTime = header.index("end_time")
@@ -59,6 +95,7 @@ enum HevyCSV {
       }
       stated = StatedUnits(weight: weightUnit, distance: distance == nil ? nil : distanceUnit)
       fields = FieldDecoder(timeZone: settings.timeZone)
+      fields.months = months
     }
 
     func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {

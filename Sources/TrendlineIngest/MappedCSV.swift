@@ -257,7 +257,7 @@ public struct DatePattern: Sendable, Equatable {
         guard let value = scanner.digits(maxCount: 2) else { return nil }
         civil.month = value.value
       case .monthName:
-        guard let value = scanner.monthName() else { return nil }
+        guard let value = scanner.monthName(nil) else { return nil }
         civil.month = value
       case .day:
         guard let value = scanner.digits(maxCount: 2) else { return nil }

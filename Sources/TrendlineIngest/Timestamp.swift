@@ -78,28 +78,44 @@ public struct ParsedTimestamp: Sendable, Equatable {
 ///     2020-12-30 18:51:52              Strong
 ///     2025-01-29 5:30:00\u{202F}pm     Strong on a 12-hour device (narrow no-break space)
 ///     15 Sep 2025, 07:48               Hevy
+///     Apr 12, 2026, 12:29 PM           Hevy on a US phone
 ///     2025-04-29                       FitNotes (date only)
 ///     2021-01-17 22:14:35 +0000        Fitbod, Apple Health
 ///     2026-08-24T18:00:00+02:00        native JSON (RFC 3339, `Z`, fractions)
 ///
-/// One grammar covers them all: a date (`YYYY-MM-DD` or `D MMM YYYY`), optionally `T`, a space
+/// One grammar covers them all: a date (`YYYY-MM-DD`, `D MMM YYYY` or `MMM D, YYYY`), optionally `T`, a space
 /// or `, ` and a time `H:MM[:SS[.fff]]`, optionally `am`/`pm` after a space, a no-break space
 /// or none, optionally an offset (`Z`, `±HH:MM`, `±HHMM`, `±HH`). Fractions of a second are
-/// dropped, since every instant Trendline keeps is whole seconds. Month names are English,
-/// as in every real Hevy export seen.
+/// dropped, since every instant Trendline keeps is whole seconds. A month name is English
+/// unless the caller reads the file's dates in another language (``MonthReading``; Hevy
+/// writes `30 abr 2024, 19:25` from a Spanish phone).
 public enum TimestampParser {
   /// Parses `bytes` (surrounding spaces allowed); nil when it is not a valid timestamp,
   /// including impossible dates such as 2025-02-29 or 24:00.
   ///
   /// - Complexity: O(*n*), where *n* is the number of bytes.
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParsedTimestamp? {
+    parse(bytes, months: nil)
+  }
+
+  /// Parses `bytes`, reading a month name with `months` (English when nil).
+  ///
+  /// - Complexity: O(*n*), where *n* is the number of bytes.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, months: MonthReading?) -> ParsedTimestamp? {
     var scanner = ByteScanner(bytes)
     scanner.skipSpaces()
     var civil = CivilDateTime(year: 0, month: 0, day: 0)
 
-    // The date: ISO order, or Hevy's day, month name, year.
-    guard let first = scanner.digits(maxCount: 4) else { return nil }
-    if first.count == 4 {
+    // The date: ISO order, Hevy's day, month name, year, or (on a US phone) month name, day, year.
+    if let month = scanner.monthName(months) {
+      guard scanner.take(ASCII.space), let day = scanner.digits(maxCount: 2), scanner.take(ASCII.comma),
+        scanner.take(ASCII.space), let year = scanner.digits(maxCount: 4), year.count == 4
+      else { return nil }
+      civil.year = year.value
+      civil.month = month
+      civil.day = day.value
+      _ = scanner.take(ASCII.comma)
+    } else if let first = scanner.digits(maxCount: 4), first.count == 4 {
       guard scanner.take(ASCII.minus), let month = scanner.digits(maxCount: 2),
         scanner.take(ASCII.minus), let day = scanner.digits(maxCount: 2)
       else { return nil }
@@ -107,7 +123,9 @@ public enum TimestampParser {
       civil.month = month.value
       civil.day = day.value
     } else {
-      guard first.count <= 2, scanner.take(ASCII.space), let month = scanner.monthName(),
+      scanner.position = 0
+      scanner.skipSpaces()
+      guard let first = scanner.digits(maxCount: 2), scanner.take(ASCII.space), let month = scanner.monthName(months),
         scanner.take(ASCII.space), let year = scanner.digits(maxCount: 4), year.count == 4
       else { return nil }
       civil.year = year.value
@@ -236,23 +254,37 @@ struct ByteScanner {
     return count == 0 ? nil : (value, count)
   }
 
-  /// An English three-letter month abbreviation, any case: 1…12.
-  mutating func monthName() -> Int? {
-    guard position + 3 <= bytes.count else { return nil }
-    // Lower-case the three letters into one integer and compare with the table.
-    let key =
-      (UInt32(bytes[position] | 0x20) << 16) | (UInt32(bytes[position + 1] | 0x20) << 8)
-      | UInt32(bytes[position + 2] | 0x20)
-    guard let index = ByteScanner.monthKeys.firstIndex(of: key) else { return nil }
-    position += 3
-    return index + 1
+  /// A month's name, up to the space after it: 1…12. Read by `months` when given; else an
+  /// English name of three letters, any case, looked up without allocating.
+  mutating func monthName(_ months: MonthReading?) -> Int? {
+    var end = position
+    while end < bytes.count, bytes[end] != ASCII.space, bytes[end] != ASCII.comma, bytes[end] != ASCII.tab,
+      !(bytes[end] >= ASCII.zero && bytes[end] <= ASCII.nine)
+    {
+      end += 1
+    }
+    guard end > position else { return nil }
+    let token = UnsafeBufferPointer(rebasing: bytes[position..<end])
+    let month: Int?
+    if let months {
+      month = months.month(token)
+    } else if token.count == 3 {
+      // Lower-case the three letters into one integer and compare with the table.
+      let key = (UInt32(token[0] | 0x20) << 16) | (UInt32(token[1] | 0x20) << 8) | UInt32(token[2] | 0x20)
+      month = ByteScanner.englishMonthKeys.first { $0.key == key }?.month
+    } else {
+      month = nil
+    }
+    guard let month else { return nil }
+    position = end
+    return month
   }
 
-  private static let monthKeys: [UInt32] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-  ].map { name in
-    let b = Array(name.utf8)
-    return (UInt32(b[0]) << 16) | (UInt32(b[1]) << 8) | UInt32(b[2])
+  /// Every three-letter ASCII spelling that names one month in English, from the locale data
+  /// (``MonthNames/english``): `jan` … `dec`, and the starts of the full names, which are the same.
+  private static let englishMonthKeys: [(key: UInt32, month: Int)] = MonthNames.english.threeLetterASCII.map {
+    let b = Array($0.spelling.utf8)
+    return ((UInt32(b[0]) << 16) | (UInt32(b[1]) << 8) | UInt32(b[2]), $0.month)
   }
 
   /// `am`/`pm` (any case, with optional dots: `a.m.`): true for pm.
