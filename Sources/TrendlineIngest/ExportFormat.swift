@@ -64,6 +64,11 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
     if has("isWarmup") && has("Weight(kg)") { return .fitbodCSV }
     if has("Exercise") && has("Category") && has("Date") { return .fitNotesCSV }
     if has("workoutActivityType") && has("startDate") { return .appleHealthCSV }
+    // A header in a language no reader names: Strong by the shape of its columns and values.
+    let byStructure = bytes.withUnsafeBufferPointer {
+      StrongCSV.hasStructure(UnsafeBufferPointer(rebasing: $0[start..<min($0.count, start + (1 << 16))]))
+    }
+    if byStructure { return .strongCSV }
     return nil
   }
 }

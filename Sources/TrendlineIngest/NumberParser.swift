@@ -1,3 +1,4 @@
+import Foundation
 import TrendlineSupport
 
 /// Reads decimal numbers and durations from field bytes, without making a `String`.
@@ -105,7 +106,8 @@ public enum NumberParser {
   }
 
   /// Reads a duration in seconds: `1h 5m`, `45m`, `30s`, `38min`, `1h`, `01:05:00`, `0:09:21`,
-  /// `9:21` (minutes and seconds), or a plain number of seconds (`4195`, `75.0`).
+  /// `9:21` (minutes and seconds), a plain number of seconds (`4195`, `75.0`), or units named in
+  /// another language (`1小时13分钟`, ``DurationUnits``).
   /// `.empty` for a blank field.
   ///
   /// - Complexity: O(*n*), where *n* is the number of bytes.
@@ -135,33 +137,95 @@ public enum NumberParser {
       return scanner.isAtEnd ? .number(Double(total)) : .invalid
     }
 
-    // Unit form: numbers each followed by h, m, min or s, in that order, spaces between.
+    // Unit form: numbers each followed by a unit, hours before minutes before seconds, spaces
+    // between or none: `h`, `m`, `min`, `s`, or a unit's name in another language (`1小时13分钟`).
     var total = 0
     var value = first.value
     var lastRank = 0
     while true {
       scanner.skipSpaces()
-      let rank: Int
-      let multiplier: Int
-      if scanner.take(UInt8(ascii: "h")) {
-        (rank, multiplier) = (1, 3600)
-      } else if scanner.take(UInt8(ascii: "m")) {
-        _ = scanner.take(UInt8(ascii: "i")) && scanner.take(UInt8(ascii: "n"))
-        (rank, multiplier) = (2, 60)
-      } else if scanner.take(UInt8(ascii: "s")) {
-        (rank, multiplier) = (3, 1)
-      } else {
-        return .invalid
+      var end = scanner.position
+      while end < bytes.count, bytes[end] != ASCII.space, !(bytes[end] >= ASCII.zero && bytes[end] <= ASCII.nine) {
+        end += 1
       }
+      let word = UnsafeBufferPointer(rebasing: bytes[scanner.position..<end])
+      guard !word.isEmpty, let rank = DurationUnits.rank(of: word) else { return .invalid }
+      scanner.position = end
       guard rank > lastRank else { return .invalid }
       lastRank = rank
-      total += value * multiplier
+      total += value * [3600, 60, 1][rank - 1]
       scanner.skipSpaces()
       if scanner.isAtEnd { return .number(Double(total)) }
       guard let next = scanner.digits(maxCount: 9) else { return .invalid }
       value = next.value
     }
   }
+}
+
+/// The names of hours, minutes and seconds in a written duration: `h`, `m`, `min`, `s`, and
+/// every language's own from Foundation's locale data (Strong writes `1小时13分钟` in Chinese,
+/// `1 Std. 5 Min.` is German's), SPEC 11.1.
+///
+/// It deliberately holds no hand-written translations: each language's names are what
+/// Foundation's duration formatting writes for 1, 2, 5 and 13 of a unit, in each width, so
+/// plural forms are there too. A name that is one unit in one language and another unit in
+/// another (`saat`, hours in Turkish, seconds in Malay) is left out rather than guessed. The
+/// names are made once per process, and only when a duration is not written in the ASCII
+/// units (about 0.5 s).
+enum DurationUnits {
+  /// 1 for hours, 2 for minutes, 3 for seconds; nil for a word no language uses for a unit.
+  ///
+  /// - Complexity: O(*m*) for a word of *m* bytes.
+  static func rank(of word: UnsafeBufferPointer<UInt8>) -> Int? {
+    switch word.count {
+    case 1:
+      switch word[0] {
+      case UInt8(ascii: "h"): return 1
+      case UInt8(ascii: "m"): return 2
+      case UInt8(ascii: "s"): return 3
+      default: break
+      }
+    case 3 where word.elementsEqual("min".utf8): return 2
+    default: break
+    }
+    return translated[MonthNames.normalized(String(decoding: word, as: UTF8.self))]
+  }
+
+  private static let translated: [String: Int] = {
+    var codes = Set<String>()
+    for identifier in Locale.availableIdentifiers {
+      if let code = Locale(identifier: identifier).language.languageCode?.identifier { codes.insert(code) }
+    }
+    var ranks: [String: Int] = [:]
+    var conflicting: Set<String> = []
+    let units: [(unit: Duration.UnitsFormatStyle.Unit, seconds: Int64, rank: Int)] = [
+      (.hours, 3600, 1), (.minutes, 60, 2), (.seconds, 1, 3),
+    ]
+    let widths: [Duration.UnitsFormatStyle.UnitWidth] = [.wide, .abbreviated, .condensedAbbreviated, .narrow]
+    for code in codes.sorted() {
+      let locale = Locale(identifier: code)
+      for (unit, seconds, rank) in units {
+        for width in widths {
+          for count in [1, 2, 5, 13] as [Int64] {
+            let text = Duration.seconds(seconds * count).formatted(.units(allowed: [unit], width: width).locale(locale))
+            // The name is what is left of `13 min` without its number, spaces and direction marks.
+            let name = String(
+              String.UnicodeScalarView(
+                text.unicodeScalars.filter {
+                  !$0.properties.isWhitespace && $0.properties.numericType == nil && $0 != "\u{200E}"
+                    && $0 != "\u{200F}"
+                }))
+            let key = MonthNames.normalized(name)
+            guard !key.isEmpty else { continue }
+            if let known = ranks[key], known != rank { conflicting.insert(key) }
+            ranks[key] = rank
+          }
+        }
+      }
+    }
+    for key in conflicting { ranks[key] = nil }
+    return ranks
+  }()
 }
 
 extension NumberParser {

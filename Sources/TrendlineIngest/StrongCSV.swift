@@ -115,6 +115,40 @@ enum StrongCSV {
     languages.first { header($0.exercise) && header($0.setOrder) }
   }
 
+  /// Strong's twelve-column layout, read by position when its header is in a language the
+  /// table above does not name (SPEC 11.1: Chinese `日期,锻炼名称,时长,运动名称,设置顺序,重量,次,距离,秒,
+  /// 备注,锻炼备注,RPE`): the app translates each name and keeps the order.
+  static let columnsByPosition = 12
+
+  /// Whether `bytes`, a CSV whose header names no Strong language, has the structure of
+  /// Strong's twelve-column export: a header of twelve names, and records (the first 20 looked at) each
+  /// with a date and time first, a duration or nothing third, and numbers or nothing in the
+  /// weight, reps, distance and seconds columns; at least one with a set number fifth.
+  ///
+  /// - Complexity: O(*r*) for the first 20 records' *r* bytes.
+  static func hasStructure(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let reader = CSVReader(borrowing: bytes, delimiter: nil, maximumFieldBytes: 4096, maximumFields: 64)
+    var event = reader.next()
+    while case .blankLine = event { event = reader.next() }
+    // A header of names: a file whose header is missing starts with a set, which must not be
+    // taken for the header and lost.
+    guard case .record = event, reader.fieldCount == columnsByPosition, TimestampParser.parse(reader.field(0)) == nil,
+      !(5...8).contains(where: { NumberParser.decimal(reader.field($0)) != .invalid })
+    else { return false }
+    var numbered = 0
+    for _ in 0..<20 {
+      event = reader.next()
+      if case .blankLine = event { continue }
+      guard case .record = event else { break }
+      guard reader.fieldCount == columnsByPosition, let start = TimestampParser.parse(reader.field(0)),
+        start.hasTime, reader.isEmpty(2) || NumberParser.duration(reader.field(2)) != .invalid,
+        (5...8).allSatisfy({ NumberParser.decimal(reader.field($0)) != .invalid })
+      else { return false }
+      if case .number = setOrder(reader.field(4)) { numbered += 1 }
+    }
+    return numbered > 0
+  }
+
   final class Parser: CSVRowParser {
     let date: Int
     let workoutName: Int
@@ -139,8 +173,16 @@ enum StrongCSV {
     /// them.
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
       guard let language = StrongCSV.language(of: { header.has($0) }) else {
-        throw header.missing(
-          file, format: "Strong", column: "exercise name and set order", looked: ["Exercise Name", "Set Order"])
+        guard header.names.count == StrongCSV.columnsByPosition else {
+          throw header.missing(
+            file, format: "Strong", column: "exercise name and set order", looked: ["Exercise Name", "Set Order"])
+        }
+        (date, workoutName, duration, exercise, setOrder) = (0, 1, 2, 3, 4)
+        (weight, reps, distance, seconds) = (5, 6, 7, 8)
+        (weightUnitColumn, distanceUnitColumn, headerWeightUnit, headerDistanceUnit) = (nil, nil, nil, nil)
+        self.settings = settings
+        self.fields = FieldDecoder(timeZone: settings.timeZone)
+        return
       }
       let format = "Strong (\(language.name) header)"
       date = try header.require(file, format: format, language.date)
