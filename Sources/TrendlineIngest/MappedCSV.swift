@@ -195,6 +195,13 @@ public struct DatePattern: Sendable, Equatable {
   public static func problem(_ text: String) -> String? {
     let missing = [("y", "year (yyyy or yy)"), ("M", "month (MM)"), ("d", "day (dd)")].filter { !text.contains($0.0) }
     if !missing.isEmpty { return "dateFormat '\(text)' has no \(missing.map(\.1).joined(separator: ", "))" }
+    // Any other letter would be read as itself, so a placeholder such as `CHECK: yyyy MM dd`
+    // would pass as a pattern that no date matches, and `run` would reject every row.
+    if let letter = text.first(where: { $0.isLetter && !"yMdHhmsaT".contains($0) }) {
+      return
+        "dateFormat '\(text)' has '\(letter)', which is not a pattern letter (yyyy or yy, MM or MMM, dd, HH or hh, "
+        + "mm, ss, a, and T between a date and a time)"
+    }
     let bytes = Array(text.utf8)
     var index = 0
     while index < bytes.count {

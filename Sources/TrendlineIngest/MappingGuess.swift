@@ -6,13 +6,18 @@ import TrendlineSupport
 /// refuses it: the user gets their header back and a mapping to paste and check, instead of
 /// having to learn the mapping keys first.
 ///
-/// Only a guess, and said to be one: each role takes the first column whose name carries a
-/// word for it (in English and the languages the apps ship in), and the date format the first
-/// row's value fits.
+/// A guess, said to be one, but never a wrong one pasted as it is (SPEC 11.4): each role takes
+/// the first column whose name carries a word for it (in English and the languages the apps
+/// ship in) *and whose values fit it* in the first rows — dates for `start`, names that are not
+/// numbers for `exercise`, whole numbers for `reps` and `setIndex`, numbers for `weight` —
+/// never a planned value's column (`Required Weight Value`) where a done one may be, and the
+/// date format every start value fits. A role no column fits is left out; without a start and
+/// an exercise there is no mapping at all, only the header. It holds no placeholder: what it
+/// offers, `validate` accepts and `run` reads.
 enum MappingGuess {
   /// Words in a column's lower-case name, per `source.csv.columns` key, most telling first.
   static let roles: [(key: String, words: [String])] = [
-    ("start", ["start", "date", "datum", "data", "fecha", "day", "time", "when"]),
+    ("start", ["start", "date", "datetime", "timestamp", "datum", "data", "fecha", "day", "time", "when"]),
     ("end", ["end"]),
     ("exercise", ["exercise", "exercice", "übung", "esercizio", "ejercicio", "lift", "movement", "activity"]),
     ("session", ["workout", "session", "routine", "program", "training", "entraînement", "allenamento"]),
@@ -25,7 +30,13 @@ enum MappingGuess {
     ("duration", ["duration", "dauer", "durée"]),
   ]
 
-  /// Patterns tried on the first row's start value when the usual timestamp reader does not
+  /// How many rows are looked at to see whether a column's values fit a role.
+  static let sampledRows = 20
+
+  /// Words naming a planned value rather than a done one.
+  static let plannedWords: Set<String> = ["required", "target", "planned", "plan", "goal", "prescribed"]
+
+  /// Patterns tried on the start values when the usual timestamp reader does not
   /// read it (day-first before month-first: most of the world writes dates that way).
   static let dateFormats = [
     "dd.MM.yyyy HH:mm:ss", "dd.MM.yyyy HH:mm", "dd.MM.yyyy", "dd/MM/yyyy HH:mm:ss", "dd/MM/yyyy HH:mm", "dd/MM/yyyy",
@@ -40,14 +51,52 @@ enum MappingGuess {
     let reader = CSVReader(bytes: bytes)
     guard case .record = reader.next(), reader.fieldCount > 1 else { return nil }
     let names = (0..<reader.fieldCount).map { normalizedName(reader.string($0)) }
-    var firstRow: [String] = []
-    while true {
+    // The first rows, enough to see what a column holds.
+    var rows: [[String]] = []
+    reading: while rows.count < sampledRows {
       switch reader.next() {
-      case .record: firstRow = (0..<reader.fieldCount).map { reader.string($0) }
+      case .record: rows.append((0..<reader.fieldCount).map { reader.string($0).trimmingCharacters(in: .whitespaces) })
       case .blankLine, .malformed: continue
-      case .end: break
+      case .end: break reading
       }
-      break
+    }
+    let decimalComma = names.indices.contains { index in
+      let values = rows.compactMap { index < $0.count && !$0[index].isEmpty ? $0[index] : nil }
+      return !values.isEmpty
+        && values.allSatisfy {
+          $0.contains(",") && !$0.contains(".") && Double($0.replacingOccurrences(of: ",", with: ".")) != nil
+        }
+    }
+    // The one date pattern every start value fits, when the usual timestamp reader reads none.
+    func datePattern(_ values: [String]) -> String?? {
+      if values.allSatisfy({ TimestampParser.parse($0) != nil }) { return .some(nil) }
+      let format = dateFormats.first { format in
+        let pattern = DatePattern(format)
+        return values.allSatisfy { value in
+          var text = value
+          return text.withUTF8 { pattern.parse($0) != nil }
+        }
+      }
+      return format.map { .some($0) }
+    }
+    func fits(_ index: Int, role: String) -> Bool {
+      let values = rows.compactMap { index < $0.count && !$0[index].isEmpty ? $0[index] : nil }
+      func number(_ text: String) -> Double? {
+        guard
+          case .number(let value) = NumberParser.decimal(
+            decimalComma ? text.replacingOccurrences(of: ",", with: ".") : text)
+        else { return nil }
+        return value
+      }
+      switch role {
+      case "start", "end": return !values.isEmpty && datePattern(values) != nil
+      case "exercise": return !values.isEmpty && values.allSatisfy { number($0) == nil }
+      case "session", "setType": return values.allSatisfy { number($0) == nil }
+      case "reps", "setIndex": return values.allSatisfy { number($0).map { $0 >= 0 && $0 == $0.rounded() } ?? false }
+      case "weight", "distance", "seconds": return values.allSatisfy { number($0) != nil }
+      case "duration": return values.allSatisfy { NumberParser.duration($0) != .invalid }
+      default: return false
+      }
     }
 
     // A column matches a word as its whole name, else as whole words of it (`Weight (KG)`
@@ -56,6 +105,10 @@ enum MappingGuess {
     let words = lowered.map { Set($0.split { !$0.isLetter && !$0.isNumber }.map(String.init)) }
     func matches(_ index: Int, _ word: String, role: String) -> Bool {
       if role == "weight" && (words[index].contains("body") || words[index].contains("unit")) { return false }
+      // Planned values are not what was done (Liftosaur's `Required Reps` beside `Completed Reps`).
+      if !words[index].isDisjoint(with: plannedWords) { return false }
+      // A flag (`Is Warmup Set?`) is no set number.
+      if role == "setIndex" && !words[index].isDisjoint(with: ["is", "warmup", "warm"]) { return false }
       if lowered[index] == word { return true }
       let parts = word.split(separator: " ").map(String.init)
       return parts.allSatisfy(words[index].contains)
@@ -64,7 +117,7 @@ enum MappingGuess {
     var columns: [(key: String, name: String, index: Int)] = []
     for role in roles {
       let found = role.words.lazy.compactMap { word in
-        lowered.indices.first { !taken.contains($0) && matches($0, word, role: role.key) }
+        lowered.indices.first { !taken.contains($0) && matches($0, word, role: role.key) && fits($0, role: role.key) }
       }.first
       guard let found else { continue }
       taken.insert(found)
@@ -83,19 +136,12 @@ enum MappingGuess {
     writer.beginObject()
     let delimiter = Character(Unicode.Scalar(reader.delimiter))
     if delimiter != "," { writer.member("delimiter", delimiter == "\t" ? "\\t" : String(delimiter)) }
-    func value(_ key: String) -> String? {
-      guard let column = columns.first(where: { $0.key == key }), column.index < firstRow.count else { return nil }
-      return firstRow[column.index].trimmingCharacters(in: .whitespaces)
-    }
-    if let weight = value("weight"), weight.contains(","), !weight.contains(".") {
-      writer.member("decimalSeparator", ",")
-    }
-    if let start = value("start"), !start.isEmpty, TimestampParser.parse(start) == nil {
-      var text = start
-      let format = text.withUTF8 { bytes in
-        dateFormats.first { DatePattern($0).parse(bytes) != nil }
-      }
-      writer.member("dateFormat", format ?? "CHECK: a pattern of yyyy MM dd HH mm ss")
+    if decimalComma { writer.member("decimalSeparator", ",") }
+    if let start = columns.first(where: { $0.key == "start" }),
+      case .some(.some(let format)) = datePattern(
+        rows.compactMap { start.index < $0.count && !$0[start.index].isEmpty ? $0[start.index] : nil })
+    {
+      writer.member("dateFormat", format)
     }
     writer.key("columns")
     writer.beginObject()
