@@ -209,6 +209,21 @@ enum StrongCSV {
       self.fields = FieldDecoder(timeZone: settings.timeZone)
     }
 
+    /// Whether the row's set order is a word (holding a letter) and its weight, reps and
+    /// distance are all empty or zero: the shape of Strong's note and rest-timer rows.
+    private func isPseudoRow(_ reader: CSVReader) -> Bool {
+      guard reader.field(setOrder).contains(where: { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 >= 0x80 })
+      else { return false }
+      return [weight, reps, distance].allSatisfy { column in
+        guard let column else { return true }
+        switch NumberParser.decimal(reader.field(column)) {
+        case .empty: return true
+        case .number(let value): return value == 0
+        case .invalid: return false
+        }
+      }
+    }
+
     func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       // Set Order first: pseudo-rows carry no set values at all. Read from the bytes, since
       // every row has one and a String per row would cost more than the rest of the field.
@@ -221,6 +236,10 @@ enum StrongCSV {
       case .failure: type = .failure
       case .note: return .ignored("Strong note row")
       case .restTimer: return .ignored("Strong rest timer row")
+      case .invalid where isPseudoRow(reader):
+        // Strong translates `Note` and `Rest Timer` (German `Ruhezeit`): a word with no set
+        // values is one of them in a language whose word is not known, and holds no set to lose.
+        return .ignored("Strong note or rest timer row ('\(reader.string(setOrder))' in the set-order column)")
       case .invalid:
         throw FieldProblem(
           index: setOrder,

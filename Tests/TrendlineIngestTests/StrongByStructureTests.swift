@@ -49,6 +49,27 @@ import TrendlineSchema
     #expect(file.rowsValueDropped == 1)
   }
 
+  /// A note or rest-timer row in a language whose word for it is not known (a word in the set
+  /// order, no set values) is ignored, saying so; a word with set values is still rejected.
+  @Test func pseudoRowsInAnUnknownLanguage() throws {
+    let file = try Self.read(
+      """
+      \(Self.chineseHeader)
+      2020-09-29 07:10:22,"4.Pull",1小时13分钟,"Bent Over Row (Barbell)",1,60,5,0,0,"","",
+      2020-09-29 07:10:22,"4.Pull",1小时13分钟,"Bent Over Row (Barbell)",休息计时器,0,0.0,0,45.0,,,
+      2020-09-29 07:10:22,"4.Pull",1小时13分钟,"Bent Over Row (Barbell)",备注,,,,,"慢",,
+      2020-09-29 07:10:22,"4.Pull",1小时13分钟,"Bent Over Row (Barbell)",X,50,6,0,0,"","",
+
+      """)
+    #expect(file.sets.count == 1)
+    #expect(
+      file.ignored == [
+        "Strong note or rest timer row ('休息计时器' in the set-order column)": 1,
+        "Strong note or rest timer row ('备注' in the set-order column)": 1,
+      ])
+    #expect(file.rejects.map(\.line) == [5])
+  }
+
   /// Twelve columns of another app, whose values have another shape, are no Strong export.
   @Test func twelveColumnsOfAnotherShapeAreNotStrong() {
     let text = """
