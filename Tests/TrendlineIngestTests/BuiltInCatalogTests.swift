@@ -31,6 +31,28 @@ import TrendlineSchema
   ("Flat Barbell Bench Press", "Bench Press (Barbell)", 2),
   ("Kniebeuge", "Squat (Barbell)", 8),
   ("Squat (Safety Squat Bar)", "Squat (Safety Squat Bar)", 8),
+  // Hevy's library in Spanish, Portuguese and Turkish, as real exports write it.
+  ("Peso Muerto (Barra)", "Deadlift (Barbell)", 12),
+  ("Elevacion Laterales (Mancuerna)", "Lateral Raise (Dumbbell)", 23),
+  ("Tirón a la Cara", "Face Pull (Cable)", 25),
+  ("Empuje de Caderas (Barra)", "Hip Thrust (Barbell)", 14),
+  ("Extensão de Tríceps na Polia (Máquina)", "Triceps Extension (Cable)", 4),
+  ("Desenvolvimento (Halter)", "Shoulder Press (Dumbbell)", 1),
+  ("Cadeira Flexora (Máquina)", "Seated Leg Curl (Machine)", 10),
+  ("Mesa Flexora (Máquina)", "Lying Leg Curl (Machine)", 10),
+  ("Barfiks (Ağırlıklı)", "Pull Up (Weighted)", 9),
+  ("Ters Tutuş Barfiks", "Chin Up", 9),
+  ("Dar Tutuş Bench Press (Bar)", "Bench Press - Close Grip (Barbell)", 4),
+  // The same pattern in German, French and Italian.
+  ("Kreuzheben (Langhantel)", "Deadlift (Barbell)", 12),
+  ("Développé couché (Barre)", "Bench Press (Barbell)", 2),
+  ("Panca piana (Manubrio)", "Bench Press (Dumbbell)", 2),
+  // Liftosaur's `Name, Equipment`, JEFIT's and Fitbod's machine names.
+  ("Romanian Deadlift, Barbell", "Romanian Deadlift (Barbell)", 10),
+  ("Standing Calf Raise, Leverage Machine", "Standing Calf Raise (Machine)", 11),
+  ("Hack Squat, Smith Machine", "Hack Squat (Smith Machine)", 8),
+  ("Barbell Standing Military Press", "Overhead Press (Barbell)", 1),
+  ("Hammerstrength Iso Row", "Iso-Lateral Row (Machine)", 13),
 ])
 func builtInCatalogMapsRealNames(logged: String, name: String, primary: Int) throws {
   let entry = try #require(ExerciseLookup(catalog: .builtIn).find(logged))
