@@ -13,6 +13,8 @@ import TrendlineSupport
   let choice = ExportReader.FormatChoice.fixed(.fitNotesCSV)
 #elseif TARGET_FITBOD_CSV
   let choice = ExportReader.FormatChoice.fixed(.fitbodCSV)
+#elseif TARGET_LIFTOSAUR_CSV
+  let choice = ExportReader.FormatChoice.fixed(.liftosaurCSV)
 #elseif TARGET_NATIVE_JSON
   let choice = ExportReader.FormatChoice.fixed(.nativeJSON)
 #elseif TARGET_NDJSON
@@ -58,6 +60,9 @@ public func fuzzExport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     for set in ingest.sets {
       precondition(set.weightKg.isFinite && set.reps.isFinite, "a non-finite value was accepted")
+      // A negative weight is rejected, or on an assisted exercise read as no load: never kept.
+      precondition(set.weightKg >= 0 && set.reps >= 0, "a negative value was accepted")
+      precondition((set.muscleNames?.count ?? 0) <= 64, "more muscle names than a row may carry")
       // Native JSON looks lines up only for rejects (its accepted sets carry line 0).
       precondition(set.line >= (ingest.format == .nativeJSON ? 0 : 1), "set line below 1")
     }

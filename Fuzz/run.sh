@@ -17,7 +17,7 @@ swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 build=$root/.build-fuzz
 sanitize=${FUZZ_SANITIZE:-fuzzer,address}
 
-targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv
+targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv liftosaur-csv
   native-json ndjson mapped-csv auto-export pipeline-loader as-of session-cache cohort-partial)
 
 if [ "${1:-}" = list ] || [ $# -lt 2 ]; then
@@ -91,14 +91,17 @@ seed() { for f in "$@"; do [ -f "$f" ] && cp "$f" "$seeds/$(echo "$f" | tr '/' '
 conformance=../shared/conformance
 shopt -s globstar nullglob
 case $target in
-  csv-reader | strong-csv | hevy-csv | fitnotes-csv | fitbod-csv | mapped-csv)
-    seed SampleData/exports/**/*.csv SampleData/mapped/*.csv $conformance/csv-spectrum/**/*.csv ../shared/real-exports/**/*.csv ;;
+  csv-reader | strong-csv | hevy-csv | fitnotes-csv | fitbod-csv | liftosaur-csv | mapped-csv)
+    # Fuzz/seeds/TARGET: stand-ins written for the project for layouts SampleData lacks.
+    seed SampleData/exports/**/*.csv SampleData/mapped/*.csv $conformance/csv-spectrum/**/*.csv ../shared/real-exports/**/*.csv \
+      Fuzz/seeds/$target/*.csv ;;
   json-reader)
     seed $conformance/json/**/*.json SampleData/*.json SampleData/exports/*.json ;;
   native-json | ndjson)
     seed SampleData/exports/*.json SampleData/exports/*.ndjson ../shared/real-exports/**/*.json ;;
   auto-export)
-    seed SampleData/exports/**/* SampleData/mapped/*.csv ../shared/real-exports/**/* ;;
+    seed SampleData/exports/**/* SampleData/mapped/*.csv ../shared/real-exports/**/* Fuzz/seeds/liftosaur-csv/*.csv \
+      Fuzz/seeds/fitbod-csv/*.csv ;;
   pipeline-loader)
     seed Pipelines/*.json Tests/Fixtures/pipelines/**/*.json ;;
   as-of)

@@ -11,10 +11,13 @@ struct FieldProblem: Error {
 /// What one record of an export turned out to be.
 enum RowOutcome {
   /// One set, which the parser wrote into the set it was given; `dropped` is a value the row
-  /// stated that was impossible and is left unknown (SPEC 10.2), the set kept.
-  case set(dropped: FieldProblem? = nil)
-  /// Several sets from one record: a StrongLifts row is a whole workout.
-  case sets([ExportSet])
+  /// stated that was impossible and is left unknown (SPEC 10.2), the set kept; `repaired` is a
+  /// value read other than as written (a negative weight on an assisted exercise, SPEC 11.3),
+  /// which lists the row as repaired.
+  case set(dropped: FieldProblem? = nil, repaired: FieldProblem? = nil)
+  /// Several sets from one record: a StrongLifts row is a whole workout, an older Fitbod row
+  /// may state several identical sets; `repaired` as for ``set(dropped:repaired:)``.
+  case sets([ExportSet], repaired: FieldProblem? = nil)
   /// Not a set (a pseudo-row, a skipped set); the reason is counted and listed.
   case ignored(String)
 }
@@ -288,12 +291,12 @@ private func readCSVRecords<Parser: CSVRowParser>(
         switch consume outcome {
         case .ignored(let reason):
           result.note(.ignored, line: line, column: 1, field: "", reason: reason)
-        case .set(let dropped):
+        case .set(let dropped, let repaired):
           if let original = duplicates.original(of: set) {
             result.note(.duplicate, line: line, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
             continue
           }
-          if let repair { result.note(.repaired, line: line, column: 1, field: "", reason: repair) }
+          noteRepairs(repaired, repair: repair, line: line, reader: reader, header: header, into: &result)
           if let dropped {
             let index = min(dropped.index, reader.fieldCount - 1)
             result.note(
@@ -302,13 +305,14 @@ private func readCSVRecords<Parser: CSVRowParser>(
             set.droppedValueLine = Int32(clamping: reader.fields[index].line)
           }
           result.sets.append(set)
-        case .sets(let sets):
+        case .sets(let sets, let repaired):
           // A whole-workout row is one row: it holds no repeat of itself to find. A row of no
           // set is still a row, and counted.
           guard !sets.isEmpty else {
             result.note(.ignored, line: line, column: 1, field: "", reason: "a row with no set")
             continue
           }
+          noteRepairs(repaired, repair: repair, line: line, reader: reader, header: header, into: &result)
           for (position, var set) in sets.enumerated() {
             set.sharesRowWithPrevious = position > 0
             result.sets.append(set)
@@ -323,6 +327,25 @@ private func readCSVRecords<Parser: CSVRowParser>(
       }
     }
   }
+}
+
+/// Lists a row read only after repairs — a known exporter bug (`repair`), a value read other
+/// than as written (`repaired`) — with one note however many it needed: `rowsRepaired` counts
+/// rows. The note sits at the repaired value's column when there is one.
+private func noteRepairs(
+  _ repaired: FieldProblem?, repair: String?, line: Int, reader: CSVReader, header: CSVHeader,
+  into result: inout FileIngest
+) {
+  guard let repaired else {
+    if let repair { result.note(.repaired, line: line, column: 1, field: "", reason: repair) }
+    return
+  }
+  let index = min(repaired.index, reader.fieldCount - 1)
+  let field = reader.fields[index]
+  result.note(
+    .repaired, line: line, column: field.line == line ? field.column : 1,
+    field: index < header.names.count ? header.names[index] : "",
+    reason: repair.map { "\($0); \(repaired.reason)" } ?? repaired.reason)
 }
 
 /// Finds rows that repeat a set already read from the same file (SPEC 10.5).
@@ -546,6 +569,22 @@ final class FieldDecoder {
     let kilograms = unit.kilograms(try number(reader, index))
     try SetLimits.checkWeight(kilograms, index: index, text: reader.string(index))
     return kilograms
+  }
+
+  /// Field `index` as the load of a set of `exercise`: as ``weightKg(_:_:unit:)``, except that
+  /// a negative weight on an assisted exercise (``AssistedExercise``) is the machine's
+  /// assistance, not a load: the set counts with no load — 0 kg, what an empty weight reads as
+  /// (SPEC 9.5) — and the problem returned lists the row as repaired (SPEC 11.3). On any other
+  /// exercise a negative weight still rejects the row.
+  ///
+  /// - Complexity: O(*m*) for a field of *m* bytes, plus O(*e*) for an exercise name of *e*
+  ///   bytes when the weight is negative.
+  func loadKg(_ reader: CSVReader, _ index: Int?, unit: WeightUnit, exercise: String) throws(FieldProblem)
+    -> (kilograms: Double, assistance: FieldProblem?)
+  {
+    guard let index else { return (0, nil) }
+    return try AssistedExercise.load(
+      unit.kilograms(try number(reader, index)), exercise: exercise, index: index, text: reader.string(index))
   }
 
   /// Field `index` as reps: empty is 0, 0…1000 the possible range.
@@ -814,6 +853,53 @@ enum StartLimits {
     if start < range.lowerBound { return "'\(text())' is before 1970, which no workout log holds" }
     if start > range.upperBound { return "'\(text())' is after 9999, which no workout log holds" }
     return nil
+  }
+}
+
+/// Exercises whose weight an app may write as negative because it is assistance (a counterweight
+/// lifting part of the body), not load: `Assisted Pull-Up`, `Pull Up (Assisted)`, `Assisted
+/// Dip Machine` (EXPORT-FORMATS §10.4; SPEC 11.3). Recognised by the word's stem `assist` in
+/// the name, in any case, since that is what every app's library writes for them; it does not
+/// look at muscle groups or the catalog, which a reader does not have.
+enum AssistedExercise {
+  private static let stem = Array("assist".utf8)
+
+  /// Whether `name` contains `assist` in any case (ASCII case folding: the stem is ASCII, and a
+  /// name whose letters fold otherwise cannot spell it).
+  ///
+  /// - Complexity: O(*e*), where *e* is the number of bytes of the name.
+  static func contains(_ name: String) -> Bool {
+    var utf8 = Array(name.utf8)
+    guard utf8.count >= stem.count else { return false }
+    for position in utf8.indices where utf8[position] >= 0x41 && utf8[position] <= 0x5A { utf8[position] |= 0x20 }
+    for start in 0...(utf8.count - stem.count) where utf8[start] == stem[0] {
+      if utf8[start..<(start + stem.count)].elementsEqual(stem) { return true }
+    }
+    return false
+  }
+
+  /// `kilograms` as the load of a set of `exercise`, range-checked (``SetLimits/checkWeight``):
+  /// a negative weight on an assisted exercise is no load (0 kg) with the problem to list as a
+  /// repair; any other negative weight, or assistance over 1500 kg, rejects the row.
+  ///
+  /// - Complexity: O(1), plus O(*e*) for an exercise name of *e* bytes when the weight is
+  ///   negative.
+  static func load(_ kilograms: Double, exercise: String, index: Int, text: @autoclosure () -> String)
+    throws(FieldProblem) -> (kilograms: Double, assistance: FieldProblem?)
+  {
+    if kilograms < 0, contains(exercise) {
+      // Assistance beyond the heaviest load is no machine's: still impossible, still rejected.
+      try SetLimits.checkWeight(-kilograms, index: index, text: text())
+      return (0, FieldProblem(index: index, reason: reason(text())))
+    }
+    try SetLimits.checkWeight(kilograms, index: index, text: text())
+    return (kilograms, nil)
+  }
+
+  /// The reason a row with assistance `text` is listed as repaired.
+  static func reason(_ text: String) -> String {
+    "weight '\(text.trimmingCharacters(in: .whitespaces))' is negative on an assisted exercise: "
+      + "the assistance is not a load, so the set counts with no load"
   }
 }
 

@@ -34,6 +34,11 @@ public enum ExportReader {
         throw ExportError(file: file, message: "the file is empty; export it again from the app")
       }
       guard let sniffed = ExportFormat.sniff(bytes, fileName: file) else {
+        // A file recognised as no workout log at all is refused for what it is: a guessed
+        // column mapping would read its activities as sets of nothing.
+        if let what = ExportFormat.notAWorkoutLog(Array(bytes.prefix(1 << 16))) {
+          throw ExportError(file: file, message: what)
+        }
         var message =
           "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); "
           + "for another app's CSV set source.format to \"csv\" with a source.csv column mapping"
@@ -53,6 +58,7 @@ public enum ExportReader {
     case .fitbodCSV: return try FitbodCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .strongLiftsCSV: return try StrongLiftsCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .gymBookCSV: return try GymBookCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .liftosaurCSV: return try LiftosaurCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .appleHealthCSV: return try AppleHealthCSV.read(file: file, bytes: bytes, limits: limits)
     case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)

@@ -107,6 +107,11 @@ public struct ExportSet: Sendable, Equatable {
   public var exercise = ""
   /// Muscle groups stated by the export itself (native formats), else nil.
   public var muscleGroupIds: [Int]?
+  /// Muscle groups the export names for the exercise, by the catalog's group names
+  /// (Liftosaur's target muscles), else nil. Unlike ``muscleGroupIds`` they do not override the
+  /// catalog: the merge uses them only for an exercise the catalog lacks, resolving each name
+  /// in the run's catalog (a reader does not know which catalog that is).
+  public var muscleNames: [String]?
   /// The set's number within its exercise block, when the format writes one (SPEC 10.5).
   public var setIndex: Int?
   /// The set comes from the same row as the set before it: a StrongLifts row is a whole
@@ -165,6 +170,7 @@ public struct ExportSet: Sendable, Equatable {
     self.seconds = seconds
     self.stated = stated
     muscleGroupIds = nil
+    muscleNames = nil
     sharesRowWithPrevious = false
     droppedValueLine = 0
   }

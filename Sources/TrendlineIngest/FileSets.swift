@@ -35,12 +35,15 @@ public struct FileSets: Sendable, RandomAccessCollection {
   struct Kind: Sendable, Hashable {
     var exercise: String
     var muscleGroupIds: [Int]?
+    /// The catalog's names of the muscle groups the file names for the exercise (Liftosaur).
+    var muscleNames: [String]? = nil
     var type: SetType
     var stated: StatedUnits
     var sharesRowWithPrevious: Bool
 
     static func == (a: Kind, b: Kind) -> Bool {
-      a.smallFields == b.smallFields && a.muscleGroupIds == b.muscleGroupIds && sameBytes(a.exercise, b.exercise)
+      a.smallFields == b.smallFields && a.muscleGroupIds == b.muscleGroupIds && a.muscleNames == b.muscleNames
+        && sameBytes(a.exercise, b.exercise)
     }
 
     func hash(into hasher: inout Hasher) {
@@ -50,6 +53,7 @@ public struct FileSets: Sendable, RandomAccessCollection {
         hasher.combine(muscleGroupIds.count)
         for id in muscleGroupIds { hasher.combine(id) }
       }
+      if let muscleNames { hasher.combine(muscleNames) }
     }
 
     /// The type, the stated units and the row flag in one integer: one comparison and one
@@ -114,6 +118,7 @@ public struct FileSets: Sendable, RandomAccessCollection {
   private var lastSessionName = ""
   private var lastExercise = ""
   private var lastMuscleGroupIds: [Int]?
+  private var lastMuscleNames: [String]?
 
   public init() {}
 
@@ -137,6 +142,7 @@ public struct FileSets: Sendable, RandomAccessCollection {
       weightKg: record.weightKg, reps: record.reps, distanceMeters: record.distanceMeters, seconds: record.seconds,
       stated: kind.stated)
     set.sharesRowWithPrevious = kind.sharesRowWithPrevious
+    set.muscleNames = kind.muscleNames
     set.droppedValueLine = droppedValueLines[position] ?? 0
     return set
   }
@@ -166,13 +172,14 @@ public struct FileSets: Sendable, RandomAccessCollection {
     let sameKind =
       kind >= 0 && kinds[Int(kind)].type == set.type
       && kinds[Int(kind)].sharesRowWithPrevious == set.sharesRowWithPrevious && kinds[Int(kind)].stated == set.stated
-      && lastExercise == set.exercise && lastMuscleGroupIds == set.muscleGroupIds
+      && lastExercise == set.exercise && lastMuscleGroupIds == set.muscleGroupIds && lastMuscleNames == set.muscleNames
     if !sameKind {
       lastExercise = set.exercise
       lastMuscleGroupIds = set.muscleGroupIds
+      lastMuscleNames = set.muscleNames
       let new = Kind(
-        exercise: set.exercise, muscleGroupIds: set.muscleGroupIds, type: set.type, stated: set.stated,
-        sharesRowWithPrevious: set.sharesRowWithPrevious)
+        exercise: set.exercise, muscleGroupIds: set.muscleGroupIds, muscleNames: set.muscleNames, type: set.type,
+        stated: set.stated, sharesRowWithPrevious: set.sharesRowWithPrevious)
       kind = place(of: new)
     }
     if set.droppedValueLine > 0 { droppedValueLines[records.count] = set.droppedValueLine }

@@ -112,8 +112,8 @@ enum FitNotesCSV {
         throw FieldProblem(index: exercise, reason: "the exercise name is empty")
       }
       let rowWeight = headerWeightUnit == nil ? try fields.weightUnit(reader, weightUnitColumn.map(at)) : nil
-      let weightKg = try fields.weightKg(
-        reader, weight.map(at), unit: headerWeightUnit ?? rowWeight ?? settings.weightUnit)
+      let (weightKg, assistance) = try fields.loadKg(
+        reader, weight.map(at), unit: headerWeightUnit ?? rowWeight ?? settings.weightUnit, exercise: exerciseName)
       let repCount = try fields.reps(reader, reps.map(at))
       // A unit on an empty or zero distance means nothing (FitNotes writes `0.0,kg` on a side
       // plank: EXPORT-FORMATS §9.5), so it is read only when there is a distance to measure.
@@ -129,7 +129,7 @@ enum FitNotesCSV {
         start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil,
         type: .normal, weightKg: weightKg, reps: repCount, distanceMeters: meters,
         seconds: seconds, stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: rowDistance))
-      return .set()
+      return .set(repaired: assistance)
     }
   }
 }

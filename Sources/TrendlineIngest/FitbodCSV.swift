@@ -10,6 +10,18 @@ import TrendlineSupport
 /// length, so the name is empty and the duration unknown (0). `isWarmup` marks warm-ups.
 /// `multiplier` (2 for dumbbell pairs) is not applied: volume is weight × reps as written,
 /// the same rule as every other format.
+///
+/// Fitbod's older layout (2018–2019, EXPORT-FORMATS §10.4), `Date,Exercise,Sets,Reps,Weight,
+/// isWarmup,Note`, is read by the same parser, told apart by its `Weight` column (no unit in
+/// its name): dates without a time (a workout is a local day, as FitNotes'), and a `Sets`
+/// count per row — 1 in every file seen. Its weights are kilograms, as in the newer layout,
+/// although the column does not say so and EXPORT-FORMATS §10.4 expected the user's unit: in
+/// the one real file found, 2,490 of its 2,511 weights are pound entries converted to
+/// kilograms (`6.803893642` = 15 lb, `18.14371638` = 40 lb), so reading them in a pound
+/// user's unit would shrink every load to 0.45 of itself, silently. A larger count is that many identical sets from the one row
+/// (the row counted once, as a StrongLifts row is): the column says how many were done, and
+/// dropping all but one would lose work. 0 sets is a row of no set, ignored and listed. Its
+/// assisted exercises carry a negative weight, read as no load (``AssistedExercise``).
 enum FitbodCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
@@ -28,13 +40,28 @@ enum FitbodCSV {
     let seconds: Int?
     let distance: Int?
     let isWarmup: Int?
+    /// The older layout's `Sets` column; nil in the newer layout, one set a row.
+    let setCount: Int?
     let fields: FieldDecoder
+
+    /// The most sets one older-layout row may state: an empirically generous bound (every
+    /// row seen states 1); a larger count is another column or junk, and would make one row
+    /// hold thousands of sets.
+    static let maximumSetsPerRow = 100
 
     init(header: CSVHeader, file: String, settings: ReadSettings) throws(ExportError) {
       date = try header.require(file, format: "Fitbod", "Date")
       exercise = try header.require(file, format: "Fitbod", "Exercise")
       reps = try header.require(file, format: "Fitbod", "Reps")
-      weight = try header.require(file, format: "Fitbod", "Weight(kg)")
+      // The newer layout names its unit; without that name, `Weight` and `Sets` make the older
+      // one, and any other header is missing the newer layout's weight column, as before.
+      if !header.has("Weight(kg)"), header.has("Weight"), header.has("Sets") {
+        weight = try header.require(file, format: "Fitbod (older layout)", "Weight")
+        setCount = try header.require(file, format: "Fitbod (older layout)", "Sets")
+      } else {
+        weight = try header.require(file, format: "Fitbod", "Weight(kg)")
+        setCount = nil
+      }
       seconds = header.index("Duration(s)")
       distance = header.index("Distance(m)")
       isWarmup = header.index("isWarmup")
@@ -56,15 +83,34 @@ enum FitbodCSV {
           throw FieldProblem(index: isWarmup, reason: "'\(reader.string(isWarmup))' is not true or false")
         }
       }
-      let weightKg = try fields.weightKg(reader, weight, unit: .kilograms)
+      let (weightKg, assistance) = try fields.loadKg(reader, weight, unit: .kilograms, exercise: exerciseName)
       let repCount = try fields.reps(reader, reps)
       let meters = try fields.meters(reader, distance, unit: .meters)
       let secondCount = try fields.seconds(reader, seconds)
+      let count = try sets(reader)
       set.assign(
         line: line, sessionKey: fields.sessionKey(start: start, name: ""), sessionName: "",
         start: start, durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type,
         weightKg: weightKg, reps: repCount, distanceMeters: meters, seconds: secondCount)
-      return .set()
+      switch count {
+      case 0: return .ignored("Fitbod row of 0 sets")
+      case 1: return .set(repaired: assistance)
+      default: return .sets(Array(repeating: set, count: count), repaired: assistance)
+      }
+    }
+
+    /// The older layout's `Sets`: empty is one set (the row is a set), else a whole number
+    /// from 0 to ``maximumSetsPerRow``. Always 1 in the newer layout.
+    private func sets(_ reader: CSVReader) throws(FieldProblem) -> Int {
+      guard let setCount, !reader.isEmpty(setCount) else { return 1 }
+      let value = try fields.number(reader, setCount)
+      guard value >= 0, value <= Double(Self.maximumSetsPerRow), value == value.rounded() else {
+        throw FieldProblem(
+          index: setCount,
+          reason: "'\(reader.string(setCount))' is not a number of sets (a whole number from 0 to "
+            + "\(Self.maximumSetsPerRow))")
+      }
+      return Int(value)
     }
   }
 }

@@ -167,11 +167,13 @@ enum GymBookCSV {
       var meters = 0.0
       // The unit is in the cell (`62,5 kg`): each set states its own.
       var stated = StatedUnits()
+      var assistance: FieldProblem?
       if let amount = try quantity(reader, weightOrDistance) {
         if let unit = WeightUnit(spelling: amount.unit) {
-          weightKg = unit.kilograms(amount.value)
           stated.weight = unit
-          try SetLimits.checkWeight(weightKg, index: weightOrDistance, text: reader.string(weightOrDistance))
+          (weightKg, assistance) = try AssistedExercise.load(
+            unit.kilograms(amount.value), exercise: exerciseName, index: weightOrDistance,
+            text: reader.string(weightOrDistance))
         } else if let unit = DistanceUnit(spelling: amount.unit) {
           meters = unit.meters(amount.value)
           stated.distance = unit
@@ -189,7 +191,7 @@ enum GymBookCSV {
         line: line, sessionKey: fields.sessionKey(start: start, name: name), sessionName: name, start: start,
         durationSeconds: nil, exercise: exerciseName, setIndex: nil, type: type, weightKg: weightKg, reps: reps,
         distanceMeters: meters, seconds: seconds, stated: stated)
-      return .set()
+      return .set(repaired: assistance)
     }
 
     /// Field `index` as a number and the word after it, nil when empty.

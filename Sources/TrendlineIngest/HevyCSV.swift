@@ -113,7 +113,7 @@ enum HevyCSV {
 
       let type = try fields.setType(reader, setType)
       let index = try fields.setIndex(reader, setIndex)
-      let weightKg = try fields.weightKg(reader, weight, unit: weightUnit)
+      let (weightKg, assistance) = try fields.loadKg(reader, weight, unit: weightUnit, exercise: exerciseName)
       let repCount = try fields.reps(reader, reps)
       let meters = try fields.meters(reader, distance, unit: distanceUnit)
       let secondCount = try fields.seconds(reader, seconds)
@@ -122,7 +122,7 @@ enum HevyCSV {
         start: start, durationSeconds: durationSeconds, exercise: exerciseName, setIndex: index,
         type: type, weightKg: weightKg, reps: repCount, distanceMeters: meters,
         seconds: secondCount, stated: stated)
-      return .set(dropped: dropped)
+      return .set(dropped: dropped, repaired: assistance)
     }
 
     /// `end_time − start_time`, the end read as the earliest instant with its wall time that is

@@ -105,10 +105,19 @@ enum NativeJSON {
       do throws(NativeSetDecoder.Problem) {
         // An accepted set's line is not looked up: only a rejected set, whose line a person
         // needs, pays for finding it.
-        var parsed = try decoder.set(set, session: header, line: 0)
+        var (parsed, assistance) = try decoder.set(set, session: header, line: 0)
         if let original = duplicates.original(of: parsed) {
           result.note(.duplicate, line: 0, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
         } else {
+          if let assistance {
+            // A repaired set is listed at its weight, so it is placed (rare: assisted sets only),
+            // and keeps that line, by which the merge withdraws the note if the set turns out a
+            // duplicate of a newer export.
+            if setNodes == nil { setNodes = document.member("sets", of: sessionNode).map(document.elements) ?? [] }
+            let place = place(setNodes![setIndex], "weight")
+            result.note(.repaired, line: place.line, column: place.column, field: "weight", reason: assistance)
+            parsed.line = place.line
+          }
           if let dropped = header.droppedDuration, let place = droppedAt {
             result.note(
               .valueDropped, line: place.line, column: place.column, field: "durationSeconds", reason: dropped)
@@ -206,10 +215,13 @@ enum NDJSON {
           throw NativeSetDecoder.Problem(key: "", reason: "a line must be one JSON object (a set)")
         }
         let header = try decoder.sessionHeader(value, idKey: "session")
-        var set = try decoder.set(value, session: header, line: lineNumber)
+        var (set, assistance) = try decoder.set(value, session: header, line: lineNumber)
         if let original = duplicates.original(of: set) {
           result.note(.duplicate, line: lineNumber, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
         } else {
+          if let assistance {
+            result.note(.repaired, line: lineNumber, column: 1, field: "weight", reason: assistance)
+          }
           if let dropped = header.droppedDuration {
             result.note(.valueDropped, line: lineNumber, column: 1, field: "durationSeconds", reason: dropped)
             set.droppedValueLine = Int32(clamping: lineNumber)
@@ -289,7 +301,11 @@ final class NativeSetDecoder {
     return SessionHeader(key: key, name: name, start: start, durationSeconds: duration, droppedDuration: dropped)
   }
 
-  func set(_ object: JSONValue, session: SessionHeader, line: Int) throws(Problem) -> ExportSet {
+  /// One set, and why its weight was read other than as written (a negative weight on an
+  /// assisted exercise: no load, SPEC 11.3), to list the set as repaired.
+  func set(_ object: JSONValue, session: SessionHeader, line: Int) throws(Problem)
+    -> (set: ExportSet, assistance: String?)
+  {
     guard let exerciseText = object["exercise"]?.stringValue else {
       throw Problem(key: "exercise", reason: "exercise is missing or not a string")
     }
@@ -316,7 +332,13 @@ final class NativeSetDecoder {
       }
       return number
     }
-    let weightKg = settings.weightUnit.kilograms(try number("weight"))
+    var weightKg = settings.weightUnit.kilograms(try number("weight"))
+    var assistance: String?
+    if weightKg < 0, AssistedExercise.contains(exercise) {
+      // The assistance's own size is range-checked below as a weight would be.
+      assistance = AssistedExercise.reason(object["weight"]?.numberText ?? "")
+      weightKg = -weightKg
+    }
     guard weightKg >= 0 else { throw Problem(key: "weight", reason: "weight is negative") }
     guard weightKg <= SetLimits.maximumWeightKg else {
       throw Problem(key: "weight", reason: "weight is more than 1500 kg")
@@ -357,10 +379,11 @@ final class NativeSetDecoder {
       }
       muscleGroupIds = ids
     }
-    return ExportSet(
+    let set = ExportSet(
       line: line, sessionKey: session.key, sessionName: session.name, start: session.start,
       durationSeconds: session.durationSeconds, exercise: exercise,
-      muscleGroupIds: muscleGroupIds, setIndex: index, type: type, weightKg: weightKg,
+      muscleGroupIds: muscleGroupIds, setIndex: index, type: type, weightKg: assistance == nil ? weightKg : 0,
       reps: reps, distanceMeters: meters, seconds: seconds, stated: stated)
+    return (set, assistance)
   }
 }

@@ -23,9 +23,17 @@ public struct ExerciseLookup: Sendable {
     }
   }
   private let entries: [String: Entry]
+  /// The catalog's muscle groups by the comparison key of their names, for an export that
+  /// names them (``muscleGroupIds(named:)``).
+  private let groups: [String: Int]
 
   /// - Complexity: O(*e*), where *e* is the number of catalog names and aliases.
   public init(catalog: Catalog) {
+    var groups: [String: Int] = [:]
+    for group in catalog.muscleGroups where groups[ExerciseLookup.key(group.name)] == nil {
+      groups[ExerciseLookup.key(group.name)] = group.id
+    }
+    self.groups = groups
     var entries: [String: Entry] = [:]
     for exercise in catalog.exercises {
       let entry = Entry(name: normalizedName(exercise.name), muscleGroupIds: exercise.muscleGroupIds)
@@ -53,6 +61,20 @@ public struct ExerciseLookup: Sendable {
     let base = String(key[..<open]).trimmingCharacters(in: .whitespaces)
     guard !base.isEmpty, let entry = entries[base] else { return nil }
     return Entry(name: normalizedName(name), muscleGroupIds: entry.muscleGroupIds)
+  }
+
+  /// The ids of the catalog's muscle groups named `names` (trimmed, NFC, any case), each once in
+  /// the order named; a name the catalog has no group for is left out. Nil when none is known,
+  /// so that an exercise named only by unknown muscles stays unmapped rather than mapped to
+  /// nothing.
+  ///
+  /// - Complexity: O(*n*), where *n* is the total length of the names.
+  public func muscleGroupIds(named names: [String]) -> [Int]? {
+    var ids: [Int] = []
+    for name in names {
+      if let id = groups[ExerciseLookup.key(name)], !ids.contains(id) { ids.append(id) }
+    }
+    return ids.isEmpty ? nil : ids
   }
 
   /// The comparison key: NFC, case-folded (`ß` and `SS`, `Kniebeuge` and `KNIEBEUGE`
@@ -284,9 +306,11 @@ public enum Normalize {
                 known = (entry?.name ?? kind.exercise, entry?.muscleGroupIds)
                 names[kind.exercise] = known
               }
-              let entry = TrainedExercise(
-                name: known.display, muscleGroupIds: kind.muscleGroupIds ?? known.ids ?? [],
-                isUnmapped: kind.muscleGroupIds == nil && known.ids == nil)
+              // Ids the file states win over the catalog; muscles it names only fill in for an
+              // exercise the catalog lacks (Liftosaur's target muscles, SPEC 11.3).
+              let ids =
+                kind.muscleGroupIds ?? known.ids ?? kind.muscleNames.flatMap { lookup.muscleGroupIds(named: $0) }
+              let entry = TrainedExercise(name: known.display, muscleGroupIds: ids ?? [], isUnmapped: ids == nil)
               if let found = exerciseIndex[entry] {
                 exercise = found
               } else {

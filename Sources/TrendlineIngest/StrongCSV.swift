@@ -264,7 +264,7 @@ enum StrongCSV {
       let rowDistance = headerDistanceUnit == nil ? try fields.distanceUnit(reader, distanceUnitColumn) : nil
       let weightUnit = headerWeightUnit ?? rowWeight ?? settings.weightUnit
       let distanceUnit = headerDistanceUnit ?? rowDistance ?? settings.distanceUnit
-      let weightKg = try fields.weightKg(reader, weight, unit: weightUnit)
+      let (weightKg, assistance) = try fields.loadKg(reader, weight, unit: weightUnit, exercise: exerciseName)
       let repCount = try fields.reps(reader, reps)
       let meters = try fields.meters(reader, distance, unit: distanceUnit)
       let secondCount = try fields.seconds(reader, seconds)
@@ -275,7 +275,7 @@ enum StrongCSV {
         setIndex: index, type: type, weightKg: weightKg, reps: repCount,
         distanceMeters: meters, seconds: secondCount,
         stated: StatedUnits(weight: headerWeightUnit ?? rowWeight, distance: headerDistanceUnit ?? rowDistance))
-      return .set(dropped: dropped)
+      return .set(dropped: dropped, repaired: assistance)
     }
   }
 }

@@ -44,7 +44,9 @@ extension ParseCommand {
       ]
       if let index = set.setIndex { members.append(("setIndex", int(index))) }
       // What a radar would count it as, by the set's own groups or the built-in catalog.
-      let groups = set.muscleGroupIds ?? lookup.find(set.exercise)?.muscleGroupIds
+      let groups =
+        set.muscleGroupIds ?? lookup.find(set.exercise)?.muscleGroupIds
+        ?? set.muscleNames.flatMap { lookup.muscleGroupIds(named: $0) }
       members.append(("muscleGroupIds", groups.map { .array($0.map(int)) } ?? .null))
       if set.distanceMeters != 0 { members.append(("distanceMeters", number(set.distanceMeters))) }
       if set.seconds != 0 { members.append(("seconds", number(set.seconds))) }
