@@ -10,6 +10,8 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
   case strongLiftsCSV = "stronglifts-csv"
   case gymBookCSV = "gymbook-csv"
   case nativeJSON = "native-json"
+  /// Hevy's workouts API: a page of workouts, an array of them, or one (SPEC 11.3).
+  case hevyJSON = "hevy-json"
   case ndjson = "ndjson"
   case mappedCSV = "csv"
   /// Apple Health workouts as the `applehealthdata` converter writes them: recognized so
@@ -36,6 +38,7 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
     let lowerName = fileName.lowercased()
     if lowerName.hasSuffix(".ndjson") || lowerName.hasSuffix(".jsonl") { return .ndjson }
     if bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
+      if HevyJSON.sniff(bytes, from: start) { return .hevyJSON }
       // Native JSON is one object holding `sessions`; NDJSON has one set object per line, so
       // its first line already closes.
       var end = start

@@ -56,6 +56,7 @@ public enum ExportReader {
     case .appleHealthCSV: return try AppleHealthCSV.read(file: file, bytes: bytes, limits: limits)
     case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .hevyJSON: return try HevyJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .mappedCSV:
       guard let layout else {
         throw ExportError(
