@@ -12,6 +12,8 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
   case nativeJSON = "native-json"
   /// Hevy's workouts API: a page of workouts, an array of them, or one (SPEC 11.3).
   case hevyJSON = "hevy-json"
+  /// JEFIT's multi-section export: workout sessions joined with their exercise logs.
+  case jefitCSV = "jefit-csv"
   case ndjson = "ndjson"
   case mappedCSV = "csv"
   /// Apple Health workouts as the `applehealthdata` converter writes them: recognized so
@@ -52,6 +54,7 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
       return firstIsWhole && more ? .ndjson : .nativeJSON
     }
 
+    if JEFITCSV.sniff(bytes, from: start) { return .jefitCSV }
     var end = start
     while end < bytes.count && bytes[end] != ASCII.newline { end += 1 }
     // Whole column names, any case, as the readers look them up: a substring would take

@@ -57,6 +57,7 @@ public enum ExportReader {
     case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .hevyJSON: return try HevyJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .jefitCSV: return try JEFITCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .mappedCSV:
       guard let layout else {
         throw ExportError(
