@@ -19,6 +19,10 @@ import TrendlineSupport
   let choice = ExportReader.FormatChoice.fixed(.nativeJSON)
 #elseif TARGET_NDJSON
   let choice = ExportReader.FormatChoice.fixed(.ndjson)
+#elseif TARGET_HEVY_JSON
+  let choice = ExportReader.FormatChoice.fixed(.hevyJSON)
+#elseif TARGET_JEFIT_CSV
+  let choice = ExportReader.FormatChoice.fixed(.jefitCSV)
 #elseif TARGET_MAPPED_CSV
   let choice = ExportReader.FormatChoice.fixed(.mappedCSV)
 #else
@@ -65,6 +69,7 @@ public func fuzzExport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       precondition((set.muscleNames?.count ?? 0) <= 64, "more muscle names than a row may carry")
       // Native JSON looks lines up only for rejects (its accepted sets carry line 0).
       precondition(set.line >= (ingest.format == .nativeJSON ? 0 : 1), "set line below 1")
+      precondition(set.seconds.isFinite && set.distanceMeters.isFinite, "a non-finite value was accepted")
     }
   } catch {
     precondition(error.file == file && error.line >= 1 && error.column >= 1, "error position")

@@ -18,7 +18,8 @@ build=$root/.build-fuzz
 sanitize=${FUZZ_SANITIZE:-fuzzer,address}
 
 targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv liftosaur-csv
-  native-json ndjson mapped-csv auto-export pipeline-loader as-of session-cache cohort-partial)
+  native-json ndjson hevy-json jefit-csv mapped-csv auto-export pipeline-loader as-of session-cache
+  cohort-partial)
 
 if [ "${1:-}" = list ] || [ $# -lt 2 ]; then
   printf '%s\n' "${targets[@]}"
@@ -99,9 +100,15 @@ case $target in
     seed $conformance/json/**/*.json SampleData/*.json SampleData/exports/*.json ;;
   native-json | ndjson)
     seed SampleData/exports/*.json SampleData/exports/*.ndjson ../shared/real-exports/**/*.json ;;
+  hevy-json)
+    # Stand-ins written for the tests (the real pages are not ours to copy); the fuzzer grows
+    # them from the page in Tests/TrendlineIngestTests/HevyJSONTests.swift.
+    seed Fuzz/seeds/hevy-json/* ;;
+  jefit-csv)
+    seed Fuzz/seeds/jefit-csv/* ;;
   auto-export)
     seed SampleData/exports/**/* SampleData/mapped/*.csv ../shared/real-exports/**/* Fuzz/seeds/liftosaur-csv/*.csv \
-      Fuzz/seeds/fitbod-csv/*.csv ;;
+      Fuzz/seeds/fitbod-csv/*.csv Fuzz/seeds/hevy-json/* Fuzz/seeds/jefit-csv/* ;;
   pipeline-loader)
     seed Pipelines/*.json Tests/Fixtures/pipelines/**/*.json ;;
   as-of)

@@ -11,6 +11,10 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
   case gymBookCSV = "gymbook-csv"
   case liftosaurCSV = "liftosaur-csv"
   case nativeJSON = "native-json"
+  /// Hevy's workouts API: a page of workouts, an array of them, or one (SPEC 11.3).
+  case hevyJSON = "hevy-json"
+  /// JEFIT's multi-section export: workout sessions joined with their exercise logs.
+  case jefitCSV = "jefit-csv"
   case ndjson = "ndjson"
   case mappedCSV = "csv"
   /// Apple Health workouts as the `applehealthdata` converter writes them: recognized so
@@ -37,6 +41,7 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
     let lowerName = fileName.lowercased()
     if lowerName.hasSuffix(".ndjson") || lowerName.hasSuffix(".jsonl") { return .ndjson }
     if bytes[start] == UInt8(ascii: "{") || bytes[start] == UInt8(ascii: "[") {
+      if HevyJSON.sniff(bytes, from: start) { return .hevyJSON }
       // Native JSON is one object holding `sessions`; NDJSON has one set object per line, so
       // its first line already closes.
       var end = start
@@ -50,6 +55,7 @@ public enum ExportFormat: String, Sendable, Codable, CaseIterable {
       return firstIsWhole && more ? .ndjson : .nativeJSON
     }
 
+    if JEFITCSV.sniff(bytes, from: start) { return .jefitCSV }
     var end = start
     while end < bytes.count && bytes[end] != ASCII.newline { end += 1 }
     // Whole column names, any case, as the readers look them up: a substring would take

@@ -40,7 +40,8 @@ public enum ExportReader {
           throw ExportError(file: file, message: what)
         }
         var message =
-          "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); "
+          "not a known export (Strong, Hevy CSV or JSON, FitNotes, Fitbod, StrongLifts, GymBook, Liftosaur, JEFIT, "
+          + "native JSON or NDJSON); "
           + "for another app's CSV set source.format to \"csv\" with a source.csv column mapping"
         if let guess = MappingGuess.suggestion(for: Array(bytes.prefix(1 << 16))) {
           message +=
@@ -62,6 +63,8 @@ public enum ExportReader {
     case .appleHealthCSV: return try AppleHealthCSV.read(file: file, bytes: bytes, limits: limits)
     case .nativeJSON: return try NativeJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .ndjson: return try NDJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .hevyJSON: return try HevyJSON.read(file: file, bytes: bytes, settings: settings, limits: limits)
+    case .jefitCSV: return try JEFITCSV.read(file: file, bytes: bytes, settings: settings, limits: limits)
     case .mappedCSV:
       guard let layout else {
         throw ExportError(

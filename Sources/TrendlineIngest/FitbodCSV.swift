@@ -18,10 +18,10 @@ import TrendlineSupport
 /// although the column does not say so and EXPORT-FORMATS §10.4 expected the user's unit: in
 /// the one real file found, 2,490 of its 2,511 weights are pound entries converted to
 /// kilograms (`6.803893642` = 15 lb, `18.14371638` = 40 lb), so reading them in a pound
-/// user's unit would shrink every load to 0.45 of itself, silently. A larger count is that many identical sets from the one row
-/// (the row counted once, as a StrongLifts row is): the column says how many were done, and
-/// dropping all but one would lose work. 0 sets is a row of no set, ignored and listed. Its
-/// assisted exercises carry a negative weight, read as no load (``AssistedExercise``).
+/// user's unit would shrink every load to 0.45 of itself, silently. A larger count is that many
+/// identical sets from the one row (the row counted once, as a StrongLifts row is): the column
+/// says how many were done, and dropping all but one would lose work. 0 sets is a row of no
+/// set, ignored and listed. Its assisted exercises carry a negative weight, read as no load (``AssistedExercise``).
 enum FitbodCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest

@@ -101,13 +101,15 @@ import _TrendlineTestSupport
     ),
     (
       "binary-junk.csv",
-      #"binary-junk.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
-        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"binary-junk.csv:1:1: error: not a known export (Strong, Hevy CSV or JSON, FitNotes, Fitbod, "#
+        + #"StrongLifts, GymBook, Liftosaur, JEFIT, native JSON or NDJSON); for another app's CSV set "#
+        + #"source.format to "csv" with a source.csv column mapping"#
     ),
     (
       "bom-only.csv",
-      #"bom-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
-        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"bom-only.csv:1:1: error: not a known export (Strong, Hevy CSV or JSON, FitNotes, Fitbod, "#
+        + #"StrongLifts, GymBook, Liftosaur, JEFIT, native JSON or NDJSON); for another app's CSV set "#
+        + #"source.format to "csv" with a source.csv column mapping"#
     ),
     ("cr-only-strong.csv", "read 2: accepted 2, rejected 0, duplicate 0, ignored 0"),
     (
@@ -188,9 +190,9 @@ import _TrendlineTestSupport
     ),
     (
       "missing-header-strong.csv",
-      #"missing-header-strong.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, "#
-        + #"GymBook, native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv "#
-        + #"column mapping"#
+      #"missing-header-strong.csv:1:1: error: not a known export (Strong, Hevy CSV or JSON, FitNotes, Fitbod, "#
+        + #"StrongLifts, GymBook, Liftosaur, JEFIT, native JSON or NDJSON); for another app's CSV set "#
+        + #"source.format to "csv" with a source.csv column mapping"#
     ),
     ("nan-native.json", "nan-native.json:1:199: error: unexpected character 'N', expected a value"),
     (
@@ -263,8 +265,9 @@ import _TrendlineTestSupport
     ),
     (
       "top-level-scalar.json",
-      #"top-level-scalar.json:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
-        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"top-level-scalar.json:1:1: error: not a known export (Strong, Hevy CSV or JSON, FitNotes, Fitbod, "#
+        + #"StrongLifts, GymBook, Liftosaur, JEFIT, native JSON or NDJSON); for another app's CSV set "#
+        + #"source.format to "csv" with a source.csv column mapping"#
     ),
     (
       "trailing-garbage-native.json",
@@ -313,8 +316,9 @@ import _TrendlineTestSupport
     ),
     (
       "whitespace-only.csv",
-      #"whitespace-only.csv:1:1: error: not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, "#
-        + #"native JSON or NDJSON); for another app's CSV set source.format to "csv" with a source.csv column mapping"#
+      #"whitespace-only.csv:1:1: error: not a known export (Strong, Hevy CSV or JSON, FitNotes, Fitbod, "#
+        + #"StrongLifts, GymBook, Liftosaur, JEFIT, native JSON or NDJSON); for another app's CSV set "#
+        + #"source.format to "csv" with a source.csv column mapping"#
     ),
     (
       "year-0-native.json",

@@ -17,18 +17,18 @@ import TrendlineIngest
     }
   }
 
-  /// Liftosaur's layout: the day's name is no date, planned weights and reps are not what was
-  /// done, and the warm-up flag is no set number.
+  /// A layout like Liftosaur's (which has its own reader): the day's name is no date, planned
+  /// weights and reps are not what was done, and the warm-up flag is no set number.
   @Test func doneValuesOverPlannedOnes() {
     let text =
       "Workout DateTime,Program,Day Name,Exercise,Is Warmup Set?,Required Reps,Completed Reps,"
-      + "Required Weight Value,Completed Weight Value\n"
+      + "Required Weight,Completed Weight\n"
       + "2025-11-05T07:28:35.243Z,PPL,Day 1,Bench Press,0,5,5,60,62.5\n"
       + "2025-11-05T07:28:35.243Z,PPL,Day 1,Bench Press,1,5,4,40,40\n"
     #expect(
       Self.suggestion(text)
         == #""format": "csv", "csv": {"columns": {"start": "Workout DateTime", "exercise": "Exercise", "#
-        + #""session": "Program", "weight": "Completed Weight Value", "reps": "Completed Reps"}}"#)
+        + #""session": "Program", "weight": "Completed Weight", "reps": "Completed Reps"}}"#)
   }
 
   /// An activity's id is a number, not an exercise's name: the activity's type is taken

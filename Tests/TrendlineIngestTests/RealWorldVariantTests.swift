@@ -419,7 +419,8 @@ private let gymBookHeader =
       """)
   } throws: { error in
     (error as? ExportError)?.message
-      == "not a known export (Strong, Hevy, FitNotes, Fitbod, StrongLifts, GymBook, native JSON or NDJSON); "
+      == "not a known export (Strong, Hevy CSV or JSON, FitNotes, Fitbod, StrongLifts, GymBook, Liftosaur, JEFIT, "
+      + "native JSON or NDJSON); "
       + "for another app's CSV set source.format to \"csv\" with a source.csv column mapping. "
       + "Its header is: day;lift;kg;reps;session. A mapping guessed from it, "
       + "to check and paste into the pipeline's source: "
