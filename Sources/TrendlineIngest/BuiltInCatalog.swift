@@ -2,7 +2,7 @@ import TrendlineSchema
 
 extension Catalog {
   /// Trendline's built-in exercise catalog, in the JSON form of a `source.catalog` file: the 27
-  /// muscle groups and 569 exercises with 4,628 aliases, each exercise starting on its own line.
+  /// muscle groups and 569 exercises with 4,632 aliases, each exercise starting on its own line.
   /// A long alias list continues on lines indented by two more spaces, so that no line is wider
   /// than the 120 columns of `.swift-format`; the JSON is the same either way.
   ///
@@ -644,7 +644,7 @@ extension Catalog {
       "L-Sit Chinups", "L-Sit Pull Ups", "L-Sit Pull-Up", "L-Sit Pullup", "L-Sit Pullups"], "muscleGroupIds": [9, 3, 6,
       16]},
     {"name": "Dead Hang", "aliases": ["Deadhang", "Dead Hangs", "Deadhangs", "Bar Hang", "Passive Hang",
-      "False Grip Hang"], "muscleGroupIds": [5, 9]},
+      "False Grip Hang", "Pull Up Hang", "Pull-Up Hang"], "muscleGroupIds": [5, 9]},
     {"name": "Lat Pulldown (Cable)", "aliases": ["Lat Pulldown", "V-Bar Pulldown", "Lat Pulldowns", "Lat Pull Down",
       "Lat Pull Downs", "Lat Pull-Down", "Lat Pull-Downs", "Cable Lat Pulldown", "Standard Lat Pulldown", "Pulldown",
       "Pull Down", "Front Lat Pulldown", "Pulley Alto Cable Machine", "Latziehen", "Latzug", "Lat-Zug", "Latissimuszug",
@@ -1587,7 +1587,7 @@ extension Catalog {
     {"name": "Kettlebell Carry", "aliases": ["Farmer's Walk", "Farmers Walk", "Farmer Walk", "Farmer's Carry",
       "Farmers Carry", "Farmer Carry", "Farmer's Walk (Dumbbell)", "Farmers Walk (yards)", "Dumbbell Farmer's Walk",
       "Trap Bar Carry", "Bauernlauf", "Marche du fermier", "Camminata del contadino", "Paseo del granjero",
-      "Farmer’s Walk", "Farmer’s Carry"], "muscleGroupIds": [5, 24, 6, 27]},
+      "Farmer’s Walk", "Farmer’s Carry", "Farmers Carries", "Farmer's Carries"], "muscleGroupIds": [5, 24, 6, 27]},
     {"name": "Suitcase Carry", "aliases": ["Suitcase Walk", "Unilateral Farmer Walk", "Unilateral Farmer's Walk",
       "Single Arm Farmer's Walk", "One Arm Farmer's Walk", "Unilateral Farmer’s Walk", "Single Arm Farmer’s Walk"],
       "muscleGroupIds": [7, 5, 24]},

@@ -31,6 +31,9 @@ import TrendlineSchema
   ("Flat Barbell Bench Press", "Bench Press (Barbell)", 2),
   ("Kniebeuge", "Squat (Barbell)", 8),
   ("Squat (Safety Squat Bar)", "Squat (Safety Squat Bar)", 8),
+  // Plurals a German Strong user typed for two library exercises.
+  ("Farmers Carries", "Kettlebell Carry", 5),
+  ("Pull Up Hang", "Dead Hang", 5),
   // Hevy's library in Spanish, Portuguese and Turkish, as real exports write it.
   ("Peso Muerto (Barra)", "Deadlift (Barbell)", 12),
   ("Elevacion Laterales (Mancuerna)", "Lateral Raise (Dumbbell)", 23),
