@@ -59,28 +59,24 @@ public enum MonthNames {
     return folded
   }
 
-  /// English, the language of every Hevy export from an English phone: built from the `en`
-  /// locales alone, without loading the others.
-  public static let english: Language = language("en", locales: Locale.availableIdentifiers.filter(isEnglish))
+  /// English as the app writes it (`en`, and `en_GB`'s `Sept`): the language every file is
+  /// first read in. Two locales, not all 100 English ones: loading those cost a run 10 MB and
+  /// 40 ms before its first date. A name only another English locale has reads through
+  /// ``all``, whose English is every `en` locale's.
+  public static let english: Language = language("en", locales: ["en", "en_GB"])
 
-  /// Every language of the locale data, by code; English first, then by code.
+  /// Every language of the locale data, by code; English (all its locales) first, then by code.
   ///
   /// - Complexity: O(*l*) on first use, for the *l* locales of Foundation (about 1,000).
   public static let all: [Language] = {
     var byLanguage: [String: [String]] = [:]
     for identifier in Locale.availableIdentifiers {
-      guard let code = Locale(identifier: identifier).language.languageCode?.identifier, code != "en" else {
-        continue
-      }
+      guard let code = Locale(identifier: identifier).language.languageCode?.identifier else { continue }
       byLanguage[code, default: []].append(identifier)
     }
-    let others = byLanguage.keys.sorted().map { language($0, locales: byLanguage[$0]!) }
-    return [english] + others.filter { !$0.spellings.isEmpty }
+    let others = byLanguage.keys.sorted().filter { $0 != "en" }.map { language($0, locales: byLanguage[$0]!) }
+    return [language("en", locales: byLanguage["en"] ?? ["en"])] + others.filter { !$0.spellings.isEmpty }
   }()
-
-  private static func isEnglish(_ identifier: String) -> Bool {
-    identifier == "en" || identifier.hasPrefix("en_") || identifier.hasPrefix("en-")
-  }
 
   /// The month names of `locales`, all of one language. A spelling holding a digit or a space
   /// (`1月`, Chinese) cannot be a date's month token, so it is left out.
