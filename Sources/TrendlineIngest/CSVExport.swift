@@ -858,24 +858,27 @@ enum StartLimits {
 
 /// Exercises whose weight an app may write as negative because it is assistance (a counterweight
 /// lifting part of the body), not load: `Assisted Pull-Up`, `Pull Up (Assisted)`, `Assisted
-/// Dip Machine` (EXPORT-FORMATS §10.4; SPEC 11.3). Recognised by the word's stem `assist` in
-/// the name, in any case, since that is what every app's library writes for them; it does not
-/// look at muscle groups or the catalog, which a reader does not have.
+/// Dip Machine` (EXPORT-FORMATS §10.4; SPEC 11.3). Recognised by the word's stem in the name, in
+/// any case, in the languages the apps' libraries are written in: English, French, Italian and
+/// Portuguese `assist` (`Trazioni assistite`, `Barra fixa assistida`), Spanish `asist`
+/// (`Dominadas asistidas`), Turkish `yardım` (`Barfiks (Yardımlı)`), German `unterstütz`. It
+/// does not look at muscle groups or the catalog, which a reader does not have.
 enum AssistedExercise {
-  private static let stem = Array("assist".utf8)
+  private static let stems = ["assist", "asist", "yardım", "unterstütz"].map { Array($0.utf8) }
 
-  /// Whether `name` contains `assist` in any case (ASCII case folding: the stem is ASCII, and a
-  /// name whose letters fold otherwise cannot spell it).
+  /// Whether `name` contains one of the stems in any case (ASCII case folding: the stems'
+  /// other letters are lower case as every library writes them).
   ///
   /// - Complexity: O(*e*), where *e* is the number of bytes of the name.
   static func contains(_ name: String) -> Bool {
     var utf8 = Array(name.utf8)
-    guard utf8.count >= stem.count else { return false }
     for position in utf8.indices where utf8[position] >= 0x41 && utf8[position] <= 0x5A { utf8[position] |= 0x20 }
-    for start in 0...(utf8.count - stem.count) where utf8[start] == stem[0] {
-      if utf8[start..<(start + stem.count)].elementsEqual(stem) { return true }
+    return stems.contains { stem in
+      guard utf8.count >= stem.count else { return false }
+      return (0...(utf8.count - stem.count)).contains { start in
+        utf8[start] == stem[0] && utf8[start..<(start + stem.count)].elementsEqual(stem)
+      }
     }
-    return false
   }
 
   /// `kilograms` as the load of a set of `exercise`, range-checked (``SetLimits/checkWeight``):

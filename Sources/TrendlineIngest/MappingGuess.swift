@@ -30,6 +30,29 @@ enum MappingGuess {
     ("duration", ["duration", "dauer", "durée"]),
   ]
 
+  /// How a column's dates read: as every export's are, or by one of ``dateFormats``.
+  enum DateReading {
+    case timestamps
+    case pattern(String)
+
+    /// How all of `values` read, or nil when no one way reads them all.
+    init?(_ values: [String]) {
+      if values.allSatisfy({ TimestampParser.parse($0) != nil }) {
+        self = .timestamps
+        return
+      }
+      let format = MappingGuess.dateFormats.first { format in
+        let pattern = DatePattern(format)
+        return values.allSatisfy { value in
+          var text = value
+          return text.withUTF8 { pattern.parse($0) != nil }
+        }
+      }
+      guard let format else { return nil }
+      self = .pattern(format)
+    }
+  }
+
   /// How many rows are looked at to see whether a column's values fit a role.
   static let sampledRows = 20
 
@@ -60,36 +83,19 @@ enum MappingGuess {
       case .end: break reading
       }
     }
-    let decimalComma = names.indices.contains { index in
-      let values = rows.compactMap { index < $0.count && !$0[index].isEmpty ? $0[index] : nil }
-      return !values.isEmpty
-        && values.allSatisfy {
-          $0.contains(",") && !$0.contains(".") && Double($0.replacingOccurrences(of: ",", with: ".")) != nil
-        }
+    // A column's values; a decimal comma (`62,5`) read as a point, so `weight` may fit either.
+    func values(_ index: Int) -> [String] {
+      rows.compactMap { index < $0.count && !$0[index].isEmpty ? $0[index] : nil }
     }
-    // The one date pattern every start value fits, when the usual timestamp reader reads none.
-    func datePattern(_ values: [String]) -> String?? {
-      if values.allSatisfy({ TimestampParser.parse($0) != nil }) { return .some(nil) }
-      let format = dateFormats.first { format in
-        let pattern = DatePattern(format)
-        return values.allSatisfy { value in
-          var text = value
-          return text.withUTF8 { pattern.parse($0) != nil }
-        }
-      }
-      return format.map { .some($0) }
+    func number(_ text: String) -> Double? {
+      let point = text.contains(".") ? text : text.replacingOccurrences(of: ",", with: ".")
+      guard case .number(let value) = NumberParser.decimal(point) else { return nil }
+      return value
     }
     func fits(_ index: Int, role: String) -> Bool {
-      let values = rows.compactMap { index < $0.count && !$0[index].isEmpty ? $0[index] : nil }
-      func number(_ text: String) -> Double? {
-        guard
-          case .number(let value) = NumberParser.decimal(
-            decimalComma ? text.replacingOccurrences(of: ",", with: ".") : text)
-        else { return nil }
-        return value
-      }
+      let values = values(index)
       switch role {
-      case "start", "end": return !values.isEmpty && datePattern(values) != nil
+      case "start", "end": return !values.isEmpty && DateReading(values) != nil
       case "exercise": return !values.isEmpty && values.allSatisfy { number($0) == nil }
       case "session", "setType": return values.allSatisfy { number($0) == nil }
       case "reps", "setIndex": return values.allSatisfy { number($0).map { $0 >= 0 && $0 == $0.rounded() } ?? false }
@@ -136,10 +142,14 @@ enum MappingGuess {
     writer.beginObject()
     let delimiter = Character(Unicode.Scalar(reader.delimiter))
     if delimiter != "," { writer.member("delimiter", delimiter == "\t" ? "\\t" : String(delimiter)) }
-    if decimalComma { writer.member("decimalSeparator", ",") }
+    // A decimal comma only where a mapped number has one: a comma in a column not read (a
+    // `Rating` of `4,5`) says nothing of the weights.
+    let numbers = columns.filter { ["weight", "distance", "seconds"].contains($0.key) }.flatMap { values($0.index) }
+    if numbers.contains(where: { $0.contains(",") && !$0.contains(".") }) {
+      writer.member("decimalSeparator", ",")
+    }
     if let start = columns.first(where: { $0.key == "start" }),
-      case .some(.some(let format)) = datePattern(
-        rows.compactMap { start.index < $0.count && !$0[start.index].isEmpty ? $0[start.index] : nil })
+      case .pattern(let format) = DateReading(values(start.index))
     {
       writer.member("dateFormat", format)
     }

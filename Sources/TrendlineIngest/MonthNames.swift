@@ -113,39 +113,38 @@ public enum MonthNames {
   }
 
   /// The language a file is read in, from the month `tokens` of its dates (normalized, with
-  /// how many dates held each): the one language in which all of them read.
+  /// how many dates held each): the language that reads the most of them — all of them, for an
+  /// export as the app writes it.
   ///
-  /// Where several languages read them all, they agree on every month (`mar`, `may`, `jun`
-  /// read alike in English, Spanish and Turkish) or English, the app's own language, is one of
-  /// them; otherwise the file is ambiguous (Czech `lis` is November, Croatian `lis` October).
-  /// Where none reads them all, the language that reads the most dates is chosen and the rest
-  /// of the dates are rejected row by row; where none reads any, the file is unreadable.
+  /// English reading them all is taken at once. Otherwise every language that reads as many
+  /// dates as the best must agree on each name they read (`mar`, `may`, `jun` are the same
+  /// months in Spanish and Turkish), or the file is ambiguous: Czech `lis` is November,
+  /// Croatian `lis` October, and a guess would date every workout a month wrong. A date no
+  /// language reads does not settle it either: it is rejected row by row once the language is
+  /// chosen. Where no language reads any, the file is unreadable.
   ///
-  /// - Complexity: O(*l* × *t*) for *l* languages and *t* tokens.
+  /// - Complexity: O(*l* × *t* × *s*) for *l* languages, *t* tokens and *s* spellings a
+  ///   language has (an abbreviation is looked for among them).
   public static func choose(for tokens: [String: Int]) -> Choice {
     // Most dates first, then by spelling, so that a message names the same token on every run.
     let ordered = tokens.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
     if ordered.allSatisfy({ english.month($0.key) != nil }) { return .language(english) }
-    var readingAll: [Language] = []
-    var best: (language: Language, dates: Int)?
+    var best: [Language] = []
+    var bestDates = 0
     for language in all {
-      var dates = 0
-      var readsAll = true
-      for (token, count) in ordered {
-        if language.month(token) != nil { dates += count } else { readsAll = false }
+      let dates = ordered.reduce(0) { $0 + (language.month($1.key) != nil ? $1.value : 0) }
+      if dates > bestDates {
+        (best, bestDates) = ([language], dates)
+      } else if dates == bestDates && dates > 0 {
+        best.append(language)
       }
-      if readsAll { readingAll.append(language) }
-      if dates > (best?.dates ?? 0) { best = (language, dates) }
     }
-    if let first = readingAll.first {
-      let disagreeing = ordered.first { token, _ in
-        readingAll.contains { $0.month(token) != first.month(token) }
-      }
-      guard let (token, _) = disagreeing else { return .language(first) }
-      return .ambiguous(token: token, languages: readingAll)
+    guard let first = best.first else { return .unreadable(token: ordered.first?.key ?? "") }
+    let disagreeing = ordered.first { token, _ in
+      Set(best.compactMap { $0.month(token) }).count > 1
     }
-    guard let best else { return .unreadable(token: ordered.first?.key ?? "") }
-    return .language(best.language)
+    guard let (token, _) = disagreeing else { return .language(first) }
+    return .ambiguous(token: token, languages: best.filter { $0.month(token) != nil })
   }
 }
 

@@ -6,8 +6,10 @@
 /// rows, the user fails with what a person needs to act: the file, the share, and the commonest
 /// reasons, each with a line to look at.
 ///
-/// The share is of a file's rows that hold data: blank lines are read and ignored, but do not
-/// count, so a file padded with them cannot dilute its rejects below the limit. Files are
+/// The share is of a file's rows that could be sets — accepted, rejected or duplicate — not of
+/// its ignored rows (blank lines, Strong's rest-timer rows, JEFIT's sections not read,
+/// Liftosaur's planned sets): a file of which every set row is rejected would otherwise pass
+/// when enough of its other rows are ignored, and padding could dilute any file. Files are
 /// judged one by one: one good export beside an unreadable one does not hide it.
 ///
 /// It deliberately judges rows, not sets: a rejected row is what the file says and Trendline
@@ -25,7 +27,7 @@ public enum RejectedShare {
   /// - Complexity: O(*n*), where *n* is the number of notes.
   public static func problem(files: [FileAccounting], notes: [RowNote], limit: Double) -> String? {
     for file in files {
-      let rows = file.rows.read - file.ignoredByReason["blank line", default: 0]
+      let rows = file.rows.read - file.rows.ignored
       let rejected = file.rows.rejected
       guard rows > 0, rejected > 0, Double(rejected) > limit * Double(rows) else { continue }
       let reasons = commonestReasons(notes.lazy.filter { $0.file == file.file && $0.outcome == .rejected })

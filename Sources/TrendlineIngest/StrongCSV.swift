@@ -26,6 +26,12 @@ enum StrongCSV {
     }
   }
 
+  /// The reason a note or rest-timer row in a language whose word for it is not known is
+  /// ignored. One reason for every such word: a reason is a category, counted per file in the
+  /// manifest, so a file of a million different words must not make a million of them.
+  static let pseudoRowInAnotherLanguage =
+    "Strong note or rest timer row (a word in the set-order column, no set values)"
+
   /// What a `Set Order` cell says.
   enum SetOrder: Equatable {
     case number(Int)
@@ -123,7 +129,8 @@ enum StrongCSV {
   /// Whether `bytes`, a CSV whose header names no Strong language, has the structure of
   /// Strong's twelve-column export: a header of twelve names, and records (the first 20 looked at) each
   /// with a date and time first, a duration or nothing third, and numbers or nothing in the
-  /// weight, reps, distance and seconds columns; at least one with a set number fifth.
+  /// weight, reps, distance and seconds columns; at least one with a set number (or `W`, `D`,
+  /// `F`) fifth.
   ///
   /// - Complexity: O(*r*) for the first 20 records' *r* bytes.
   static func hasStructure(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -144,7 +151,10 @@ enum StrongCSV {
         start.hasTime, reader.isEmpty(2) || NumberParser.duration(reader.field(2)) != .invalid,
         (5...8).allSatisfy({ NumberParser.decimal(reader.field($0)) != .invalid })
       else { return false }
-      if case .number = setOrder(reader.field(4)) { numbered += 1 }
+      switch setOrder(reader.field(4)) {
+      case .number, .warmup, .dropset, .failure: numbered += 1
+      case .note, .restTimer, .invalid: break
+      }
     }
     return numbered > 0
   }
@@ -239,7 +249,7 @@ enum StrongCSV {
       case .invalid where isPseudoRow(reader):
         // Strong translates `Note` and `Rest Timer` (German `Ruhezeit`): a word with no set
         // values is one of them in a language whose word is not known, and holds no set to lose.
-        return .ignored("Strong note or rest timer row ('\(reader.string(setOrder))' in the set-order column)")
+        return .ignored(StrongCSV.pseudoRowInAnotherLanguage)
       case .invalid:
         throw FieldProblem(
           index: setOrder,

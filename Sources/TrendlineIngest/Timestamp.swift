@@ -108,30 +108,25 @@ public enum TimestampParser {
 
     // The date: ISO order, Hevy's day, month name, year, or (on a US phone) month name, day, year.
     if let month = scanner.monthName(months) {
-      guard scanner.take(ASCII.space), let day = scanner.digits(maxCount: 2), scanner.take(ASCII.comma),
+      guard scanner.afterMonthName(), let day = scanner.digits(maxCount: 2), scanner.take(ASCII.comma),
         scanner.take(ASCII.space), let year = scanner.digits(maxCount: 4), year.count == 4
       else { return nil }
-      civil.year = year.value
-      civil.month = month
-      civil.day = day.value
+      (civil.year, civil.month, civil.day) = (year.value, month, day.value)
       _ = scanner.take(ASCII.comma)
-    } else if let first = scanner.digits(maxCount: 4), first.count == 4 {
-      guard scanner.take(ASCII.minus), let month = scanner.digits(maxCount: 2),
-        scanner.take(ASCII.minus), let day = scanner.digits(maxCount: 2)
-      else { return nil }
-      civil.year = first.value
-      civil.month = month.value
-      civil.day = day.value
     } else {
-      scanner.position = 0
-      scanner.skipSpaces()
-      guard let first = scanner.digits(maxCount: 2), scanner.take(ASCII.space), let month = scanner.monthName(months),
-        scanner.take(ASCII.space), let year = scanner.digits(maxCount: 4), year.count == 4
-      else { return nil }
-      civil.year = year.value
-      civil.month = month
-      civil.day = first.value
-      _ = scanner.take(ASCII.comma)
+      guard let first = scanner.digits(maxCount: 4) else { return nil }
+      if first.count == 4 {
+        guard scanner.take(ASCII.minus), let month = scanner.digits(maxCount: 2),
+          scanner.take(ASCII.minus), let day = scanner.digits(maxCount: 2)
+        else { return nil }
+        (civil.year, civil.month, civil.day) = (first.value, month.value, day.value)
+      } else {
+        guard first.count <= 2, scanner.take(ASCII.space), let month = scanner.monthName(months),
+          scanner.afterMonthName(), let year = scanner.digits(maxCount: 4), year.count == 4
+        else { return nil }
+        (civil.year, civil.month, civil.day) = (year.value, month, first.value)
+        _ = scanner.take(ASCII.comma)
+      }
     }
     guard civil.month >= 1 && civil.month <= 12, civil.day >= 1,
       civil.day <= CivilDateTime.daysInMonth(year: civil.year, month: civil.month)
@@ -254,13 +249,13 @@ struct ByteScanner {
     return count == 0 ? nil : (value, count)
   }
 
-  /// A month's name, up to the space after it: 1…12. Read by `months` when given; else an
-  /// English name of three letters, any case, looked up without allocating.
+  /// A month's name: its letters (any byte of a non-ASCII letter counts as one), `30 abr 2024`,
+  /// `28 Şub`, `05-Jan-2024` in a mapped pattern: 1…12; a period after it is the caller's. Read by
+  /// `months` when given; else an English name of three letters, any case, looked up without
+  /// allocating.
   mutating func monthName(_ months: MonthReading?) -> Int? {
     var end = position
-    while end < bytes.count, bytes[end] != ASCII.space, bytes[end] != ASCII.comma, bytes[end] != ASCII.tab,
-      !(bytes[end] >= ASCII.zero && bytes[end] <= ASCII.nine)
-    {
+    while end < bytes.count, bytes[end] >= 0x80 || (bytes[end] | 0x20 >= 0x61 && bytes[end] | 0x20 <= 0x7A) {
       end += 1
     }
     guard end > position else { return nil }
@@ -280,12 +275,25 @@ struct ByteScanner {
     return month
   }
 
+  /// The space after a month's name, and a period before it (`Sept. `, as the locale data
+  /// abbreviates).
+  mutating func afterMonthName() -> Bool {
+    _ = take(ASCII.dot)
+    return take(ASCII.space)
+  }
+
   /// Every three-letter ASCII spelling that names one month in English, from the locale data
   /// (``MonthNames/english``): `jan` … `dec`, and the starts of the full names, which are the same.
-  private static let englishMonthKeys: [(key: UInt32, month: Int)] = MonthNames.english.threeLetterASCII.map {
-    let b = Array($0.spelling.utf8)
-    return ((UInt32(b[0]) << 16) | (UInt32(b[1]) << 8) | UInt32(b[2]), $0.month)
-  }
+  private static let englishMonthKeys: [(key: UInt32, month: Int)] = {
+    let keys: [(key: UInt32, month: Int)] = MonthNames.english.threeLetterASCII.map {
+      let b = Array($0.spelling.utf8)
+      return ((UInt32(b[0]) << 16) | (UInt32(b[1]) << 8) | UInt32(b[2]), $0.month)
+    }
+    // Locale data without English (a stripped ICU) would make every spelled date unreadable:
+    // a bug of the build, said at once rather than as rows rejected.
+    precondition(Set(keys.map(\.month)).count == 12, "Foundation's locale data has no English month names")
+    return keys
+  }()
 
   /// `am`/`pm` (any case, with optional dots: `a.m.`): true for pm.
   mutating func meridiem() -> Bool? {

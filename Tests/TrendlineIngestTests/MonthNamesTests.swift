@@ -89,6 +89,16 @@ import TrendlineSchema
     }
   }
 
+  /// One date no language reads does not make `lis` mean one month: the file still fails.
+  @Test func anUnreadableDateDoesNotSettleAnAmbiguousMonth() {
+    #expect(throws: ExportError.self) {
+      try Self.hevy([
+        ("14 lis 2025, 10:00", "14 lis 2025, 11:00"), ("15 lis 2025, 10:00", "15 lis 2025, 11:00"),
+        ("6 xyz 2025, 10:00", "6 xyz 2025, 11:00"),
+      ])
+    }
+  }
+
   /// No language has `xyz`: the file fails naming it, rather than losing every row.
   @Test func aMonthNoLanguageHasFailsTheFile() {
     #expect {
@@ -111,6 +121,14 @@ import TrendlineSchema
       file.rejects.map(\.description) == ["hevy.csv:3:5: error: start_time: '2 xyz 2024, 08:00' is not a date and time"]
     )
     #expect(file.sets.map(\.start) == [1_714_505_100, 1_735_117_200])
+  }
+
+  /// A mapped CSV's `MMM` reads an English name between other characters (`05-Jan-2024`).
+  @Test(arguments: [("dd-MMM-yyyy", "05-Jan-2024"), ("MMM/dd/yyyy", "jan/05/2024"), ("dd.MMM.yyyy", "05.JAN.2024")])
+  func englishMonthsInAPattern(pattern: String, text: String) {
+    var copy = text
+    #expect(
+      copy.withUTF8 { DatePattern(pattern).parse($0) }?.civil == CivilDateTime(year: 2024, month: 1, day: 5))
   }
 
   @Test func choosingALanguage() {

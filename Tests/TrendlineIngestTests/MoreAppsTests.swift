@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TrendlineIngest
 import TrendlineSchema
+
+@testable import TrendlineIngest
 
 // SPEC 11.3, "More apps": Liftosaur's CSV, Fitbod's older layout, assistance written as a
 // negative weight, and an activity list refused for what it is. Every file is a stand-in
@@ -213,6 +214,16 @@ func liftosaurRejects(row: String, count: Int, field: String, reason: String) th
     file.rejects.map { "\($0.line) \($0.field): \($0.reason)" } == [
       "4 weight_kg: weight '-10' is negative", "5 weight_kg: weight '-2000' is more than 1500 kg",
     ])
+}
+
+/// The stems of the apps' languages: Spanish, Turkish, Italian, Portuguese, German.
+@Test(arguments: [
+  ("Dominadas asistidas", true), ("Barfiks (Yardımlı)", true), ("Trazioni assistite", true),
+  ("Barra Fixa Assistida", true), ("Klimmzug (unterstützt)", true), ("Assisted Pull-Up", true),
+  ("Pull Up", false), ("Barfiks (Ağırlıklı)", false), ("Sit", false),
+])
+func assistedExercisesInTheAppsLanguages(name: String, assisted: Bool) {
+  #expect(AssistedExercise.contains(name) == assisted)
 }
 
 @Test func assistanceInNativeJSONAndNDJSONIsNoLoad() throws {

@@ -5,11 +5,11 @@ import TrendlineSchema
 /// SPEC 11.2: a file mostly rejected fails its user, naming the file, the share and the
 /// commonest reasons with a line each.
 @Suite struct RejectedShareTests {
-  static func file(_ name: String, read: Int, rejected: Int, blank: Int = 0) -> FileAccounting {
+  static func file(_ name: String, read: Int, rejected: Int, ignored: Int = 0) -> FileAccounting {
     FileAccounting(
       file: name, format: "hevy-csv",
-      rows: RowCounts(read: read, accepted: read - rejected - blank, rejected: rejected),
-      ignoredByReason: blank > 0 ? ["blank line": blank] : [:])
+      rows: RowCounts(read: read, accepted: read - rejected - ignored, rejected: rejected, ignored: ignored),
+      ignoredByReason: ignored > 0 ? ["Strong rest timer row": ignored] : [:])
   }
 
   static func reject(_ file: String, _ line: Int, _ field: String, _ reason: String) -> RowNote {
@@ -43,14 +43,15 @@ import TrendlineSchema
     #expect(problem?.hasPrefix("a.csv: 10 % of its rows are rejected (2 of 20)") == true, "\(problem ?? "nil")")
   }
 
-  /// Blank lines are not rows of data: 2 rejected of 4 rows padded with 96 blank lines is half.
-  @Test func blankLinesDoNotDiluteTheShare() {
+  /// Ignored rows (blank lines, rest-timer rows, sections not read) are not rows that could be
+  /// sets: 2 rejected of 4 such rows, padded with 96 ignored ones, is half.
+  @Test func ignoredRowsDoNotDiluteTheShare() {
     let notes = [
       Self.reject("a.csv", 2, "Reps", "reps 'x' is not a number"),
       Self.reject("a.csv", 3, "Reps", "reps 'y' is not a number"),
     ]
     let problem = RejectedShare.problem(
-      files: [Self.file("a.csv", read: 100, rejected: 2, blank: 96)], notes: notes, limit: 0.05)
+      files: [Self.file("a.csv", read: 100, rejected: 2, ignored: 96)], notes: notes, limit: 0.05)
     #expect(problem?.hasPrefix("a.csv: 50 % of its rows are rejected (2 of 4)") == true, "\(problem ?? "nil")")
   }
 
