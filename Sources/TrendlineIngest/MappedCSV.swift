@@ -193,16 +193,21 @@ public struct DatePattern: Sendable, Equatable {
   /// Why `text` is no usable pattern, or nil when it is one. The pipeline loader refuses a
   /// pattern with this, so `validate` and `run` read patterns by the same rule.
   public static func problem(_ text: String) -> String? {
-    let missing = [("y", "year (yyyy or yy)"), ("M", "month (MM)"), ("d", "day (dd)")].filter { !text.contains($0.0) }
+    guard let (pattern, _) = split(text) else {
+      return "dateFormat '\(text)' has a quote that is never closed; write literal text as 'UTC' and a quote as ''"
+    }
+    let missing = [("y", "year (yyyy or yy)"), ("M", "month (MM)"), ("d", "day (dd)")].filter {
+      !pattern.contains($0.0)
+    }
     if !missing.isEmpty { return "dateFormat '\(text)' has no \(missing.map(\.1).joined(separator: ", "))" }
-    // Any other letter would be read as itself, so a placeholder such as `CHECK: yyyy MM dd`
-    // would pass as a pattern that no date matches, and `run` would reject every row.
-    if let letter = text.first(where: { $0.isLetter && !"yMdHhmsaT".contains($0) }) {
+    // Any other letter, unquoted, is a mistake or a placeholder (`CHECK: yyyy MM dd`) that no
+    // date would match, and `run` would reject every row: refused here, before any input.
+    if let letter = pattern.first(where: { $0.isLetter && !"yMdHhmsaT".contains($0) }) {
       return
         "dateFormat '\(text)' has '\(letter)', which is not a pattern letter (yyyy or yy, MM or MMM, dd, HH or hh, "
-        + "mm, ss, a, and T between a date and a time)"
+        + "mm, ss, a, and T between a date and a time); quote literal text, as in 'UTC'"
     }
-    let bytes = Array(text.utf8)
+    let bytes = Array(pattern.utf8)
     var index = 0
     while index < bytes.count {
       var run = 1
@@ -216,15 +221,42 @@ public struct DatePattern: Sendable, Equatable {
     return nil
   }
 
-  public init(_ text: String) {
-    self.text = text
+  /// `text` without its quoted parts (the pattern's letters), and the tokens of the whole, or
+  /// nil when a quote is never closed. Text between quotes is literal (`'UTC'`), and `''` is a
+  /// quote, as in ICU's patterns.
+  ///
+  /// - Complexity: O(*n*), where *n* is the length of `text`.
+  private static func split(_ text: String) -> (pattern: String, tokens: [Token])? {
     var tokens: [Token] = []
+    var pattern: [UInt8] = []
     let bytes = Array(text.utf8)
+    let quote = UInt8(ascii: "'")
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
+      if byte == quote {
+        if index + 1 < bytes.count && bytes[index + 1] == quote {
+          tokens.append(.literal(quote))
+          index += 2
+          continue
+        }
+        // Quoted text up to the lone quote that closes it; `''` inside is a quote too.
+        index += 1
+        while true {
+          guard index < bytes.count else { return nil }
+          if bytes[index] == quote {
+            guard index + 1 < bytes.count && bytes[index + 1] == quote else { break }
+            index += 1
+          }
+          tokens.append(.literal(bytes[index]))
+          index += 1
+        }
+        index += 1
+        continue
+      }
       var run = 1
       while index + run < bytes.count && bytes[index + run] == byte { run += 1 }
+      pattern += bytes[index..<(index + run)]
       switch Character(Unicode.Scalar(byte)) {
       case "y": tokens.append(run == 2 ? .twoDigitYear : .year)
       case "M": tokens.append(run >= 3 ? .monthName : .month)
@@ -239,7 +271,14 @@ public struct DatePattern: Sendable, Equatable {
       }
       index += run
     }
-    self.tokens = tokens
+    return (String(decoding: pattern, as: UTF8.self), tokens)
+  }
+
+  /// The pattern `text`, which ``problem(_:)`` found none in (an unclosed quote reads the rest
+  /// as literal text).
+  public init(_ text: String) {
+    self.text = text
+    self.tokens = DatePattern.split(text)?.tokens ?? DatePattern.split(text + "'")?.tokens ?? []
   }
 
   /// The wall time in `bytes`, or nil when it does not match or is not a real date.

@@ -62,7 +62,19 @@ import TrendlineIngest
     #expect(
       DatePattern.problem("CHECK: a pattern of yyyy MM dd HH mm ss")
         == "dateFormat 'CHECK: a pattern of yyyy MM dd HH mm ss' has 'C', which is not a pattern letter (yyyy or yy, "
-        + "MM or MMM, dd, HH or hh, mm, ss, a, and T between a date and a time)")
+        + "MM or MMM, dd, HH or hh, mm, ss, a, and T between a date and a time); quote literal text, as in 'UTC'")
     #expect(DatePattern.problem("yyyy-MM-ddTHH:mm") == nil)
+    // Literal text is quoted, as in ICU's patterns.
+    #expect(DatePattern.problem("dd.MM.yyyy HH:mm 'UTC'") == nil)
+    #expect(
+      DatePattern.problem("dd.MM.yyyy 'UTC")
+        == "dateFormat 'dd.MM.yyyy 'UTC' has a quote that is never closed; write literal text as 'UTC' and a quote as ''"
+    )
+    var text = "05.11.2026 18:30 UTC"
+    #expect(
+      text.withUTF8 { DatePattern("dd.MM.yyyy HH:mm 'UTC'").parse($0) }?.civil
+        == CivilDateTime(year: 2026, month: 11, day: 5, hour: 18, minute: 30))
+    text = "it's 05.11.2026"
+    #expect(text.withUTF8 { DatePattern("'it''s' dd.MM.yyyy").parse($0) }?.civil.day == 5)
   }
 }
