@@ -137,94 +137,154 @@ public enum NumberParser {
       return scanner.isAtEnd ? .number(Double(total)) : .invalid
     }
 
-    // Unit form: numbers each followed by a unit, hours before minutes before seconds, spaces
-    // between or none: `h`, `m`, `min`, `s`, or a unit's name in another language (`1小时13分钟`).
-    var total = 0
+    // Unit form: numbers each followed by a unit, hours before minutes before seconds, with
+    // spaces, commas or a language's "and" between, or nothing: `1h 5m`, `1小时13分钟`,
+    // `1 Std., 13 Min.`, `1 h et 13 min`.
+    var units: [(value: Int, ranks: UInt8)] = []
     var value = first.value
-    var lastRank = 0
     while true {
-      scanner.skipSpaces()
-      var end = scanner.position
-      while end < bytes.count, bytes[end] != ASCII.space, !(bytes[end] >= ASCII.zero && bytes[end] <= ASCII.nine) {
-        end += 1
+      scanner.skipSeparators()
+      guard let word = scanner.word(), case let ranks = DurationUnits.ranks(of: word), ranks != 0 else {
+        return .invalid
       }
-      let word = UnsafeBufferPointer(rebasing: bytes[scanner.position..<end])
-      guard !word.isEmpty, let rank = DurationUnits.rank(of: word) else { return .invalid }
-      scanner.position = end
-      guard rank > lastRank else { return .invalid }
-      lastRank = rank
-      total += value * [3600, 60, 1][rank - 1]
-      scanner.skipSpaces()
-      if scanner.isAtEnd { return .number(Double(total)) }
+      units.append((value, ranks))
+      scanner.skipSeparators()
+      if scanner.isAtEnd { break }
+      if let connector = scanner.word() {
+        guard DurationUnits.isConnector(connector) else { return .invalid }
+        scanner.skipSeparators()
+      }
       guard let next = scanner.digits(maxCount: 9) else { return .invalid }
       value = next.value
     }
+    guard let seconds = DurationUnits.total(units) else { return .invalid }
+    return .number(Double(seconds))
   }
 }
 
-/// The names of hours, minutes and seconds in a written duration: `h`, `m`, `min`, `s`, and
-/// every language's own from Foundation's locale data (Strong writes `1小时13分钟` in Chinese,
-/// `1 Std. 5 Min.` is German's), SPEC 11.1.
+extension ByteScanner {
+  /// Skips the spaces and commas between a duration's parts.
+  mutating func skipSeparators() {
+    while true {
+      skipSpaces()
+      guard take(ASCII.comma) else { return }
+    }
+  }
+
+  /// The bytes up to the next space, comma or digit; nil when there are none.
+  mutating func word() -> UnsafeBufferPointer<UInt8>? {
+    var end = position
+    while end < bytes.count, bytes[end] != ASCII.space, bytes[end] != ASCII.comma,
+      !(bytes[end] >= ASCII.zero && bytes[end] <= ASCII.nine)
+    {
+      end += 1
+    }
+    guard end > position else { return nil }
+    defer { position = end }
+    return UnsafeBufferPointer(rebasing: bytes[position..<end])
+  }
+}
+
+/// The names of hours, minutes and seconds in a written duration, and the words that join
+/// them: `h`, `m`, `min`, `s`, and every language's own from Foundation's locale data (Strong
+/// writes `1小时13分钟` in Chinese; Foundation writes `1 Std., 13 Min.` in German, `1 h et 13 min`
+/// in French), SPEC 11.1.
 ///
 /// It deliberately holds no hand-written translations: each language's names are what
 /// Foundation's duration formatting writes for 1, 2, 5 and 13 of a unit, in each width, so
-/// plural forms are there too. A name that is one unit in one language and another unit in
-/// another (`saat`, hours in Turkish, seconds in Malay) is left out rather than guessed. The
-/// names are made once per process, and only when a duration is not written in the ASCII
-/// units (about 0.5 s).
+/// plural forms are there too, and its joining words what is left of a duration of all three
+/// units. A name may be one unit in one language and another in another (`saat`: hours in
+/// Turkish, seconds in Malay): it keeps both, and the order of a duration's units settles which
+/// (`1 saat 13 dakika`: hours, before minutes); where the order cannot (`2 saat` alone), the
+/// duration is not read rather than guessed. The names are made once per process, and only
+/// when a duration is not written in the ASCII units (about 0.5 s).
 enum DurationUnits {
-  /// 1 for hours, 2 for minutes, 3 for seconds; nil for a word no language uses for a unit.
+  /// The units `word` names: bit 0 hours, bit 1 minutes, bit 2 seconds; 0 for none.
   ///
   /// - Complexity: O(*m*) for a word of *m* bytes.
-  static func rank(of word: UnsafeBufferPointer<UInt8>) -> Int? {
+  static func ranks(of word: UnsafeBufferPointer<UInt8>) -> UInt8 {
     switch word.count {
     case 1:
       switch word[0] {
-      case UInt8(ascii: "h"): return 1
-      case UInt8(ascii: "m"): return 2
-      case UInt8(ascii: "s"): return 3
+      case UInt8(ascii: "h"): return hours
+      case UInt8(ascii: "m"): return minutes
+      case UInt8(ascii: "s"): return seconds
       default: break
       }
-    case 3 where word.elementsEqual("min".utf8): return 2
+    case 3 where word.elementsEqual("min".utf8): return minutes
     default: break
     }
-    return translated[MonthNames.normalized(String(decoding: word, as: UTF8.self))]
+    return translated.units[MonthNames.normalized(String(decoding: word, as: UTF8.self))] ?? 0
   }
 
-  private static let translated: [String: Int] = {
+  /// Whether `word` joins two of a duration's parts in some language (`et`, `y`, `und`).
+  ///
+  /// - Complexity: O(*m*) for a word of *m* bytes.
+  static func isConnector(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+    translated.connectors.contains(MonthNames.normalized(String(decoding: word, as: UTF8.self)))
+  }
+
+  static let (hours, minutes, seconds): (UInt8, UInt8, UInt8) = (1, 2, 4)
+
+  /// The seconds `parts` add up to, each value taken in the unit its name allows such that the
+  /// units run from hours to seconds; nil when no such reading, or two giving different totals.
+  ///
+  /// - Complexity: O(1): at most three parts, of at most three units each.
+  static func total(_ parts: [(value: Int, ranks: UInt8)]) -> Int? {
+    guard parts.count <= 3 else { return nil }
+    var totals: Set<Int> = []
+    func assign(_ index: Int, after last: Int, sum: Int) {
+      guard index < parts.count else {
+        totals.insert(sum)
+        return
+      }
+      for rank in (last + 1)..<3 where parts[index].ranks & (1 << rank) != 0 {
+        assign(index + 1, after: rank, sum: sum + parts[index].value * [3600, 60, 1][rank])
+      }
+    }
+    assign(0, after: -1, sum: 0)
+    return totals.count == 1 ? totals.first : nil
+  }
+
+  private static let translated: (units: [String: UInt8], connectors: Set<String>) = {
     var codes = Set<String>()
     for identifier in Locale.availableIdentifiers {
       if let code = Locale(identifier: identifier).language.languageCode?.identifier { codes.insert(code) }
     }
-    var ranks: [String: Int] = [:]
-    var conflicting: Set<String> = []
-    let units: [(unit: Duration.UnitsFormatStyle.Unit, seconds: Int64, rank: Int)] = [
-      (.hours, 3600, 1), (.minutes, 60, 2), (.seconds, 1, 3),
-    ]
     let widths: [Duration.UnitsFormatStyle.UnitWidth] = [.wide, .abbreviated, .condensedAbbreviated, .narrow]
+    // The words of a formatted duration, without its numbers, spaces, commas and direction marks.
+    func words(_ text: String) -> [String] {
+      text.unicodeScalars.split {
+        $0.properties.isWhitespace || $0.properties.numericType != nil || $0 == "," || $0 == "\u{200E}"
+          || $0 == "\u{200F}"
+      }.map { MonthNames.normalized(String(String.UnicodeScalarView($0))) }.filter { !$0.isEmpty }
+    }
+    var units: [String: UInt8] = [:]
+    var joining: Set<String> = []
     for code in codes.sorted() {
       let locale = Locale(identifier: code)
-      for (unit, seconds, rank) in units {
+      var own: Set<String> = []
+      for (unit, length, rank) in [
+        (Duration.UnitsFormatStyle.Unit.hours, Int64(3600), hours), (.minutes, 60, minutes), (.seconds, 1, seconds),
+      ] {
         for width in widths {
           for count in [1, 2, 5, 13] as [Int64] {
-            let text = Duration.seconds(seconds * count).formatted(.units(allowed: [unit], width: width).locale(locale))
-            // The name is what is left of `13 min` without its number, spaces and direction marks.
-            let name = String(
-              String.UnicodeScalarView(
-                text.unicodeScalars.filter {
-                  !$0.properties.isWhitespace && $0.properties.numericType == nil && $0 != "\u{200E}"
-                    && $0 != "\u{200F}"
-                }))
-            let key = MonthNames.normalized(name)
-            guard !key.isEmpty else { continue }
-            if let known = ranks[key], known != rank { conflicting.insert(key) }
-            ranks[key] = rank
+            let text = Duration.seconds(length * count).formatted(.units(allowed: [unit], width: width).locale(locale))
+            // A unit's name is one word, or several written together (`Std.`, `小时`).
+            let name = words(text).joined()
+            guard !name.isEmpty else { continue }
+            units[name, default: 0] |= rank
+            own.formUnion(words(text))
           }
         }
       }
+      for width in widths {
+        let text = Duration.seconds(3600 + 13 * 60 + 5).formatted(
+          .units(allowed: [.hours, .minutes, .seconds], width: width).locale(locale))
+        joining.formUnion(words(text).filter { !own.contains($0) })
+      }
     }
-    for key in conflicting { ranks[key] = nil }
-    return ranks
+    return (units, joining.subtracting(units.keys))
   }()
 }
 

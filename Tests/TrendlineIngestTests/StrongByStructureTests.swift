@@ -87,14 +87,18 @@ import TrendlineSchema
   @Test(arguments: [
     ("1小时13分钟", 4380.0), ("49分钟", 2940), ("1時間13分", 4380), ("1시간 13분", 4380), ("1 ч 13 мин", 4380),
     ("1 Std. 5 Min.", 3900), ("1 uur 5 min", 3900), ("1h 5m", 3900), ("1h 1min", 3660), ("45m", 2700),
-    ("30s", 30),
+    ("30s", 30), ("1 Std., 13 Min.", 4380), ("1 Stunde und 13 Minuten", 4380), ("1 h et 13 min", 4380),
+    ("1 uur, 13 min", 4380), ("1 godz. i 13 min", 4380), ("1 h y 13 min", 4380), ("1 saat 13 dakika", 4380),
+    ("1 h 13 min 5 s", 4385),
   ])
   func translatedDurations(text: String, seconds: Double) {
     #expect(NumberParser.duration(text) == .number(seconds))
   }
 
-  /// Units out of order, or a word that names no unit in any language, are no duration.
-  @Test(arguments: ["13分钟1小时", "1 banana", "5m 1h", "1小时 2小时"])
+  /// Units out of order, a word that names no unit in any language, a joining word not between
+  /// two parts, or a name whose unit the order cannot settle (`saat`: hours in Turkish, seconds
+  /// in Malay) are no duration.
+  @Test(arguments: ["13分钟1小时", "1 banana", "5m 1h", "1小时 2小时", "2 saat", "1 h et", "et 1 h", "1 h et et 2 min"])
   func notDurations(text: String) {
     #expect(NumberParser.duration(text) == .invalid)
   }
