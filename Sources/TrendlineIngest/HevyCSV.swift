@@ -26,16 +26,18 @@ enum HevyCSV {
       return try read(file: file, bytes: bytes, settings: settings, limits: limits, months: MonthReading(language))
     case .ambiguous(let token, let languages):
       let names = languages.map { "\($0.name) (\($0.month(token).map(monthNumber) ?? "?"))" }
+      let spelling = english.spellings[token] ?? (token, 1)
       throw ExportError(
-        file: file,
+        file: file, line: spelling.line, column: 1,
         message:
-          "the month '\(token)' in its dates reads as a different month in \(names.joined(separator: ", ")), and no "
-          + "other date says which language the file is in; export it again with the phone in English")
+          "the month '\(spelling.text)' in its dates reads as a different month in \(names.joined(separator: ", ")), "
+          + "and no other date says which language the file is in; export it again with the phone in English")
     case .unreadable(let token):
+      let spelling = english.spellings[token] ?? (token, 1)
       throw ExportError(
-        file: file,
+        file: file, line: spelling.line, column: 1,
         message:
-          "the dates name their month '\(token)', which is not a month in any language Trendline reads; "
+          "the dates name their month '\(spelling.text)', which is not a month in any language Trendline reads; "
           + "export it again with the phone in English")
     }
   }
@@ -99,6 +101,7 @@ enum HevyCSV {
     }
 
     func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
+      fields.months?.line = line
       let start = try fields.instant(reader, startTime)
       let name = try fields.text(reader, title)
       let exerciseName = try fields.text(reader, exercise)

@@ -161,6 +161,11 @@ final class MonthReading {
   private(set) var tokens: [String: Int] = [:]
   /// Whether a date held a token ``language`` does not read.
   private(set) var hasUnread = false
+  /// Each tallied token as the file first wrote it (`Ağu` for `agu`), for messages, and the
+  /// line it was on.
+  private(set) var spellings: [String: (text: String, line: Int)] = [:]
+  /// The line of the record being read, set by the reader, for ``spellings``.
+  var line = 0
   /// Tokens already read: normalized, and their month (nil: not a month in ``language``).
   private var memo: [[UInt8]: (token: String, month: Int?)] = [:]
   static let maximumTokens = 64
@@ -183,7 +188,16 @@ final class MonthReading {
       if memo.count < Self.maximumTokens { memo[key] = reading }
     }
     if reading.month == nil { hasUnread = true }
-    if tokens.count < Self.maximumTokens || tokens[reading.token] != nil { tokens[reading.token, default: 0] += 1 }
+    if tokens.count < Self.maximumTokens || tokens[reading.token] != nil {
+      tokens[reading.token, default: 0] += 1
+      if spellings[reading.token] == nil {
+        // Shown in a message: at most 40 characters, and no control character.
+        let text = String(decoding: token, as: UTF8.self).unicodeScalars.prefix(40).map {
+          $0.properties.generalCategory == .control ? "?" : String($0)
+        }
+        spellings[reading.token] = (text.joined(), line)
+      }
+    }
     return reading.month
   }
 }

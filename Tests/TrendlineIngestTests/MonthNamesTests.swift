@@ -83,7 +83,8 @@ import TrendlineSchema
       try Self.hevy([("14 lis 2025, 10:00", "14 lis 2025, 11:00")])
     } throws: { error in
       let message = (error as? ExportError)?.message ?? ""
-      return message.hasPrefix("the month 'lis' in its dates reads as a different month in ")
+      return (error as? ExportError)?.line == 2
+        && message.hasPrefix("the month 'lis' in its dates reads as a different month in ")
         && message.contains("Croatian (month 10)") && message.contains("Czech (month 11)")
         && message.hasSuffix("export it again with the phone in English")
     }
@@ -102,11 +103,11 @@ import TrendlineSchema
   /// No language has `xyz`: the file fails naming it, rather than losing every row.
   @Test func aMonthNoLanguageHasFailsTheFile() {
     #expect {
-      try Self.hevy([("14 xyz 2025, 10:00", "14 xyz 2025, 11:00")])
+      try Self.hevy([("14 2025-01-01, 10:00", "x"), ("14 XYZ 2025, 10:00", "14 XYZ 2025, 11:00")])
     } throws: { error in
-      (error as? ExportError)?.message
-        == "the dates name their month 'xyz', which is not a month in any language Trendline reads; "
-        + "export it again with the phone in English"
+      (error as? ExportError)?.description
+        == "hevy.csv:3:1: error: the dates name their month 'XYZ', which is not a month in any language Trendline "
+        + "reads; export it again with the phone in English"
     }
   }
 
