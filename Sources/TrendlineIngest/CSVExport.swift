@@ -601,7 +601,7 @@ final class FieldDecoder {
     let value = try number(reader, index)
     try SetLimits.checkNonNegative(value, index: index, what: "distance", text: reader.string(index))
     let meters = unit.meters(value)
-    try SetLimits.checkFinite(meters, index: index, what: "distance", text: reader.string(index))
+    try SetLimits.checkDistance(meters, index: index, text: reader.string(index))
     return meters
   }
 
@@ -907,9 +907,27 @@ enum AssistedExercise {
 }
 
 /// The checks every set gets, whatever its format (SPEC 3: impossible values are rejected).
+///
+/// Every number of a set is bounded, not only finite, so that no sum or statistic over any
+/// number of sets can overflow (SPEC 11.6): two sets of 1e305 km, each finite, summed to
+/// infinity and stopped a whole run. At these bounds a history of a billion sets sums to under
+/// 1e18 in every measure.
 enum SetLimits {
   static let maximumReps = 1000.0
   static let maximumWeightKg = 1500.0
+  /// 1,000 km: more than any one effort a training log records (the 24-hour cycling record is
+  /// under 950 km).
+  static let maximumDistanceMeters = 1_000_000.0
+  /// A day, as a workout's length is bounded.
+  static let maximumSeconds = 86_400.0
+
+  /// `meters` as a set's distance: finite, not negative, at most ``maximumDistanceMeters``.
+  static func checkDistance(_ meters: Double, index: Int, text: @autoclosure () -> String) throws(FieldProblem) {
+    try checkNonNegative(meters, index: index, what: "distance", text: text())
+    guard meters <= maximumDistanceMeters else {
+      throw FieldProblem(index: index, reason: "distance '\(text())' is more than 1000 km")
+    }
+  }
 
   static func checkReps(_ reps: Double, index: Int, text: @autoclosure () -> String)
     throws(FieldProblem)
@@ -928,16 +946,6 @@ enum SetLimits {
     }
     guard kilograms <= maximumWeightKg else {
       throw FieldProblem(index: index, reason: "weight '\(text())' is more than 1500 kg")
-    }
-  }
-
-  /// A value that became infinite in a unit conversion (1e308 miles) would make every chart
-  /// of its user unwritable as JSON.
-  static func checkFinite(_ value: Double, index: Int, what: String, text: @autoclosure () -> String)
-    throws(FieldProblem)
-  {
-    guard value.isFinite else {
-      throw FieldProblem(index: index, reason: "\(what) '\(text())' is too large")
     }
   }
 

@@ -121,7 +121,7 @@ enum FitNotesCSV {
       let rowDistance = rawMeters == 0 ? nil : try fields.distanceUnit(reader, distanceUnitColumn.map(at))
       let meters = rawMeters == 0 ? 0 : (rowDistance ?? settings.distanceUnit).meters(rawMeters)
       if let column = distance.map(at) {
-        try SetLimits.checkFinite(meters, index: column, what: "distance", text: reader.string(column))
+        try SetLimits.checkDistance(meters, index: column, text: reader.string(column))
       }
       let seconds = try fields.seconds(reader, time.map(at))
       set.assign(

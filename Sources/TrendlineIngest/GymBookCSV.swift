@@ -177,10 +177,7 @@ enum GymBookCSV {
         } else if let unit = DistanceUnit(spelling: amount.unit) {
           meters = unit.meters(amount.value)
           stated.distance = unit
-          try SetLimits.checkFinite(
-            meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
-          try SetLimits.checkNonNegative(
-            meters, index: weightOrDistance, what: "distance", text: reader.string(weightOrDistance))
+          try SetLimits.checkDistance(meters, index: weightOrDistance, text: reader.string(weightOrDistance))
         } else {
           throw FieldProblem(
             index: weightOrDistance, reason: "'\(reader.string(weightOrDistance))' is neither a weight nor a distance")

@@ -350,10 +350,15 @@ final class NativeSetDecoder {
     let distance = try number("distance")
     guard distance >= 0 else { throw Problem(key: "distance", reason: "distance is negative") }
     let meters = settings.distanceUnit.meters(distance)
-    // 1e308 miles is a finite number but no finite distance in metres.
-    guard meters.isFinite else { throw Problem(key: "distance", reason: "distance is too large") }
+    // Bounded, not only finite (1e308 miles is no finite distance in metres): SetLimits says why.
+    guard meters <= SetLimits.maximumDistanceMeters else {
+      throw Problem(key: "distance", reason: "distance is more than 1000 km")
+    }
     let seconds = try number("seconds")
     guard seconds >= 0 else { throw Problem(key: "seconds", reason: "seconds is negative") }
+    guard seconds <= SetLimits.maximumSeconds else {
+      throw Problem(key: "seconds", reason: "seconds is more than 86400 (24 hours)")
+    }
 
     var type = SetType.normal
     if let value = object["type"], !value.isNull {

@@ -91,9 +91,10 @@ public enum UserIngestValidator {
     // `ClosedRange` built per set checked its own bounds each time (2 % of a cached night).
     guard set.weightKg >= 0 && set.weightKg <= SetLimits.maximumWeightKg else { return "weighs \(set.weightKg) kg" }
     guard set.reps >= 0 && set.reps <= SetLimits.maximumReps else { return "has \(set.reps) reps" }
-    // Distance and a set's seconds have no upper bound in native JSON, only finiteness.
-    guard set.distanceMeters >= 0 && set.distanceMeters < .infinity else { return "covers \(set.distanceMeters) m" }
-    guard set.seconds >= 0 && set.seconds < .infinity else { return "lasts \(set.seconds) s" }
+    guard set.distanceMeters >= 0 && set.distanceMeters <= SetLimits.maximumDistanceMeters else {
+      return "covers \(set.distanceMeters) m"
+    }
+    guard set.seconds >= 0 && set.seconds <= SetLimits.maximumSeconds else { return "lasts \(set.seconds) s" }
     return nil
   }
 }

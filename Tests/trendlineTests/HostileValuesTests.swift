@@ -233,8 +233,8 @@ import _TrendlineTestSupport
       "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
     let rows = [
       "2026-11-20 10:00:00,A,1h,Squat (Barbell),1,100,5,0,0,,,",
-      "20 nov. 2026 10:00,A,1h,Squat (Barbell),2,100,5,0,0,,,",
-      "21 nov. 2026 10:00,A,1h,Squat (Barbell),1,100,5,0,0,,,",
+      "20.11.2026 10:00,A,1h,Squat (Barbell),2,100,5,0,0,,,",
+      "21.11.2026 10:00,A,1h,Squat (Barbell),1,100,5,0,0,,,",
     ]
     try scratch.write(([header] + rows).joined(separator: "\n") + "\n", to: "in/ann.csv")
     try scratch.write(Self.strong(), to: "in/bob.csv")
@@ -248,7 +248,7 @@ import _TrendlineTestSupport
       #expect(result.status == status, "\(result.stderr)")
       let failure =
         "error: user 'ann' failed: ann.csv: 67 % of its rows are rejected (2 of 3), over "
-        + "source.limits.maxRejectedShare 0.05; the commonest reasons: Date: '20 nov. 2026 10:00' is not a date "
+        + "source.limits.maxRejectedShare 0.05; the commonest reasons: Date: '20.11.2026 10:00' is not a date "
         + "and time (2 rows, first at line 3); see row-outcomes.csv"
       #expect(result.stderr.contains(failure) == (status == 1), "\(result.stderr)")
       #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/volume.json").path))
@@ -291,6 +291,65 @@ import _TrendlineTestSupport
     #expect(decoded?[1][0] == "a\u{9B}31m\u{202E}b\u{7F}")
   }
 
+  /// Two distances each finite but whose sum is not (1e305 km twice) reject their rows, so
+  /// the user fails by the rejected share and the other user is written: it stopped the whole
+  /// run with a trap, no manifest and no `_SUCCESS` (SPEC 11.6).
+  @Test func distancesWhoseSumOverflowsFailOnlyTheirUser() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    let header =
+      "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
+    let far = (1...2).map { "2026-11-20 10:00:00,A,1h,Running,\($0),0,0,1e305,0,,," }
+    try scratch.write(([header] + far).joined(separator: "\n") + "\n", to: "in/ann.csv")
+    try scratch.write(Self.strong(), to: "in/bob.csv")
+    let pipeline = try scratch.write(
+      Self.pipeline(input: input, charts: #""km": [{"bucket": {"range": "all", "measures": ["distanceM"]}}]"#),
+      to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "error: user 'ann' failed: ann.csv: 100 % of its rows are rejected (2 of 2), over source.limits.maxRejectedShare "
+          + "0.05; the commonest reasons: Distance: distance '1e305' is more than 1000 km (2 rows, first at line 2)"),
+      "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/km.json").path))
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
+  }
+
+  /// Every number of a set at its bound (1500 kg, 1000 reps, 1000 km, 24 h), in a history of
+  /// many sets, through every chart of the overview pipeline and its cohort: the run ends with
+  /// exit 0 and every number written is finite (SPEC 11.6).
+  @Test func extremesOfEveryFieldStayFiniteThroughEveryMeasure() throws {
+    let scratch = try Scratch()
+    let header =
+      "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
+    for user in ["ann", "bob"] {
+      let rows = (0..<400).map { index in
+        let day = String(format: "2026-%02d-%02d 10:00:00", 1 + index % 11, 1 + index % 28)
+        return "\(day),A,23h 59m,Squat (Barbell),\(index + 1),1500,1000,1000000,86400,,,"
+      }
+      try scratch.write(([header] + rows).joined(separator: "\n") + "\n", to: "in/\(user).csv")
+    }
+    try scratch.write("user,distanceUnit\nann,m\nbob,m\n", to: "in/users.csv")
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline([
+      "run", TestPaths.pipelines.appendingPathComponent("overview.json").path, "--input",
+      scratch.url.appendingPathComponent("in").path, "--output", out.path, "--as-of", "2026-11-29",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("_SUCCESS").path))
+    let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String } ?? []
+    var checked = 0
+    for file in files where file.hasSuffix(".json") {
+      let text = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
+      #expect(!text.contains("inf") && !text.contains("nan"), "\(file)")
+      #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(file) is not JSON")
+      checked += 1
+    }
+    #expect(checked > 10)
+  }
+
   /// A distance that is finite as written but not in metres (1e308 miles) rejects its row in
   /// FitNotes and GymBook as in the other readers; it was accepted as infinity, which no JSON
   /// can hold and which made every cached night a rebuild.
@@ -312,7 +371,7 @@ import _TrendlineTestSupport
       let result = try runTrendline(["parse", file.path, "--format", format, "--date-order", "day-first"])
       #expect(result.status == 0, "\(format): \(result.stderr)")
       #expect(!result.stdout.contains("inf"), "\(format): \(result.stdout.prefix(400))")
-      #expect(result.stdout.contains("is too large"), "\(format): \(result.stdout.prefix(600))")
+      #expect(result.stdout.contains("is more than 1000 km"), "\(format): \(result.stdout.prefix(600))")
     }
   }
 }
