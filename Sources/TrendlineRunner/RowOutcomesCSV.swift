@@ -1,4 +1,5 @@
 import TrendlineIngest
+import TrendlineSchema
 import TrendlineSupport
 
 /// `row-outcomes.csv`: one line per row that was not accepted exactly as written (SPEC 10.4),
@@ -40,21 +41,11 @@ public enum RowOutcomesCSV {
     return out
   }
 
-  /// One cell: defused for spreadsheets, then quoted per RFC 4180 when needed.
+  /// One cell, as every table writes it (``TableRows/append(cell:to:)``): defused for
+  /// spreadsheets, then quoted per RFC 4180 when needed.
   static func cell(_ value: String) -> [UInt8] {
-    var text = Array(value.utf8)
-    if let first = text.first, "=+-@\t\r".utf8.contains(first) { text.insert(UInt8(ascii: "'"), at: 0) }
-    guard
-      text.contains(where: {
-        $0 == ASCII.comma || $0 == ASCII.quote || $0 == ASCII.newline || $0 == ASCII.carriageReturn
-      })
-    else { return text }
-    var quoted: [UInt8] = [ASCII.quote]
-    for byte in text {
-      quoted.append(byte)
-      if byte == ASCII.quote { quoted.append(ASCII.quote) }
-    }
-    quoted.append(ASCII.quote)
-    return quoted
+    var bytes: [UInt8] = []
+    TableRows.append(cell: value, to: &bytes)
+    return bytes
   }
 }

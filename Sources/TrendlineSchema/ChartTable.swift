@@ -6,7 +6,8 @@ import Foundation
 ///
 /// What a reader's type guessing needs is decided here, once for every table:
 /// - RFC 4180: a header line, `,` between fields, `\n` after every row, a field quoted (`"`
-///   doubled) only when it holds `,`, `"`, CR or LF.
+///   doubled) only when it holds `,`, `"`, CR or LF; a text field that a spreadsheet would run as
+///   a formula starts with `'` (``append(cell:to:)``).
 /// - Instants in UTC, `2025-06-01T22:00:00+00:00`: one offset in a column, so a reader takes it as
 ///   one timestamp type (a user's local offsets differ from user to user). The period's local
 ///   start date, which a user's chart is drawn by, is the `date` column (`2025-06-02`).
@@ -29,14 +30,28 @@ public struct TableRows: Sendable {
 
   public mutating func text(_ value: String) {
     separate()
+    TableRows.append(cell: value, to: &bytes)
+  }
+
+  /// Appends `value` as one CSV cell to `bytes`: a cell a spreadsheet would run as a formula
+  /// (starting with `=`, `+`, `-`, `@`, a tab or a carriage return, as OWASP lists them) gets a
+  /// leading `'`, so a hostile export or file name cannot put `=HYPERLINK(…)` into an analyst's
+  /// sheet (SPEC 11.7); then the cell is quoted per RFC 4180 when it needs to be. Every CSV
+  /// Trendline writes takes its text cells from here.
+  ///
+  /// - Complexity: O(*m*), where *m* is the length of `value`.
+  public static func append(cell value: String, to bytes: inout [UInt8]) {
     let utf8 = value.utf8
+    let defused = utf8.first.map { "=+-@\t\r".utf8.contains($0) } ?? false
     guard
       utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })
     else {
+      if defused { bytes.append(UInt8(ascii: "'")) }
       bytes.append(contentsOf: utf8)
       return
     }
     bytes.append(UInt8(ascii: "\""))
+    if defused { bytes.append(UInt8(ascii: "'")) }
     for byte in utf8 {
       if byte == UInt8(ascii: "\"") { bytes.append(byte) }
       bytes.append(byte)

@@ -87,6 +87,35 @@ import _TrendlineTestSupport
     #expect(files[1].hasPrefix("ana,ana.csv,strong-csv,224,murmur3-128:"))
   }
 
+  /// A cell a spreadsheet would run as a formula — a file named `=1+2.csv`, a segment
+  /// `@SUM(A1)`, a segment `-2+3` that also needs quotes — starts with `'` in every table
+  /// (SPEC 11.7).
+  @Test func formulaCellsAreDefusedInEveryTable() throws {
+    let scratch = try Scratch()
+    let input = try CohortSegmentsTests.input(
+      scratch, usersCSV: "user,timeZone,plan\nana,UTC,@SUM(A1)\nben,UTC,\"-2+3,x\"\n")
+    try FileManager.default.createDirectory(
+      at: input.appendingPathComponent("dee"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(
+      at: input.appendingPathComponent("dee.csv"), to: input.appendingPathComponent("dee/=1+2.csv"))
+    let out = scratch.url.appendingPathComponent("out")
+    let pipeline = try Self.pipeline(scratch, input: input)
+    let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2025-11-29", "--quiet"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let segments = try Self.text(out, "tables/cohort/segments/volume.csv").split(separator: "\n").map {
+      String($0.prefix(10))
+    }
+    #expect(segments.contains("'@SUM(A1),"), "\(segments)")
+    #expect(segments.contains("\"'-2+3,x\","), "\(segments)")
+    let files = try Self.text(out, "tables/manifest/files.csv")
+    #expect(files.contains("\ndee,'=1+2.csv,strong-csv,"), "\(files)")
+    for table in ["tables/volume.csv", "tables/cohort/volume.csv", "tables/manifest/users.csv", files] {
+      let text = table.hasPrefix("tables/") ? try Self.text(out, table) : table
+      let cells = text.split(separator: "\n").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+      #expect(!cells.contains { $0.first.map { "=+@".contains($0) } ?? false }, "\(table)")
+    }
+  }
+
   @Test func aTableReadBackHasItsTypes() throws {
     let scratch = try Scratch()
     let input = try CohortSegmentsTests.input(scratch, usersCSV: Self.usersCSV)
