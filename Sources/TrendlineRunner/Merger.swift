@@ -34,6 +34,8 @@ public enum Merger {
     /// A decoded value is out of range (path, what).
     case outOfRange(String, String)
     case output(String)
+    /// `--remove-departed` would remove more than half of the output's users at once.
+    case departureTooLarge(String)
 
     public var description: String {
       switch self {
@@ -80,6 +82,7 @@ public enum Merger {
           + "re-run the shard"
       case .outOfRange(let path, let what): return "'\(path)': \(what); re-run the shard"
       case .output(let message): return message
+      case .departureTooLarge(let message): return message
       }
     }
   }
@@ -92,10 +95,9 @@ public enum Merger {
   /// them belong to one run.
   ///
   /// - Complexity: O(*v* log *v*), where *v* is the number of cohort values.
-  public static func merge(inputs: [URL], output: URL, toolVersion: String, removeDeparted: Bool = false)
-    throws(Failure)
-    -> Manifest
-  {
+  public static func merge(
+    inputs: [URL], output: URL, toolVersion: String, removeDeparted: Bool = false, confirmRemoval: Bool = false
+  ) throws(Failure) -> Manifest {
     let startedAt = Date()
     var folders: [URL] = []
     // Folders no output may be in: every shard folder, and the `shards/` folder holding them
@@ -197,6 +199,12 @@ public enum Merger {
     let reduced = gatherer!.reduce(asOf: reference.asOf)
     let segments = gatherer!.reduceSegments(asOf: reference.asOf)
     let cohortFiles = try cohortFiles(reduced, segments: segments)
+    if removeDeparted && !confirmRemoval,
+      let problem = OutputSweep.departureProblem(
+        output: output.path, users: Set(users.map(\.id) + failed.map(\.user)))
+    {
+      throw .departureTooLarge(problem)
+    }
     do {
       try OutputSweep.claim(output.path)
       // The shards cleaned only what each wrote; the merge cleans the whole tree, the report's

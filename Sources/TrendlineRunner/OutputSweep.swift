@@ -174,6 +174,22 @@ enum OutputSweep {
     }
   }
 
+  /// Why `--remove-departed` must not run as asked: more than half of the users with a folder
+  /// in `output` would go at once, which is an input mounted empty or wrongly, not users
+  /// leaving (SPEC 11.7). Nil when fewer go, or none.
+  ///
+  /// - Complexity: O(*e*), where *e* is the number of entries in `output/users`.
+  static func departureProblem(output: String, users: Set<String>) -> String? {
+    let folder = output + "/users"
+    let departed = departedUsers(in: folder, ran: users)
+    let staying = departedUsers(in: folder, ran: []).count - departed.count
+    guard !departed.isEmpty, departed.count > staying else { return nil }
+    return
+      "--remove-departed would remove \(departed.count) of the \(departed.count + staying) users in "
+      + "\(TerminalText.escaped(folder)) at once; nothing was read, written or removed. An input that is empty or "
+      + "not the folder it was looks like this: check it, or add --confirm-removal to remove them"
+  }
+
   /// The names of the real folders in `folder` (hidden ones apart) that are not in `ran`.
   private static func departedUsers(in folder: String, ran: Set<String>) -> [String] {
     var status = stat()

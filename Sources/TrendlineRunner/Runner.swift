@@ -34,6 +34,9 @@ public struct RunOptions: Sendable {
   /// `--remove-departed`: remove the folders of users no longer in the input (a run over all
   /// users only; a shard never touches another user's folder).
   public var removeDeparted: Bool
+  /// `--confirm-removal`: let `removeDeparted` remove more than half of the output's users
+  /// at once, which it otherwise refuses before anything is read.
+  public var confirmRemoval = false
 
   public init(
     input: URL? = nil, output: URL, asOf: AsOf? = nil, asOfText: String? = nil,
@@ -124,6 +127,11 @@ public enum Runner {
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
     let corpus = try Corpus(pipeline: pipeline, input: input)
+    if options.removeDeparted && !options.confirmRemoval,
+      let problem = OutputSweep.departureProblem(output: options.output.path, users: Set(corpus.users.map(\.id)))
+    {
+      throw .folders(problem)
+    }
     let manifests = try run(pipeline, snapshots: [snapshot], corpus: corpus, options: options, events: events)
     return manifests[0]
   }

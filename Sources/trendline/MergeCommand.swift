@@ -11,7 +11,7 @@ enum MergeCommand {
   static let help = """
     OVERVIEW: \(abstract)
 
-    USAGE: trendline merge --output DIR [--remove-departed] PARTIAL_DIR...
+    USAGE: trendline merge --output DIR [--remove-departed [--confirm-removal]] PARTIAL_DIR...
 
     ARGUMENTS:
       PARTIAL_DIR       A shard folder (OUT/shards/I-of-N) or a run's output folder holding
@@ -21,7 +21,9 @@ enum MergeCommand {
       --output DIR      Where to write cohort/<chart>.json, manifest.json and _SUCCESS.
       --remove-departed Remove the folders and report pages in DIR of users that no shard ran
                         (no longer in the input). Without it they are kept, and the manifest's
-                        "departed" lists them.
+                        "departed" lists them. Refused (exit 2, nothing written) when more
+                        than half of the users with a folder in DIR would go at once.
+      --confirm-removal With --remove-departed, remove them even so.
       -h, --help        Show this help.
 
     The partials must come from one pipeline file, one --as-of, one shard count (1 to
@@ -43,6 +45,7 @@ enum MergeCommand {
     var output: String?
     var inputs: [String] = []
     var removeDeparted = false
+    var confirmRemoval = false
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
@@ -55,6 +58,7 @@ enum MergeCommand {
         }
         output = value
       case "--remove-departed": removeDeparted = true
+      case "--confirm-removal": confirmRemoval = true
       default:
         if argument.hasPrefix("-") {
           return usageFailure(UsageError("unknown option '\(argument)'"), help: "trendline merge --help")
@@ -70,7 +74,8 @@ enum MergeCommand {
     func url(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
     do throws(Merger.Failure) {
       let manifest = try Merger.merge(
-        inputs: inputs.map(url), output: url(output), toolVersion: toolVersion, removeDeparted: removeDeparted)
+        inputs: inputs.map(url), output: url(output), toolVersion: toolVersion, removeDeparted: removeDeparted,
+        confirmRemoval: confirmRemoval)
       for user in manifest.users where user.status == .failed {
         printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
       }

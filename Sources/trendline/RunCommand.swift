@@ -19,7 +19,8 @@ enum RunCommand {
     USAGE: trendline run PIPELINE [--input DIR] [--output DIR]
                                   [--as-of WHEN | --as-of FROM..TO --every STEP] [--jobs N]
                                   [--shard I/N | --shards N] [--cache DIR [--cache-verify]]
-                                  [--remove-departed] [--strict] [--quiet] [--log json]
+                                  [--remove-departed [--confirm-removal]] [--strict] [--quiet]
+                                  [--log json]
 
     ARGUMENTS:
       PIPELINE          The pipeline file (JSON, see Guides/PipelineFile.md).
@@ -54,6 +55,10 @@ enum RunCommand {
       --remove-departed Remove the folders and report pages of users no longer in the input.
                         Without it they are kept, and the manifest's "departed" lists them
                         (a run over all users; a shard leaves this to 'trendline merge').
+                        Refused (exit 2, nothing removed) when more than half of the users
+                        with a folder in the output would go at once: an empty or wrongly
+                        mounted input.
+      --confirm-removal With --remove-departed, remove them even so.
       --strict          Fail a user that has any rejected row.
       --quiet           Print nothing but errors.
       --log json        Print one JSON object per event on stderr instead of progress.
@@ -91,6 +96,7 @@ enum RunCommand {
     var cache: String?
     var cacheVerify = false
     var removeDeparted = false
+    var confirmRemoval = false
   }
 
   /// Reads the command line; nil means help was asked for.
@@ -145,6 +151,7 @@ enum RunCommand {
       case "--cache-verify": options.cacheVerify = true
       case "--strict": options.strict = true
       case "--remove-departed": options.removeDeparted = true
+      case "--confirm-removal": options.confirmRemoval = true
       case "--quiet": options.quiet = true
       case "--log":
         let text = try value(argument)
@@ -155,7 +162,7 @@ enum RunCommand {
           let known = [
             "--input", "--output", "--as-of", "--every", "--jobs", "--shard", "--shards", "--cache", "--cache-verify",
             "--strict",
-            "--quiet", "--log", "--remove-departed", "--help",
+            "--quiet", "--log", "--remove-departed", "--confirm-removal", "--help",
           ]
           var message = "unknown option '\(argument)'"
           if let near = nearMiss(argument, in: known) { message += ". Did you mean '\(near)'?" }
@@ -251,13 +258,14 @@ enum RunCommand {
     }
 
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let runOptions = RunOptions(
+    var runOptions = RunOptions(
       input: options.input.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       output: URL(fileURLWithPath: options.output, relativeTo: cwd).standardizedFileURL,
       asOf: options.asOf.flatMap(AsOf.init(parsing:)), asOfText: options.asOf,
       jobs: options.jobs, shard: shard, strict: options.strict, now: now, toolVersion: toolVersion,
       cache: options.cache.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       cacheVerify: options.cacheVerify, removeDeparted: options.removeDeparted, backfill: options.backfill)
+    runOptions.confirmRemoval = options.confirmRemoval
     let reporter = RunReporter(quiet: options.quiet, json: options.logJSON, snapshots: options.backfill != nil)
     let manifests: [Manifest]
     do throws(RunFailure) {

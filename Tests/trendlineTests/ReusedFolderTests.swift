@@ -129,7 +129,14 @@ import _TrendlineTestSupport
     for shard in ["0/2", "1/2"] {
       #expect(try runTrendline(["run", wide.path, "--output", out.path, "--shard", shard] + asOf).status == 0)
     }
-    let merged = try runTrendline(["merge", "--output", out.path, "--remove-departed", out.path])
+    // Two of three at once is more than half: refused, nothing written, until confirmed.
+    let refusedMerge = try runTrendline(["merge", "--output", out.path, "--remove-departed", out.path])
+    #expect(refusedMerge.status == 2, "\(refusedMerge.stderr)")
+    #expect(refusedMerge.stderr.contains("error: --remove-departed would remove 2 of the 3 users in "))
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/mason/volume.json").path))
+    let merged = try runTrendline([
+      "merge", "--output", out.path, "--remove-departed", "--confirm-removal", out.path,
+    ])
     #expect(merged.status == 0, "\(merged.stderr)")
     #expect(merged.stderr.contains("2 users are no longer in the input ('mason', 'uma'); their folders were removed"))
     #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/mason").path))
@@ -140,6 +147,40 @@ import _TrendlineTestSupport
     let again = try runTrendline(["run", wide.path, "--output", out.path] + asOf)
     #expect(again.status == 0 && !again.stderr.contains("departed"), "\(again.stderr)")
     #expect(try departed() == nil)
+  }
+
+  /// An input that is empty, or not the folder it was, with `--remove-departed`: more than half
+  /// of the output's users would go at once, so the run is refused (exit 2) before anything is
+  /// read or removed, unless the operator confirms (SPEC 11.7). One user leaving of three is
+  /// removed as asked.
+  @Test func removingMostUsersAtOnceNeedsConfirming() throws {
+    let (scratch, input, wide, _) = try Self.twoPipelines()
+    let out = scratch.url.appendingPathComponent("out")
+    let asOf = ["--as-of", "2026-11-29"]
+    #expect(try runTrendline(["run", wide.path, "--output", out.path] + asOf).status == 0)
+    let empty = scratch.url.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let refused = try runTrendline(
+      ["run", wide.path, "--input", empty.path, "--output", out.path, "--remove-departed"] + asOf)
+    #expect(refused.status == 2, "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains(
+        "/users at once; nothing was read, written or removed. An input that is empty or not the folder it was looks "
+          + "like this: check it, or add --confirm-removal to remove them"), "\(refused.stderr)")
+    for user in ["mason", "sam", "uma"] {
+      #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/\(user)/volume.json").path))
+    }
+    #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("_SUCCESS").path))
+
+    try FileManager.default.removeItem(at: input.appendingPathComponent("mason.csv"))
+    let one = try runTrendline(["run", wide.path, "--output", out.path, "--remove-departed"] + asOf)
+    #expect(one.status == 0, "\(one.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/mason").path))
+
+    let confirmed = try runTrendline(
+      ["run", wide.path, "--input", empty.path, "--output", out.path, "--remove-departed", "--confirm-removal"] + asOf)
+    #expect(confirmed.status == 0, "\(confirmed.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("users/sam").path))
   }
 
   /// A folder holding anything no run writes is refused before any input is read, and left as
