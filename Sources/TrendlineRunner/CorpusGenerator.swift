@@ -52,12 +52,39 @@ public struct CorpusGenerator: Sendable {
   ]
   static let workoutNames = ["Push", "Pull", "Legs", "Upper", "Lower", "Full Body"]
 
+  /// The header of the `users.csv` the generator writes.
+  static let settingsHeader = "user,timeZone,weightUnit,distanceUnit,firstWeekday\n"
+
+  /// The entries of `folder` the generator would not write: anything but hidden entries,
+  /// `g<5 digits>.csv`/`.json`/`.ndjson` files and a `users.csv` that starts with the
+  /// generator's header. A corpus is written over only where it holds nothing else, so
+  /// `generate --output` aimed at a folder of real exports cannot overwrite its `users.csv`
+  /// (SPEC 11.7). Empty when the folder does not exist.
+  ///
+  /// - Complexity: O(*e*), where *e* is the number of entries of `folder`.
+  public static func foreignEntries(in folder: URL) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { name in
+      if name.hasPrefix(".") { return false }
+      if name == "users.csv" {
+        let head = (try? FileHandle(forReadingFrom: folder.appendingPathComponent(name)))
+          .flatMap { try? $0.read(upToCount: settingsHeader.utf8.count) }
+        return head != Data(settingsHeader.utf8)
+      }
+      let parts = name.split(separator: ".", maxSplits: 1)
+      guard parts.count == 2, ["csv", "json", "ndjson"].contains(parts[1]) else { return true }
+      let id = parts[0].utf8
+      return !(id.count == 6 && id.first == UInt8(ascii: "g") && id.dropFirst().allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+    }.sorted()
+  }
+
   /// Writes the corpus into `folder` (created if needed): `users.csv` and one export per user.
+  /// The caller checks ``foreignEntries(in:)`` first.
   ///
   /// - Complexity: O(*u* × *s*), users × sessions per user.
   public func write(to folder: URL) throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    var settings = "user,timeZone,weightUnit,distanceUnit,firstWeekday\n"
+    var settings = Self.settingsHeader
     for index in 0..<users {
       var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
       let id = "g" + String(format: "%05d", index + 1)

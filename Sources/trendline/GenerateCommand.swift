@@ -18,7 +18,9 @@ enum GenerateCommand {
       --users N         Users to write (one export each, formats in turn: Strong two ways,
                         Hevy, FitNotes, Fitbod, native JSON, NDJSON) and a users.csv.
       --seed S          The seed; the same arguments give the same bytes.
-      --output DIR      Where to write (created if needed; existing files are replaced).
+      --output DIR      Where to write (created if needed). A folder holding anything
+                        generate does not write (real exports, another users.csv) is
+                        refused, exit 2; an earlier corpus is written over.
       --sessions N      Sessions per user (default 100), ending 2026-11-28.
       -h, --help        Show this help.
 
@@ -55,6 +57,16 @@ enum GenerateCommand {
       }
     }
     guard let users, let seed, let output else { return fail("give --users, --seed and --output") }
+    let foreign = CorpusGenerator.foreignEntries(in: URL(fileURLWithPath: output))
+    if !foreign.isEmpty {
+      let shown = foreign.prefix(3).map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
+      let more = foreign.count > 3 ? " and \(foreign.count - 3) more" : ""
+      let message =
+        "'\(TerminalText.escaped(output))' holds files generate did not write (\(shown)\(more)); "
+        + "nothing was written. Give an empty or new folder"
+      printError("\(Diagnostic(.error, message))\n")
+      return .usage
+    }
     do {
       try CorpusGenerator(users: users, seed: seed, sessionsPerUser: sessions)
         .write(to: URL(fileURLWithPath: output))

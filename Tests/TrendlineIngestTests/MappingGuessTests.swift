@@ -68,7 +68,8 @@ import TrendlineIngest
     #expect(DatePattern.problem("dd.MM.yyyy HH:mm 'UTC'") == nil)
     #expect(
       DatePattern.problem("dd.MM.yyyy 'UTC")
-        == "dateFormat 'dd.MM.yyyy 'UTC' has a quote that is never closed; write literal text as 'UTC' and a quote as ''"
+        == "dateFormat 'dd.MM.yyyy 'UTC' has a quote that is never closed; "
+        + "write literal text as 'UTC' and a quote as ''"
     )
     var text = "05.11.2026 18:30 UTC"
     #expect(

@@ -36,3 +36,29 @@ import _TrendlineTestSupport
   #expect(totals["rowsRejected"] == 0)
   #expect(totals["sessions"] == 14 * 30)
 }
+
+/// `generate --output` aimed at a folder of real exports is refused (exit 2) and writes
+/// nothing: it overwrote the folder's `users.csv` (SPEC 11.7). An earlier corpus is written
+/// over, as the benchmarks regenerate theirs.
+@Test func generateRefusesAFolderItDidNotWrite() throws {
+  let work = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-generate-\(UUID())")
+  defer { try? FileManager.default.removeItem(at: work) }
+  let real = work.appendingPathComponent("real")
+  try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+  let settings = "user,timeZone\nalice,Europe/Oslo\n"
+  try Data(settings.utf8).write(to: real.appendingPathComponent("users.csv"))
+  try Data("Date,Exercise\n".utf8).write(to: real.appendingPathComponent("alice.csv"))
+  let refused = try runTrendline(["generate", "--users", "2", "--seed", "1", "--output", real.path])
+  #expect(refused.status == 2)
+  #expect(
+    refused.stderr.contains("holds files generate did not write ('alice.csv', 'users.csv'); nothing was written"),
+    "\(refused.stderr)")
+  #expect(try String(contentsOf: real.appendingPathComponent("users.csv"), encoding: .utf8) == settings)
+  #expect(!FileManager.default.fileExists(atPath: real.appendingPathComponent("g00001.csv").path))
+
+  let corpus = work.appendingPathComponent("corpus")
+  for _ in 0..<2 {
+    let result = try runTrendline(["generate", "--users", "2", "--seed", "1", "--output", corpus.path])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+}

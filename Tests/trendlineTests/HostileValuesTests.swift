@@ -310,8 +310,9 @@ import _TrendlineTestSupport
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
       result.stderr.contains(
-        "error: user 'ann' failed: ann.csv: 100 % of its rows are rejected (2 of 2), over source.limits.maxRejectedShare "
-          + "0.05; the commonest reasons: Distance: distance '1e305' is more than 1000 km (2 rows, first at line 2)"),
+        "error: user 'ann' failed: ann.csv: 100 % of its rows are rejected (2 of 2), over "
+          + "source.limits.maxRejectedShare 0.05; the commonest reasons: Distance: distance '1e305' is more than "
+          + "1000 km (2 rows, first at line 2)"),
       "\(result.stderr)")
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("users/bob/km.json").path))
     #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
