@@ -204,7 +204,9 @@ slurm_merge() {
     [ "${REMOVE_DEPARTED:-}" = 1 ] && printf ' --remove-departed'
     for ((i = 0; i < shards; i++)); do printf ' %s' "$(q "$output/shards/$i-of-$shards")"; done
     echo
-    echo "echo \$? >'$status'"
+    # Quoted by printf %q as every path here: a `'` in the output path broke this line, and a
+    # good merge then read as exit 4.
+    echo "echo \$? >$(q "$status")"
   } >"$merge"
   # shellcheck disable=SC2086
   id=$(sbatch --parsable ${SBATCH_OPTIONS:-} "$merge")
