@@ -36,6 +36,8 @@ public enum Merger {
     case output(String)
     /// `--remove-departed` would remove more than half of the output's users at once.
     case departureTooLarge(String)
+    /// A shard's output lacks what its manifest says it wrote (shard, what).
+    case incompleteShard(String, String)
 
     public var description: String {
       switch self {
@@ -83,6 +85,8 @@ public enum Merger {
       case .outOfRange(let path, let what): return "'\(path)': \(what); re-run the shard"
       case .output(let message): return message
       case .departureTooLarge(let message): return message
+      case .incompleteShard(let shard, let problem):
+        return "shard \(shard) is incomplete: \(problem); run the shard again, then merge"
       }
     }
   }
@@ -95,6 +99,31 @@ public enum Merger {
   /// them belong to one run.
   ///
   /// - Complexity: O(*v* log *v*), where *v* is the number of cohort values.
+  /// What of `users`' outputs is missing from `output`: a user whose folder is not a folder,
+  /// or who lacks a file of `charts` (its final name, or the name a shard staged it under for
+  /// the merge to stamp). Charts are looked for only where the formats hold JSON. Nil when all
+  /// is there.
+  ///
+  /// - Complexity: O(*u* × *c*) `stat` calls, for *u* users and *c* charts.
+  static func missingOutput(in output: URL, users: [String], charts: [String], formats: [String]?) -> String? {
+    let json = formats.map { $0.contains(Pipeline.Output.Format.json.rawValue) } ?? true
+    for user in users {
+      let folder = output.path + "/users/" + user
+      var status = stat()
+      guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+        return "user '\(TerminalText.escaped(user))' has no folder in users/"
+      }
+      guard json else { continue }
+      for chart in charts.sorted() {
+        let names = [chart + ".json", CohortStamp.stagedName(chart)]
+        guard names.contains(where: { lstat(folder + "/" + $0, &status) == 0 }) else {
+          return "user '\(TerminalText.escaped(user))' has no \(chart).json"
+        }
+      }
+    }
+    return nil
+  }
+
   public static func merge(
     inputs: [URL], output: URL, toolVersion: String, removeDeparted: Bool = false, confirmRemoval: Bool = false
   ) throws(Failure) -> Manifest {
@@ -171,9 +200,16 @@ public enum Merger {
       formats = formats ?? partial.formats
       let manifestURL = folder.appendingPathComponent("manifest.json")
       failed += manifest.users.filter { $0.status == .failed }
-      users += manifest.users.lazy.filter { $0.status == .ok }.map {
-        CohortStamp.User(id: $0.user, segment: $0.segment)
+      let okUsers = manifest.users.filter { $0.status == .ok }
+      // What the shard says it wrote must be there: a user folder or chart deleted since would
+      // merge into a night that lacks it, under `_SUCCESS` (SPEC 11.7).
+      if let problem = missingOutput(
+        in: output, users: okUsers.map(\.user), charts: Array(partial.series.keys) + Array(partial.radar.keys),
+        formats: partial.formats)
+      {
+        throw .incompleteShard("\(partial.shard.index)-of-\(partial.shard.count)", problem)
       }
+      users += okUsers.lazy.map { CohortStamp.User(id: $0.user, segment: $0.segment) }
       if (formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
       skipped = manifest.skippedEntries  // every shard lists the same skipped entries
       totals.add(manifest.totals)

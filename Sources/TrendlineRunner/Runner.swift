@@ -213,10 +213,12 @@ public enum Runner {
   ) -> Bool {
     let record = Manifest.PipelineRecord(
       name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash)
+    let charts = pipeline.charts.map(\.name)
+    let formats = pipeline.output.formats.map(\.rawValue)
     if let shard {
       let state = ShardStatus.state(
         of: shardFolder(shard, in: snapshot.output), pipeline: record, asOf: snapshot.asOfText,
-        resolvedAsOf: snapshot.asOf.text, corpus: corpus.fingerprint)
+        resolvedAsOf: snapshot.asOf.text, corpus: corpus.fingerprint, outputs: (snapshot.output, charts, formats))
       if case .complete = state { return true }
       return false
     }
@@ -229,6 +231,10 @@ public enum Runner {
     else { return false }
     return manifest.pipeline == record && manifest.asOf == snapshot.asOfText && manifest.corpus == corpus.fingerprint
       && manifest.toolVersion == toolVersion && manifest.shard == nil
+      // Complete means written: a user's folder or chart deleted since is work to do again.
+      && Merger.missingOutput(
+        in: snapshot.output, users: manifest.users.filter { $0.status == .ok }.map(\.user), charts: charts,
+        formats: formats) == nil
   }
 
   /// The users of the input as a run finds them, with the settings table and the fingerprint

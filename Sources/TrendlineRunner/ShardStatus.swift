@@ -69,15 +69,19 @@ public enum ShardStatus {
     let pipeline = Manifest.PipelineRecord(
       name: run.pipeline.name, file: run.pipeline.file.lastPathComponent, sha256: run.pipeline.contentHash)
     let resolved = AsOf(parsing: run.asOfText)?.text ?? run.asOfText
+    let charts = run.pipeline.charts.map(\.name)
+    let formats = run.pipeline.output.formats.map(\.rawValue)
     return (0..<run.count).map { index in
       state(
         of: Runner.shardFolder(Shard(index: index, count: run.count), in: run.output),
-        pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved, corpus: corpus)
+        pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved, corpus: corpus,
+        outputs: (run.output, charts, formats))
     }
   }
 
   static func state(
-    of folder: URL, pipeline: Manifest.PipelineRecord, asOf: String, resolvedAsOf: String, corpus: String
+    of folder: URL, pipeline: Manifest.PipelineRecord, asOf: String, resolvedAsOf: String, corpus: String,
+    outputs: (folder: URL, charts: [String], formats: [String])
   ) -> State {
     let name = "shards/" + folder.lastPathComponent
     var status = stat()
@@ -107,6 +111,13 @@ public enum ShardStatus {
           + "not '\(pipeline.name)' (\(pipeline.sha256.prefix(12)))")
     }
     if partial.corpus != corpus { return .toRun(reason: "ran before the input changed (another corpus)") }
+    // Complete means written: a user's folder or chart deleted since is work to do again.
+    let okUsers = loaded.manifest.users.filter { $0.status == .ok }.map(\.user)
+    if let problem = Merger.missingOutput(
+      in: outputs.folder, users: okUsers, charts: outputs.charts, formats: outputs.formats)
+    {
+      return .toRun(reason: "is incomplete: \(problem)")
+    }
     let totals = loaded.manifest.totals
     return .complete(users: totals.users, failedUsers: totals.usersFailed)
   }

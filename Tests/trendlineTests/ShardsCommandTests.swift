@@ -53,6 +53,41 @@ import _TrendlineTestSupport
     #expect(try shards().hasPrefix("shard 0-of-4 ran before the input changed (another corpus)\n"))
   }
 
+  /// A shard whose user folder or chart was deleted after it finished is incomplete: `shards`
+  /// names it to run again (any chart of the pipeline), and `merge` refuses the night (a folder,
+  /// or a compared chart: the pipeline's others are not in what it reads) rather than writing
+  /// `_SUCCESS` over a user without charts (SPEC 11.7). Running the shard again mends it.
+  @Test func aShardMissingWhatItWroteMustRunAgain() throws {
+    let (scratch, _, wide, _) = try ReusedFolderTests.twoPipelines()
+    let out = scratch.url.appendingPathComponent("out")
+    func run(_ shard: String) throws {
+      let result = try runTrendline([
+        "run", wide.path, "--output", out.path, "--shard", shard, "--as-of", "2026-11-30", "--quiet",
+      ])
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    for shard in ["0/1"] { try run(shard) }
+    func shards() throws -> String {
+      try runTrendline(["shards", wide.path, "--output", out.path, "--as-of", "2026-11-30", "--shards", "1"]).stdout
+    }
+    #expect(try shards().hasSuffix("ready to merge\n"))
+    try FileManager.default.removeItem(at: out.appendingPathComponent("users/sam/extra.json"))
+    #expect(try shards().hasPrefix("shard 0-of-1 is incomplete: user 'sam' has no extra.json\n"))
+    // Merge knows the compared charts (their staged files are what it stamps) and the folders.
+    try FileManager.default.removeItem(at: out.appendingPathComponent("users/mason/.staged-volume.json"))
+    let merged = try runTrendline(["merge", "--output", out.path, out.path])
+    #expect(merged.status == 2, "\(merged.stderr)")
+    #expect(
+      merged.stderr.contains(
+        "error: shard 0-of-1 is incomplete: user 'mason' has no volume.json; run the shard again, then merge"),
+      "\(merged.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("_SUCCESS").path))
+    try run("0/1")
+    #expect(try runTrendline(["merge", "--output", out.path, out.path]).status == 0)
+    try FileManager.default.removeItem(at: out.appendingPathComponent("users/uma"))
+    #expect(try shards().hasPrefix("shard 0-of-1 is incomplete: user 'uma' has no folder in users/\n"))
+  }
+
   /// A damaged partial is named, not trusted.
   @Test func anEditedPartialMustRunAgain() throws {
     let (scratch, _, wide, _) = try ReusedFolderTests.twoPipelines()
