@@ -19,9 +19,14 @@ import TrendlineSupport
 /// applied. A session is keyed as a Hevy CSV export keys it — the start, to the minute, and
 /// the title — so that a workout in a JSON page and in a CSV export of the same user is one
 /// session, taken whole from the newer file (SPEC 3); pages of one history meet the same way.
+/// Two different workouts of one title started within one minute are therefore one session,
+/// as the CSV export can only make them: all their sets are read, the session has the first
+/// one's start and length. Keyed apart, a CSV export newer than the JSON would count the
+/// second workout twice (in the CSV's session and in the JSON's own).
 ///
 /// What it deliberately does not read: `rpe`, `superset_id`, notes and `custom_metric`, which
-/// no output uses; the workout's `id`, which a CSV export does not carry.
+/// no output uses. The workout's `id`, which a CSV export does not carry, only tells a workout
+/// written twice in one file.
 enum HevyJSON {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
@@ -88,9 +93,10 @@ enum HevyJSON {
   /// Turns workouts into sets, remembering across workouts which sessions the file has read.
   final class Decoder {
     let resolver: ZoneResolver
-    /// Sessions already read from this file, with the line their first set is on: a workout
-    /// written twice in one file (pages joined by hand) is read once.
-    private var seen: [String: Int] = [:]
+    /// Workouts already read from this file, with the line each starts on, by `id` and by
+    /// what they hold: a workout written twice in one file (pages joined by hand) is read once.
+    private var seenIDs: [String: Int] = [:]
+    private var seenContents: [Content: (any: Int, withoutID: Int?)] = [:]
     private var duplicates = DuplicateSetFilter()
     /// The last exercise title, as written and normalized: an exercise's sets share one.
     private var lastExercise: (text: String, name: String)?
@@ -102,6 +108,13 @@ enum HevyJSON {
     struct Problem: Error {
       var key: String
       var reason: String
+    }
+
+    /// What a workout holds: its start to the second, its title and a digest of its sets.
+    struct Content: Hashable {
+      var start: Int64
+      var name: String
+      var sets: Int
     }
 
     struct Header {
@@ -162,8 +175,10 @@ enum HevyJSON {
         return
       }
       let firstLine = document.location(of: workoutNode).line
-      let repeated = seen[header.key]
-      if repeated == nil { seen[header.key] = firstLine }
+      let repeated = repeatedWorkout(workout, header: header, exercises: exercises, line: firstLine)
+      // A block of sets is one workout's: two workouts of one session (one title, one minute)
+      // that hold equal sets are two workouts, not a set written twice.
+      duplicates = DuplicateSetFilter()
       let droppedAt = header.droppedDuration.map { _ in place(workoutNode, "end_time") }
 
       for (exerciseIndex, exerciseNode) in exerciseNodes.enumerated() {
@@ -195,14 +210,22 @@ enum HevyJSON {
           if let repeated {
             result.note(
               .duplicate, line: line, column: 1, field: "",
-              reason: "repeats the workout at line \(repeated): the same workout is written twice in the file")
+              reason: "repeats the workout at line \(repeated.line): the same workout (\(repeated.same)) is written "
+                + "twice in the file")
             continue
           }
           do throws(Problem) {
-            var set = try self.set(setNode.value, header: header, exercise: exercise, line: line)
+            var (set, assistance) = try self.set(setNode.value, header: header, exercise: exercise, line: line)
+            // A repaired set is listed at its weight, and carries that line, by which the merge
+            // withdraws the note if the set turns out a duplicate of a newer export.
+            let assisted = assistance.map { _ in place(setNode, "weight_kg") }
+            if let assisted { set.line = assisted.line }
             if let original = duplicates.original(of: set) {
               result.note(.duplicate, line: line, column: 1, field: "", reason: DuplicateSetFilter.reason(original))
               continue
+            }
+            if let assistance, let at = assisted {
+              result.note(.repaired, line: at.line, column: at.column, field: "weight_kg", reason: assistance)
             }
             if let dropped = header.droppedDuration, let at = droppedAt {
               result.note(.valueDropped, line: at.line, column: at.column, field: "end_time", reason: dropped)
@@ -213,6 +236,94 @@ enum HevyJSON {
             let at = place(setNode, error.key)
             result.note(.rejected, line: at.line, column: at.column, field: error.key, reason: error.reason)
           }
+        }
+      }
+    }
+
+    /// The workout at whose line `workout` is a repeat, and what they share; nil for a
+    /// workout of its own, which is remembered. A repeat is the same workout: the same `id`
+    /// when both have one; else the same start to the second, title and sets (their values
+    /// as written: exercise titles, and each set's index, type, weight, reps, distance and
+    /// time). Two workouts with different ids, or different sets, are two workouts, read both.
+    ///
+    /// Sets are compared by a 64-bit digest, so that what a file's workouts hold is not kept
+    /// twice: two different workouts of one start second and title are taken for one only if
+    /// their digests collide, about one chance in 2⁶⁴.
+    ///
+    /// - Complexity: O(*s*) for a workout of *s* sets.
+    private func repeatedWorkout(_ workout: JSONValue, header: Header, exercises: [JSONValue], line: Int)
+      -> (line: Int, same: String)?
+    {
+      let id = workout["id"].flatMap { $0.stringValue ?? $0.numberText }.flatMap { $0.isEmpty ? nil : $0 }
+      if let id, let first = seenIDs[id] { return (first, "the same id") }
+      let content = Content(start: header.start, name: header.name, sets: Self.digest(exercises))
+      let earlier = seenContents[content]
+      // A workout with an id repeats one with the same content only when that one had no id.
+      if let first = id == nil ? earlier?.any : earlier?.withoutID {
+        if let id { seenIDs[id] = first }
+        return (first, "the same start, title and sets")
+      }
+      if let id { seenIDs[id] = line }
+      seenContents[content] = (earlier?.any ?? line, id == nil ? line : earlier?.withoutID)
+      return nil
+    }
+
+    /// Keys of a set whose values make it the set it is.
+    private static let setKeys = [
+      "index", "type", "indicator", "weight_kg", "reps", "distance_meters", "duration_seconds",
+    ]
+
+    /// A digest of `exercises`' titles and their sets' values (``setKeys``), as written.
+    private static func digest(_ exercises: [JSONValue]) -> Int {
+      var hasher = Hasher()
+      hasher.combine(exercises.count)
+      for exercise in exercises {
+        guard exercise.objectMembers != nil else {
+          combine(exercise, into: &hasher)
+          continue
+        }
+        combine(exercise["title"], into: &hasher)
+        let sets = exercise["sets"]?.arrayValue
+        guard let sets else {
+          combine(exercise["sets"], into: &hasher)
+          continue
+        }
+        hasher.combine(sets.count)
+        for set in sets {
+          guard set.objectMembers != nil else {
+            combine(set, into: &hasher)
+            continue
+          }
+          for key in setKeys { combine(set[key], into: &hasher) }
+        }
+      }
+      return hasher.finalize()
+    }
+
+    /// `value` as written, into `hasher`: absent, null and each kind of value told apart.
+    private static func combine(_ value: JSONValue?, into hasher: inout Hasher) {
+      switch value {
+      case nil: hasher.combine(0)
+      case .null: hasher.combine(1)
+      case .bool(let flag):
+        hasher.combine(2)
+        hasher.combine(flag)
+      case .number(let text):
+        hasher.combine(3)
+        hasher.combine(text)
+      case .string(let text):
+        hasher.combine(4)
+        hasher.combine(text)
+      case .array(let elements):
+        hasher.combine(5)
+        hasher.combine(elements.count)
+        for element in elements { combine(element, into: &hasher) }
+      case .object(let members):
+        hasher.combine(6)
+        hasher.combine(members.count)
+        for member in members {
+          hasher.combine(member.key)
+          combine(member.value, into: &hasher)
         }
       }
     }
@@ -311,7 +422,11 @@ enum HevyJSON {
     /// One set. `null` or a missing value is empty: 0, as an empty cell of Hevy's CSV export
     /// (SPEC 9.5) — a body-weight set has `"weight_kg": null`, a weight set
     /// `"distance_meters": null` — and a set's numbers have no unknown of their own to keep.
-    func set(_ object: JSONValue, header: Header, exercise: String, line: Int) throws(Problem) -> ExportSet {
+    /// A negative weight on an assisted exercise is its assistance: no load, and the reason to
+    /// list the set as repaired, as every reader does (``AssistedExercise``, SPEC 11.3).
+    func set(_ object: JSONValue, header: Header, exercise: String, line: Int) throws(Problem)
+      -> (set: ExportSet, assistance: String?)
+    {
       guard object.objectMembers != nil else { throw Problem(key: "", reason: "a set must be an object") }
       func number(_ key: String) throws(Problem) -> (value: Double, text: String) {
         guard let value = object[key], !value.isNull else { return (0, "") }
@@ -326,8 +441,9 @@ enum HevyJSON {
         do throws(FieldProblem) { try body() } catch { throw Problem(key: key, reason: error.reason) }
       }
       let weight = try number("weight_kg")
+      var load: (kilograms: Double, assistance: FieldProblem?) = (0, nil)
       try check("weight_kg") { () throws(FieldProblem) in
-        try SetLimits.checkWeight(weight.value, index: 0, text: weight.text)
+        load = try AssistedExercise.load(weight.value, exercise: exercise, index: 0, text: weight.text)
       }
       let reps = try number("reps")
       try check("reps") { () throws(FieldProblem) in try SetLimits.checkReps(reps.value, index: 0, text: reps.text) }
@@ -360,10 +476,11 @@ enum HevyJSON {
         }
         index = Int(number)
       }
-      return ExportSet(
+      let set = ExportSet(
         line: line, sessionKey: header.key, sessionName: header.name, start: header.start,
         durationSeconds: header.durationSeconds, exercise: exercise, setIndex: index, type: type,
-        weightKg: weight.value, reps: reps.value, distanceMeters: meters.value, seconds: seconds.value)
+        weightKg: load.kilograms, reps: reps.value, distanceMeters: meters.value, seconds: seconds.value)
+      return (set, load.assistance?.reason)
     }
 
     /// Hevy's set types, as its CSV export's `set_type` is read (any case).

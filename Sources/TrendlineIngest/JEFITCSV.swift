@@ -32,11 +32,16 @@ enum JEFITCSV {
     // The sessions, the unit and the custom exercises may come after the logs that need
     // them: a first pass over the records reads them, the second reads the logs.
     let context = try scan(file: file, bytes: bytes, settings: settings, limits: limits)
-    return try readCSVExport(
+    var parser: Parser?
+    var result = try readCSVExport(
       file: file, bytes: bytes, format: .jefitCSV, delimiter: ASCII.comma, limits: limits
     ) { (header) throws(ExportError) -> Parser in
-      Parser(context: context, settings: settings, firstRecord: header.names)
+      let made = Parser(context: context, settings: settings, firstRecord: header.names)
+      parser = made
+      return made
     }
+    parser?.amend(&result)
+    return result
   }
 
   /// Whether the first line is a JEFIT banner (`### SETTING ####…`): no other export opens so.
@@ -74,6 +79,8 @@ enum JEFITCSV {
     var durationSeconds: Int64?
     /// Why the session's row cannot be read; its logs are rejected with it.
     var problem: String?
+    /// The column of the session's row that `problem` is about.
+    var problemIndex: Int?
   }
 
   /// What the first pass learns.
@@ -87,6 +94,55 @@ enum JEFITCSV {
 
   /// The columns of EXERCISE LOGS a reader needs: without them every weight would be lost.
   static let requiredLogColumns = ["logs", "belongsession", "mydate", "ename"]
+
+  /// A section's header, with the index of each column either pass reads found once, when the
+  /// header is read: looked up by name per row, a hostile header of 999 names made every row
+  /// cost up to 999 comparisons per column (a 4 MB file of such headers took 188 s to parse
+  /// and print against 47 s with 6 columns; now 47 s either way, debug build). A name written
+  /// twice is its first column, as a lookup by name finds it.
+  ///
+  /// - Complexity: O(*c*) to make, for a header of *c* columns; each index is then O(1).
+  struct Columns {
+    var names: [String]
+    var id: Int?
+    var logs: Int?
+    var ename: Int?
+    var belongsession: Int?
+    var mydate: Int?
+    var eid: Int?
+    var totalTime: Int?
+    var starttime: Int?
+    /// `starttimie`, the misspelling an older version writes.
+    var starttimie: Int?
+    var mass: Int?
+    var name: Int?
+
+    init(names: [String]) {
+      self.names = names
+      // Backwards, so that the first of two columns of one name is the one kept.
+      for (index, name) in names.enumerated().reversed() {
+        switch name {
+        case "_id": id = index
+        case "logs": logs = index
+        case "ename": ename = index
+        case "belongsession": belongsession = index
+        case "mydate": mydate = index
+        case "eid": eid = index
+        case "total_time": totalTime = index
+        case "starttime": starttime = index
+        case "starttimie": starttimie = index
+        case "mass": mass = index
+        case "name": self.name = index
+        default: break
+        }
+      }
+    }
+
+    /// Column `index` of this section, when the record has it.
+    static func field(_ index: Int?, in reader: CSVReader) -> Int? {
+      index.flatMap { $0 < reader.fieldCount ? $0 : nil }
+    }
+  }
 
   /// The first pass: SETTING, WORKOUT SESSIONS and CUSTOM EXERCISES, and a check that the file
   /// has an EXERCISE LOGS section with the columns the second pass reads (SPEC 10.1).
@@ -111,7 +167,7 @@ enum JEFITCSV {
   private static func scan(_ reader: CSVReader, file: String, settings: ReadSettings) throws(ExportError) -> Context {
     var context = Context()
     var section: String?
-    var header: [String]?
+    var header: Columns?
     var sawLogs = false
     let fields = FieldDecoder(timeZone: settings.timeZone)
     loop: while true {
@@ -128,32 +184,32 @@ enum JEFITCSV {
           continue
         }
         guard let current = section else { continue }
-        guard let names = header else {
-          header = (0..<reader.fieldCount).map { normalizedName(reader.string($0)) }
+        guard let columns = header else {
+          let names = (0..<reader.fieldCount).map { normalizedName(reader.string($0)) }
           if current == "EXERCISE LOGS" {
             sawLogs = true
-            for column in requiredLogColumns where !header!.contains(column) {
+            for column in requiredLogColumns where !names.contains(column) {
               throw ExportError(
                 file: file, line: line, column: 1,
                 message:
                   "JEFIT: the EXERCISE LOGS header has no '\(column)' column; the header is: "
-                  + "\(header!.joined(separator: ", "))")
+                  + "\(names.joined(separator: ", "))")
             }
           }
+          header = Columns(names: names)
           continue
         }
-        func value(_ column: String) -> String? {
-          guard let index = names.firstIndex(of: column), index < reader.fieldCount else { return nil }
-          return reader.string(index)
+        func value(_ index: Int?) -> String? {
+          Columns.field(index, in: reader).map { reader.string($0) }
         }
         switch current {
         case "SETTING":
-          if let mass = value("mass"), let unit = WeightUnit(spelling: mass) { context.weightUnit = unit }
+          if let mass = value(columns.mass), let unit = WeightUnit(spelling: mass) { context.weightUnit = unit }
         case "WORKOUT SESSIONS":
-          guard let id = value("_id") else { continue }
-          context.sessions[id] = session(reader, names: names, fields: fields)
+          guard let id = value(columns.id) else { continue }
+          context.sessions[id] = session(reader, columns: columns, fields: fields)
         case "CUSTOM EXERCISES":
-          if let id = value("_id"), let name = value("name") {
+          if let id = value(columns.id), let name = value(columns.name) {
             let text = normalizedName(name)
             if !text.isEmpty && NameLimit.problem(text) == nil { context.customNames[id] = text }
           }
@@ -172,39 +228,39 @@ enum JEFITCSV {
 
   /// A WORKOUT SESSIONS row: `starttime` (or the misspelled `starttimie` an older version
   /// writes) in Unix seconds, and `total_time` in seconds. A length over 24 hours is dropped
-  /// (SPEC 10.2): the session's row says so, its sets are kept.
-  private static func session(_ reader: CSVReader, names: [String], fields: FieldDecoder) -> Session {
-    func index(_ column: String) -> Int? {
-      names.firstIndex(of: column).flatMap { $0 < reader.fieldCount ? $0 : nil }
-    }
+  /// (SPEC 10.2): the session's row says so, its sets are kept. A `total_time` of 0 (under a
+  /// second) or empty is a length JEFIT did not record, unknown rather than 0 s (SPEC 10.3), as
+  /// a `starttime` of 0 is no start.
+  private static func session(_ reader: CSVReader, columns: Columns, fields: FieldDecoder) -> Session {
     var result = Session()
-    for column in ["starttime", "starttimie"] {
-      guard let at = index(column) else { continue }
+    for (column, index) in [("starttime", columns.starttime), ("starttimie", columns.starttimie)] {
+      guard let at = Columns.field(index, in: reader) else { continue }
       switch NumberParser.decimal(reader.field(at)) {
       case .empty: continue
       case .invalid:
-        result.problem = "\(column) '\(reader.string(at))' is not a time (Unix seconds)"
+        (result.problem, result.problemIndex) = ("\(column) '\(reader.string(at))' is not a time (Unix seconds)", at)
         return result
       case .number(let seconds):
         if seconds == 0 { continue }
         guard seconds == seconds.rounded(), abs(seconds) <= Double(StartLimits.range.upperBound) else {
-          result.problem = "\(column) '\(reader.string(at))' is not a time (Unix seconds)"
+          (result.problem, result.problemIndex) = ("\(column) '\(reader.string(at))' is not a time (Unix seconds)", at)
           return result
         }
         if let problem = StartLimits.problem(Int64(seconds), text: reader.string(at)) {
-          result.problem = problem
+          (result.problem, result.problemIndex) = (problem, at)
           return result
         }
         result.start = Int64(seconds)
       }
       break
     }
-    if let at = index("total_time") {
+    if let at = Columns.field(columns.totalTime, in: reader) {
       switch NumberParser.decimal(reader.field(at)) {
       case .number(let seconds) where WorkoutLength.problem(seconds, text: "") == nil:
-        result.durationSeconds = Int64(seconds.rounded(.down))
+        let whole = Int64(seconds.rounded(.down))
+        result.durationSeconds = whole > 0 ? whole : nil
       case .invalid:
-        result.problem = "total_time '\(reader.string(at))' is not a number of seconds"
+        (result.problem, result.problemIndex) = ("total_time '\(reader.string(at))' is not a number of seconds", at)
       default: break
       }
     }
@@ -217,9 +273,23 @@ enum JEFITCSV {
     let stated: StatedUnits
     let fields: FieldDecoder
     private var section: String?
-    private var header: CSVColumns?
+    private var header: Columns?
     /// The reasons rows are ignored for, per section, built once per section.
     private var reasons = Reasons(section: "")
+    /// The exercise logs accepted, by `_id`, with their line.
+    private var logLines: [String: Int] = [:]
+    /// The rows returned as ignored for ``repeatedLog``, by line, with the line of the log each
+    /// repeats: ``amend(_:)`` lists them as duplicates.
+    private var repeats: [Int: Int] = [:]
+    /// The section's column at fault for each row rejected or repaired here, by the line its
+    /// note is listed on.
+    private var faults: [Int: String] = [:]
+    /// Set while a row is parsed when its problem is the whole record's, not one column's.
+    private var wholeRecord = false
+
+    /// What a repeated log is returned as, until ``amend(_:)`` makes it a duplicate: no cell
+    /// text, so that it is one reason however many logs repeat.
+    static let repeatedLog = "JEFIT EXERCISE LOGS section: a log repeated"
 
     var readsAnyFieldCount: Bool { true }
 
@@ -235,11 +305,6 @@ enum JEFITCSV {
         section = JEFITCSV.section(Array(firstRecord[0].utf8))
         reasons = Reasons(section: section ?? "")
       }
-    }
-
-    struct CSVColumns {
-      var names: [String]
-      func index(_ name: String) -> Int? { names.firstIndex(of: name) }
     }
 
     struct Reasons {
@@ -272,58 +337,95 @@ enum JEFITCSV {
       }
       guard let section else { return .ignored("JEFIT: a line outside any section") }
       guard let header else {
-        self.header = CSVColumns(names: (0..<reader.fieldCount).map { normalizedName(reader.string($0)) })
+        self.header = Columns(names: (0..<reader.fieldCount).map { normalizedName(reader.string($0)) })
         return .ignored(reasons.header)
       }
-      switch section {
-      case "EXERCISE LOGS":
-        do throws(FieldProblem) {
+      do throws(FieldProblem) {
+        switch section {
+        case "EXERCISE LOGS":
           return try exerciseLog(reader, header: header, line: line)
-        } catch {
-          // The shared reading names a field by the file's first header, here a banner: the
-          // reason names the section's column instead.
-          let name = error.index < header.names.count ? header.names[error.index] : ""
-          throw FieldProblem(index: error.index, reason: name.isEmpty ? error.reason : "\(name): \(error.reason)")
+        case "WORKOUT SESSIONS":
+          if let id = Columns.field(header.id, in: reader), let session = context.sessions[reader.string(id)],
+            let problem = session.problem
+          {
+            throw FieldProblem(index: session.problemIndex ?? id, reason: problem)
+          }
+          if let at = Columns.field(header.totalTime, in: reader),
+            case .number(let seconds) = NumberParser.decimal(reader.field(at)),
+            let problem = WorkoutLength.problem(seconds, text: reader.string(at))
+          {
+            // Listed at the session's line: its sets are kept, its length unknown (SPEC 10.2).
+            return .ignored("JEFIT WORKOUT SESSIONS section: a workout; \(problem)")
+          }
+          return .ignored(reasons.row)
+        default:
+          return .ignored(reasons.row)
         }
-      case "WORKOUT SESSIONS":
-        if let id = header.index("_id"), id < reader.fieldCount,
-          let problem = context.sessions[reader.string(id)]?.problem
-        {
-          throw FieldProblem(index: id, reason: problem)
-        }
-        if let at = header.index("total_time"), at < reader.fieldCount,
-          case .number(let seconds) = NumberParser.decimal(reader.field(at)),
-          let problem = WorkoutLength.problem(seconds, text: reader.string(at))
-        {
-          // Listed at the session's line: its sets are kept, its length unknown (SPEC 10.2).
-          return .ignored("JEFIT WORKOUT SESSIONS section: a workout; \(problem)")
-        }
-        return .ignored(reasons.row)
-      default:
-        return .ignored(reasons.row)
+      } catch {
+        // Listed by the shared reading at the field's line, as it places every reject.
+        let index = min(error.index, reader.fieldCount - 1)
+        remember(error, at: reader.fields[index].line, reader: reader, header: header)
+        wholeRecord = false
+        throw error
       }
     }
 
-    /// One exercise in one workout: its sets unpacked from `logs`.
-    private func exerciseLog(_ reader: CSVReader, header: CSVColumns, line: Int) throws(FieldProblem) -> RowOutcome {
-      func column(_ name: String) throws(FieldProblem) -> Int {
-        guard let index = header.index(name) else {
+    /// Remembers the section's column `problem` is at, for the note listed at `line`: none
+    /// when the whole record is at fault.
+    private func remember(_ problem: FieldProblem, at line: Int, reader: CSVReader, header: Columns) {
+      let index = min(problem.index, reader.fieldCount - 1)
+      faults[line] = !wholeRecord && index >= 0 && index < header.names.count ? header.names[index] : ""
+    }
+
+    /// Puts right the notes of what the shared reading could not know. It names a row's field
+    /// by the file's first record, here a banner (`### SETTING ####…`), not by the section's
+    /// header: each rejected or repaired row names the section's column at fault, or none (a
+    /// record rejected before it is parsed, for invalid UTF-8). And a parser returns no
+    /// duplicate: each log returned as ``repeatedLog`` is made one, naming the line it repeats.
+    ///
+    /// - Complexity: O(*k*), where *k* is the number of notes.
+    func amend(_ result: inout FileIngest) {
+      for position in result.notes.indices {
+        let note = result.notes[position]
+        switch note.outcome {
+        case .rejected, .repaired, .valueDropped:
+          result.notes[position].field = faults[note.line] ?? ""
+        case .ignored where note.reason == Self.repeatedLog:
+          guard let original = repeats[note.line] else { continue }
+          result.notes[position].outcome = .duplicate
+          result.notes[position].reason =
+            "repeats line \(original): the same exercise log (its _id) is written twice in the file"
+        case .ignored, .duplicate:
+          break
+        }
+      }
+      if let count = result.ignored.removeValue(forKey: Self.repeatedLog) { result.duplicateRows += count }
+    }
+
+    /// One exercise in one workout: its sets unpacked from `logs`. A log whose `_id` is one
+    /// already accepted (a section pasted twice) is the same log again: returned as
+    /// ``repeatedLog``, its sets not counted twice.
+    private func exerciseLog(_ reader: CSVReader, header: Columns, line: Int) throws(FieldProblem) -> RowOutcome {
+      func column(_ index: Int?, _ name: String) throws(FieldProblem) -> Int {
+        guard let index else {
+          wholeRecord = true
           throw FieldProblem(index: 0, reason: "the EXERCISE LOGS header has no '\(name)' column")
         }
         guard index < reader.fieldCount else {
+          wholeRecord = true
           throw FieldProblem(
             index: reader.fieldCount - 1,
             reason: "expected \(header.names.count) fields as in the section's header, found \(reader.fieldCount)")
         }
         return index
       }
-      let logs = try column("logs")
-      let ename = try column("ename")
-      let belongs = try column("belongsession")
-      let mydate = try column("mydate")
+      let logs = try column(header.logs, "logs")
+      let ename = try column(header.ename, "ename")
+      let belongs = try column(header.belongsession, "belongsession")
+      let mydate = try column(header.mydate, "mydate")
 
       var exercise = try fields.text(reader, ename)
-      if exercise.isEmpty, let eid = header.index("eid"), eid < reader.fieldCount,
+      if exercise.isEmpty, let eid = Columns.field(header.eid, in: reader),
         let custom = context.customNames[reader.string(eid)]
       {
         // A custom exercise named only by its id: its name is in CUSTOM EXERCISES.
@@ -349,6 +451,8 @@ enum JEFITCSV {
       // `50.0x15,50.0x15`: items split at commas, each at its `x`.
       let packed = reader.field(logs)
       var sets: [ExportSet] = []
+      // The first item that is assistance (SPEC 11.3): the row is listed repaired once.
+      var repaired: FieldProblem?
       var itemStart = 0
       var position = 0
       while itemStart <= packed.count {
@@ -376,8 +480,12 @@ enum JEFITCSV {
               index: logs, reason: "'\(String(decoding: item, as: UTF8.self))' is not weight x reps (like 60x10)")
           }
         }
-        let weightKg = weightUnit.kilograms(try number(weightText))
-        try SetLimits.checkWeight(weightKg, index: logs, text: String(decoding: weightText, as: UTF8.self))
+        // A negative weight on an assisted exercise is its assistance: no load, the row
+        // repaired, as in every reader (SPEC 11.3).
+        let (weightKg, assistance) = try AssistedExercise.load(
+          weightUnit.kilograms(try number(weightText)), exercise: exercise, index: logs,
+          text: String(decoding: weightText, as: UTF8.self))
+        if repaired == nil { repaired = assistance }
         let reps = try number(repsText)
         try SetLimits.checkReps(reps, index: logs, text: String(decoding: repsText, as: UTF8.self))
         var set = ExportSet(
@@ -388,7 +496,17 @@ enum JEFITCSV {
         position += 1
         if itemEnd == packed.count { break }
       }
-      return .sets(sets)
+      if !sets.isEmpty, let id = Columns.field(header.id, in: reader), !reader.field(id).isEmpty {
+        let text = reader.string(id)
+        if let original = logLines[text] {
+          repeats[line] = original
+          return .ignored(Self.repeatedLog)
+        }
+        logLines[text] = line
+      }
+      // Listed by the shared reading at the row's line, as it lists every repair.
+      if let repaired { remember(repaired, at: line, reader: reader, header: header) }
+      return .sets(sets, repaired: repaired)
     }
   }
 }

@@ -130,6 +130,73 @@ import TrendlineSchema
     #expect(user.sessions[0].durationSeconds == nil)
   }
 
+  /// Only a workout that is the same is a repeat: the same `id` when both have one, else the
+  /// same start to the second, title and sets. A workout of the same title 30 s later with
+  /// other reps is read (line 4), and so is one with another id and the first's very sets
+  /// (line 6); `w1` again is a repeat whatever its sets (line 8), as is a copy of line 4
+  /// without an id (line 10), and a copy with an id of a workout that had none (line 14), which
+  /// its id then names (line 16). The workouts titled B within 10:00 are one session, as Hevy's
+  /// CSV export writes them (start to the minute, 1,767,607,200 = 2026-01-05T10:00:00Z): its
+  /// sets are every set of the three read, at the first one's start.
+  @Test func onlyTheSameWorkoutIsARepeat() throws {
+    func workout(_ id: String?, _ title: String, _ start: String, reps: Int) -> String {
+      """
+      {\(id.map { "\"id\": \"\($0)\", " } ?? "")"title": "\(title)", "start_time": "2026-01-05T\(start)Z",
+        "exercises": [{"title": "Squat", "sets": [{"index": 0, "weight_kg": 100, "reps": \(reps)}]}]}
+      """
+    }
+    let text =
+      "[\n"
+      + [
+        workout("w1", "B", "10:00:00", reps: 5), workout("w2", "B", "10:00:30", reps: 6),
+        workout("w3", "B", "10:00:00", reps: 5), workout("w1", "B", "10:00:00", reps: 7),
+        workout(nil, "B", "10:00:30", reps: 6), workout(nil, "C", "11:00:00", reps: 8),
+        workout("w9", "C", "11:00:00", reps: 8), workout("w9", "C", "11:00:00", reps: 9),
+      ].joined(separator: ",\n") + "\n]"
+    let file = try Self.read("t.json", text)
+    #expect(file.sets.map(\.line) == [3, 5, 7, 13])
+    #expect(file.sets.map(\.reps) == [5, 6, 5, 8])
+    #expect(file.sets.map(\.start) == [1_767_607_200, 1_767_607_230, 1_767_607_200, 1_767_610_800])
+    #expect(
+      file.notes.map(\.description) == [
+        "t.json:9:1: note: duplicate: repeats the workout at line 2: the same workout (the same id) is written "
+          + "twice in the file",
+        "t.json:11:1: note: duplicate: repeats the workout at line 4: the same workout (the same start, title and "
+          + "sets) is written twice in the file",
+        "t.json:15:1: note: duplicate: repeats the workout at line 12: the same workout (the same start, title and "
+          + "sets) is written twice in the file",
+        "t.json:17:1: note: duplicate: repeats the workout at line 12: the same workout (the same id) is written "
+          + "twice in the file",
+      ])
+    let user = Normalize.merge([file], lookup: ExerciseLookup(catalog: Catalog(muscleGroups: [], exercises: [])))
+    #expect(user.sessions.map(\.name) == ["B", "C"])
+    #expect(user.sessions.map(\.start) == [1_767_607_200, 1_767_610_800])
+    #expect(user.sessions[0].sets.map(\.reps) == [5, 6, 5])
+  }
+
+  /// A negative weight on an assisted exercise is the machine's assistance: the set counts with
+  /// no load and is listed repaired at its `weight_kg` (line 3, column 18), whose line it
+  /// carries, as in Hevy's CSV
+  /// export; on another exercise it is still rejected.
+  @Test func assistanceIsNoLoad() {
+    let text = """
+      [{"title": "Pull", "start_time": "2026-01-05T10:00:00Z", "exercises": [
+        {"title": "Assisted Pull Up", "sets": [{"index": 0, "reps": 8,
+          "weight_kg": -20}]},
+        {"title": "Pull Up", "sets": [{"index": 0, "reps": 8, "weight_kg": -20}]}]}]
+      """
+    #expect(
+      HostileInputTests.outcome("t.json", Array(text.utf8)) == """
+        read 2: accepted 1, rejected 1, duplicate 0, ignored 0
+        t.json:3:18: note: repaired: weight_kg: weight '-20' is negative on an assisted exercise: the assistance \
+        is not a load, so the set counts with no load
+        t.json:4:70: error: weight_kg: weight '-20' is negative
+        """)
+    let file = try? Self.read("t.json", text)
+    #expect(file?.sets.map(\.weightKg) == [0])
+    #expect(file?.sets.map(\.line) == [3])
+  }
+
   /// An array of workouts (no page around it), and one workout alone, with its keys in another
   /// order; the app's own feed writes Unix seconds, `name` and `indicator`.
   @Test func otherShapesOfTheSameWorkouts() throws {
@@ -224,22 +291,29 @@ import TrendlineSchema
       """
     ),
     (
+      // The second workout has no id and the first's start, title and sets: the same workout
+      // (its end is not compared). Its untitled exercise is rejected again, at its own title.
       "an exercise without a title, a workout twice, a repeated set, a timer left running",
       """
       {"workouts": [
         {"title": "A", "start_time": "2026-01-05T10:00:00Z", "end_time": "2026-01-07T10:00:00Z",
          "exercises": [{"title": " ", "sets": [{"reps": 5}]},
                        {"title": "Row", "sets": [{"index": 0, "reps": 5}, {"index": 0, "reps": 5}]}]},
-        {"title": "A", "start_time": "2026-01-05T10:00:00Z", "exercises": [{"title": "Row", "sets": [{"reps": 5}]}]}
+        {"title": "A", "start_time": "2026-01-05T10:00:00Z", "exercises": [{"title": " ", "sets": [{"reps": 5}]},
+         {"title": "Row", "sets": [{"index": 0, "reps": 5}, {"index": 0, "reps": 5}]}]}
       ]}
       """,
       """
-      read 4: accepted 1, rejected 1, duplicate 2, ignored 0
+      read 6: accepted 1, rejected 2, duplicate 3, ignored 0
       t.json:3:28: error: title: the exercise title is empty
       t.json:2:68: note: value-dropped: end_time: end_time '2026-01-07T10:00:00Z' is more than 24 hours after \
       start_time (a timer left running); the duration is dropped, the sets kept
       t.json:4:1: note: duplicate: repeats line 4: the same set of the same exercise block, with the same values
-      t.json:5:1: note: duplicate: repeats the workout at line 2: the same workout is written twice in the file
+      t.json:5:80: error: title: the exercise title is empty
+      t.json:6:1: note: duplicate: repeats the workout at line 2: the same workout (the same start, title and \
+      sets) is written twice in the file
+      t.json:6:1: note: duplicate: repeats the workout at line 2: the same workout (the same start, title and \
+      sets) is written twice in the file
       """
     ),
   ])

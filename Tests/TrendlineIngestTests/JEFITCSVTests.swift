@@ -83,6 +83,99 @@ import TrendlineSchema
         """)
   }
 
+  /// A session's `total_time` of 0 or empty is a length not recorded, unknown (SPEC 10.3);
+  /// EXERCISE LOGS pasted twice count their logs once, each repeat a duplicate naming the
+  /// first line (a log rejected the first time is rejected again: it was never read); a
+  /// negative weight on an assisted exercise is no load, the row repaired; and every reject or
+  /// repair names the section's column at fault, never the file's first banner. Columns are
+  /// 1-based bytes: `2,-20x8,…` has `logs` at 3, `4,60x5,2026-01-08,Bench,4` has
+  /// `belongsession` after 2 + 5 + 11 + 6 = 24 bytes, at 25; `4,60,x` has `starttime` at 6.
+  /// 1,767,607,200 is 2026-01-05T10:00:00Z; two and three days later are 1,767,780,000 and
+  /// 1,767,866,400.
+  static let repeated = """
+    ### WORKOUT SESSIONS ###
+    _id,total_time,starttime
+    1,0,1767607200
+    2,,1767780000
+    3,1800,1767866400
+    4,60,x
+    ####
+    ### EXERCISE LOGS ###
+    _id,logs,mydate,ename,belongsession
+    1,"100x5,100x5",2026-01-05,Squat,1
+    2,-20x8,2026-01-07,Assisted Pull Up,2
+    3,-20x8,2026-01-08,Pull Up,3
+    4,60x5,2026-01-08,Bench,4
+    5
+    6,40x10,2026-01-08,Row,3
+    ####
+    ### EXERCISE LOGS ###
+    _id,logs,mydate,ename,belongsession
+    1,"100x5,100x5",2026-01-05,Squat,1
+    2,-20x8,2026-01-07,Assisted Pull Up,2
+    6,40x10,2026-01-08,Row,3
+    3,-20x8,2026-01-08,Pull Up,3
+    ####
+    """
+
+  @Test func unknownLengthsRepeatedLogsAssistanceAndTheColumnAtFault() throws {
+    let file = try ExportReader.read(file: "t.csv", bytes: Array(Self.repeated.utf8), settings: Self.utc)
+    #expect(file.sets.map(\.line) == [10, 10, 11, 15])
+    #expect(file.sets.map(\.exercise) == ["Squat", "Squat", "Assisted Pull Up", "Row"])
+    #expect(file.sets.map(\.weightKg) == [100, 100, 0, 40])
+    #expect(file.sets.map(\.reps) == [5, 5, 8, 10])
+    #expect(file.sets.map(\.start) == [1_767_607_200, 1_767_607_200, 1_767_780_000, 1_767_866_400])
+    #expect(file.sets.map(\.durationSeconds) == [nil, nil, nil, 1800])
+    #expect(
+      file.notes.filter { $0.outcome == .rejected || $0.outcome == .repaired }.map(\.field) == [
+        "starttime", "logs", "logs", "belongsession", "", "logs",
+      ])
+    #expect(
+      HostileInputTests.outcome("t.csv", Array(Self.repeated.utf8)) == """
+        read 22: accepted 3, rejected 5, duplicate 3, ignored 11
+        t.csv:2:1: note: ignored: JEFIT WORKOUT SESSIONS section: its header
+        t.csv:3:1: note: ignored: JEFIT WORKOUT SESSIONS section: a workout, joined to its EXERCISE LOGS
+        t.csv:4:1: note: ignored: JEFIT WORKOUT SESSIONS section: a workout, joined to its EXERCISE LOGS
+        t.csv:5:1: note: ignored: JEFIT WORKOUT SESSIONS section: a workout, joined to its EXERCISE LOGS
+        t.csv:6:6: error: starttime: starttime 'x' is not a time (Unix seconds)
+        t.csv:7:1: note: ignored: JEFIT section divider
+        t.csv:8:1: note: ignored: JEFIT section banner
+        t.csv:9:1: note: ignored: JEFIT EXERCISE LOGS section: its header
+        t.csv:11:3: note: repaired: logs: weight '-20' is negative on an assisted exercise: the assistance is not \
+        a load, so the set counts with no load
+        t.csv:12:3: error: logs: weight '-20' is negative
+        t.csv:13:25: error: belongsession: its workout session 4 cannot be read: starttime 'x' is not a time \
+        (Unix seconds)
+        t.csv:14:1: error: expected 5 fields as in the section's header, found 1
+        t.csv:16:1: note: ignored: JEFIT section divider
+        t.csv:17:1: note: ignored: JEFIT section banner
+        t.csv:18:1: note: ignored: JEFIT EXERCISE LOGS section: its header
+        t.csv:19:1: note: duplicate: repeats line 10: the same exercise log (its _id) is written twice in the file
+        t.csv:20:1: note: duplicate: repeats line 11: the same exercise log (its _id) is written twice in the file
+        t.csv:21:1: note: duplicate: repeats line 15: the same exercise log (its _id) is written twice in the file
+        t.csv:22:3: error: logs: weight '-20' is negative
+        t.csv:23:1: note: ignored: JEFIT section divider
+        """)
+  }
+
+  /// A header of 995 columns, the ones read last and `logs` twice: each section's columns are
+  /// found once, when its header is read, the first of two of one name kept. 1,767,607,200 is
+  /// 2026-01-05T10:00:00Z.
+  @Test func aWideHeaderIsResolvedOnce() throws {
+    let filler = (0..<990).map { "c\($0)" }.joined(separator: ",")
+    let empty = String(repeating: ",", count: 990)
+    let text =
+      "### WORKOUT SESSIONS ###\n\(filler),_id,total_time,starttime\n\(empty)7,3600,1767607200\n####\n"
+      + "### EXERCISE LOGS ###\n\(filler),logs,mydate,ename,belongsession,logs\n"
+      + "\(empty)60x5,2026-01-05,Squat,7,999x999\n\(empty)70x3,2026-01-05,Squat,7\n"
+    let file = try ExportReader.read(file: "t.csv", bytes: Array(text.utf8), settings: Self.utc)
+    #expect(file.sets.map(\.weightKg) == [60, 70])
+    #expect(file.sets.map(\.reps) == [5, 3])
+    #expect(file.sets.map(\.start) == [1_767_607_200, 1_767_607_200])
+    #expect(file.sets.map(\.durationSeconds) == [3600, 3600])
+    #expect(file.rowsRejected == 0)
+  }
+
   /// Without SETTING the weights are in the user's unit (SPEC 9.4), and nothing is stated.
   @Test func theUsersUnitWhenTheFileStatesNone() throws {
     let text = "### EXERCISE LOGS ###\nlogs,mydate,ename,belongsession\n60x5,2026-01-05,Squat,1\n"
