@@ -449,7 +449,7 @@ enum HevyJSON {
       try check("reps") { () throws(FieldProblem) in try SetLimits.checkReps(reps.value, index: 0, text: reps.text) }
       let meters = try number("distance_meters")
       try check("distance_meters") { () throws(FieldProblem) in
-        try SetLimits.checkNonNegative(meters.value, index: 0, what: "distance", text: meters.text)
+        try SetLimits.checkDistance(meters.value, index: 0, text: meters.text)
       }
       let seconds = try number("duration_seconds")
       // A set's time, as a CSV's `duration_seconds`: 0 to 24 hours.
