@@ -14,14 +14,15 @@ import TrendlineSupport
 /// Fitbod's older layout (2018–2019, EXPORT-FORMATS §10.4), `Date,Exercise,Sets,Reps,Weight,
 /// isWarmup,Note`, is read by the same parser, told apart by its `Weight` column (no unit in
 /// its name): dates without a time (a workout is a local day, as FitNotes'), and a `Sets`
-/// count per row — 1 in every file seen. Its weights are kilograms, as in the newer layout,
-/// although the column does not say so and EXPORT-FORMATS §10.4 expected the user's unit: in
-/// the one real file found, 2,490 of its 2,511 weights are pound entries converted to
-/// kilograms (`6.803893642` = 15 lb, `18.14371638` = 40 lb), so reading them in a pound
-/// user's unit would shrink every load to 0.45 of itself, silently. A larger count is that many
-/// identical sets from the one row (the row counted once, as a StrongLifts row is): the column
-/// says how many were done, and dropping all but one would lose work. 0 sets is a row of no
-/// set, ignored and listed. Its assisted exercises carry a negative weight, read as no load (``AssistedExercise``).
+/// count per row — 1 in every file seen. Its weights are in the user's unit (their settings'
+/// `weightUnit`; the column does not say), as EXPORT-FORMATS §10.4 has it: of the four real
+/// files found, two write whole pounds (`45`, an empty barbell, for a back squat), one a kg
+/// user's values (`6.803893642`, 15 lb entered and shown in kilograms), and 2017's writes its
+/// dates as JavaScript does (`Sun Jul 09 2017 10:55:21 GMT+0000 (UTC)`). A larger `Sets` count
+/// is that many identical sets from the one row (the row counted once, as a StrongLifts row
+/// is): the column says how many were done, and dropping all but one would lose work. 0 sets is
+/// a row of no set, ignored and listed. Its assisted exercises carry a negative weight, read as
+/// no load (``AssistedExercise``).
 enum FitbodCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)
     -> FileIngest
@@ -42,6 +43,8 @@ enum FitbodCSV {
     let isWarmup: Int?
     /// The older layout's `Sets` column; nil in the newer layout, one set a row.
     let setCount: Int?
+    /// Kilograms in the newer layout, which says so; the user's unit in the older one.
+    let weightUnit: WeightUnit
     let fields: FieldDecoder
 
     /// The most sets one older-layout row may state: an empirically generous bound (every
@@ -58,9 +61,11 @@ enum FitbodCSV {
       if !header.has("Weight(kg)"), header.has("Weight"), header.has("Sets") {
         weight = try header.require(file, format: "Fitbod (older layout)", "Weight")
         setCount = try header.require(file, format: "Fitbod (older layout)", "Sets")
+        weightUnit = settings.weightUnit
       } else {
         weight = try header.require(file, format: "Fitbod", "Weight(kg)")
         setCount = nil
+        weightUnit = .kilograms
       }
       seconds = header.index("Duration(s)")
       distance = header.index("Distance(m)")
@@ -83,7 +88,7 @@ enum FitbodCSV {
           throw FieldProblem(index: isWarmup, reason: "'\(reader.string(isWarmup))' is not true or false")
         }
       }
-      let (weightKg, assistance) = try fields.loadKg(reader, weight, unit: .kilograms, exercise: exerciseName)
+      let (weightKg, assistance) = try fields.loadKg(reader, weight, unit: weightUnit, exercise: exerciseName)
       let repCount = try fields.reps(reader, reps)
       let meters = try fields.meters(reader, distance, unit: .meters)
       let secondCount = try fields.seconds(reader, seconds)

@@ -1,3 +1,4 @@
+import Foundation
 import TrendlineSchema
 import TrendlineSupport
 
@@ -106,10 +107,13 @@ public enum TimestampParser {
     scanner.skipSpaces()
     var civil = CivilDateTime(year: 0, month: 0, day: 0)
 
-    // The date: ISO order, Hevy's day, month name, year, or (on a US phone) month name, day, year.
+    // The date: ISO order, Hevy's day, month name, year, or (on a US phone) month name, day, year,
+    // or JavaScript's `Sun Jul 09 2017 10:55:21 GMT+0000 (UTC)` (Fitbod's 2017 app).
+    let javaScript = scanner.weekdayName()
     if let month = scanner.monthName(months) {
-      guard scanner.afterMonthName(), let day = scanner.digits(maxCount: 2), scanner.take(ASCII.comma),
-        scanner.take(ASCII.space), let year = scanner.digits(maxCount: 4), year.count == 4
+      guard scanner.afterMonthName(), let day = scanner.digits(maxCount: 2),
+        javaScript ? scanner.take(ASCII.space) : scanner.take(ASCII.comma) && scanner.take(ASCII.space),
+        let year = scanner.digits(maxCount: 4), year.count == 4
       else { return nil }
       (civil.year, civil.month, civil.day) = (year.value, month, day.value)
       _ = scanner.take(ASCII.comma)
@@ -167,6 +171,12 @@ public enum TimestampParser {
     // The offset, if any.
     scanner.skipSpaces()
     if scanner.isAtEnd { return result }
+    if javaScript {
+      // `GMT+0000 (UTC)`: the offset after `GMT`, then the zone's name in parentheses.
+      guard scanner.take(UInt8(ascii: "G")), scanner.take(UInt8(ascii: "M")), scanner.take(UInt8(ascii: "T")) else {
+        return nil
+      }
+    }
     if scanner.take(UInt8(ascii: "Z")) || scanner.take(UInt8(ascii: "z")) {
       result.offsetSeconds = 0
     } else {
@@ -191,6 +201,11 @@ public enum TimestampParser {
       result.offsetSeconds = sign * (hours.value * 3600 + minutes * 60)
     }
     scanner.skipSpaces()
+    if javaScript, scanner.take(UInt8(ascii: "(")) {
+      // The zone's name says nothing the offset did not: skipped to its closing parenthesis.
+      while !scanner.isAtEnd, !scanner.take(UInt8(ascii: ")")) { scanner.position += 1 }
+      scanner.skipSpaces()
+    }
     return scanner.isAtEnd ? result : nil
   }
 
@@ -274,6 +289,31 @@ struct ByteScanner {
     position = end
     return month
   }
+
+  /// An English weekday's three-letter name and the space after it (`Sun `), as JavaScript
+  /// begins a date; false, and nothing taken, when there is none.
+  mutating func weekdayName() -> Bool {
+    guard position + 4 <= bytes.count, bytes[position + 3] == ASCII.space else { return false }
+    let key =
+      (UInt32(bytes[position] | 0x20) << 16) | (UInt32(bytes[position + 1] | 0x20) << 8)
+      | UInt32(bytes[position + 2] | 0x20)
+    guard ByteScanner.englishWeekdayKeys.contains(key) else { return false }
+    position += 4
+    return true
+  }
+
+  /// English weekdays' three-letter names, from the locale data as the months' are.
+  private static let englishWeekdayKeys: Set<UInt32> = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.locale = Locale(identifier: "en")
+    let keys = calendar.shortWeekdaySymbols.compactMap { symbol -> UInt32? in
+      let b = Array(symbol.lowercased().utf8)
+      guard b.count >= 3 else { return nil }
+      return (UInt32(b[0]) << 16) | (UInt32(b[1]) << 8) | UInt32(b[2])
+    }
+    precondition(keys.count == 7, "Foundation's locale data has no English weekday names")
+    return Set(keys)
+  }()
 
   /// The space after a month's name, and a period before it (`Sept. `, as the locale data
   /// abbreviates).

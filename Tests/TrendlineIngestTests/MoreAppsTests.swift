@@ -148,16 +148,18 @@ func liftosaurRejects(row: String, count: Int, field: String, reason: String) th
 /// sets, read as three identical sets from one row; line 6 states 0 sets (ignored); line 7's
 /// negative weight is on no assisted exercise (rejected); line 8's 1.5 sets are no count
 /// (rejected).
+/// Fitbod's older layout writes weights in the user's unit: a pound user's `45` is 45 lb,
+/// 20.41165665 kg (45 × 0.45359237).
 @Test func fitbodOlderLayout() throws {
   let text = """
     Date,Exercise,Sets,Reps,Weight,isWarmup,Note
-    2019-02-13,Barbell Bench Press,1,10,20.41165665,TRUE,
-    2019-02-13,Barbell Bench Press,1,8,61.23496995,,
-    2019-02-13,Assisted Pull Up,1,8,-22.6796185,,felt easy
-    2019-02-13,Dumbbell Curl,3,12,11.33980925,,
+    2019-02-13,Barbell Bench Press,1,10,45,TRUE,
+    2019-02-13,Barbell Bench Press,1,8,135,,
+    2019-02-13,Assisted Pull Up,1,8,-50,,felt easy
+    2019-02-13,Dumbbell Curl,3,12,25,,
     2019-02-13,Plank,0,0,0,,
-    2019-02-14,Dip,1,10,-9.0718474,,
-    2019-02-14,Row,1.5,10,45.359237,,
+    2019-02-14,Dip,1,10,-20,,
+    2019-02-14,Row,1.5,10,100,,
     """
   #expect(ExportFormat.sniff(Array(text.utf8), fileName: "WorkoutExport.csv") == .fitbodCSV)
   var pounds = oslo
@@ -181,12 +183,12 @@ func liftosaurRejects(row: String, count: Int, field: String, reason: String) th
   #expect(file.ignored == ["Fitbod row of 0 sets": 1])
   #expect(
     listed(file, .repaired) == [
-      "4:33 Weight: weight '-22.6796185' is negative on an assisted exercise: the assistance is not a load, "
+      "4:33 Weight: weight '-50' is negative on an assisted exercise: the assistance is not a load, "
         + "so the set counts with no load"
     ])
   #expect(
     file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
-      "7:21 Weight: weight '-9.0718474' is negative",
+      "7:21 Weight: weight '-20' is negative",
       "8:16 Sets: '1.5' is not a number of sets (a whole number from 0 to 100)",
     ])
 }

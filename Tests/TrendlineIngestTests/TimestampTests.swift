@@ -19,6 +19,16 @@ private func local(_ text: String) -> Int64 { TimestampParser.parse(text)!.civil
   ("2026-08-24T18:00:00.750+02:00", CivilDateTime(year: 2026, month: 8, day: 24, hour: 18), 7200),
   ("2026-08-24T18:00:00Z", CivilDateTime(year: 2026, month: 8, day: 24, hour: 18), 0),
   ("2026-08-24T18:00:00-03:30", CivilDateTime(year: 2026, month: 8, day: 24, hour: 18), -12600),
+  // Hevy on a US phone; Fitbod's 2017 app, as JavaScript writes a date.
+  ("Apr 12, 2026, 2:01 PM", CivilDateTime(year: 2026, month: 4, day: 12, hour: 14, minute: 1), nil),
+  (
+    "Sun Jul 09 2017 10:55:21 GMT+0000 (UTC)",
+    CivilDateTime(year: 2017, month: 7, day: 9, hour: 10, minute: 55, second: 21), 0
+  ),
+  (
+    "Mon Feb 03 2025 08:00:00 GMT+0100 (Central European Standard Time)",
+    CivilDateTime(year: 2025, month: 2, day: 3, hour: 8), 3600
+  ),
 ])
 func timestampShapesFromRealExports(text: String, civil: CivilDateTime, offset: Int?) {
   let parsed = TimestampParser.parse(text)
@@ -35,6 +45,7 @@ func timestampShapesFromRealExports(text: String, civil: CivilDateTime, offset: 
   "2025-02-29 10:00:00",  // 2025 is not a leap year
   "2025-13-01", "2025-04-31", "2025-01-01 24:00:00", "2025-01-01 10:60", "2025-01-01 13:00 pm",
   "31 Foo 2025, 10:00", "yesterday", "", "2025-01-01 10:00:00 +25:00", "2025-01-01 10:00:00 junk",
+  "Sun Jul 09 2017 10:55:21 +0000", "Sun Jul 09, 2017", "Jul 09 2017 10:55:21 GMT+0000",
 ])
 func impossibleTimestampsAreNotRead(text: String) {
   #expect(TimestampParser.parse(text) == nil)
