@@ -28,6 +28,10 @@ public struct InputFolder: Sendable, Equatable {
   public enum Failure: Error, Equatable, Sendable {
     /// A link leads out of the folder (or is absolute and names another place).
     case outside
+    /// A link leads into another top-level entry of the folder — another user's folder or
+    /// export — whose name it holds: one user's data must never show as another's (SPEC 11.7).
+    /// A hidden entry (`.store`) is no user's, and links may lead there.
+    case otherEntry(String)
     /// More than ``maximumLinks`` links, or a link that leads to itself.
     case linkLoop
     /// A link whose target does not exist.
@@ -39,6 +43,8 @@ public struct InputFolder: Sendable, Equatable {
     public var reason: String {
       switch self {
       case .outside: return "links outside the input folder; it is not read"
+      case .otherEntry(let name):
+        return "links into '\(TerminalText.escaped(name))', another user's entry of the input folder; it is not read"
       case .linkLoop: return "is a link that loops (or a chain of more than 40 links); it is not read"
       case .danglingLink: return "is a link to nothing (its target does not exist); it is not read"
       case .system(let reason, _): return "cannot be read (\(reason))"
@@ -147,6 +153,8 @@ public struct InputFolder: Sendable, Equatable {
     // The folders walked so far, from the input folder down; `..` pops one, never the first.
     var folders: [Int32] = [top]
     defer { for folder in folders { close(folder) } }
+    // Their names below the input folder: where a link leads, by top-level entry.
+    var names: [[CChar]] = []
     var pending = Array(parts.reversed())
     var links = 0
     // The folder's own path as bytes, to place an absolute link target (empty for `/`).
@@ -156,7 +164,17 @@ public struct InputFolder: Sendable, Equatable {
       if name == Self.dotDot {
         guard folders.count > 1 else { return .failure(.outside) }
         close(folders.removeLast())
+        names.removeLast()
         continue
+      }
+      // Where the walk is now, by the input folder's top-level entry, must be where it began:
+      // a link within one user's folder is theirs to make, one into another user's is not.
+      // A hidden entry is no user's: a shared place links may lead to.
+      if let first = parts.first, first != Self.dot, let entry = names.first ?? Optional(name), entry != first,
+        entry.first != CChar(bitPattern: ASCII.dot)
+      {
+        return .failure(
+          .otherEntry(String(decoding: entry.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
       }
       let step: Step<Value>
       if pending.isEmpty {
@@ -165,6 +183,7 @@ public struct InputFolder: Sendable, Equatable {
         let next = openat(folders.last!, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         if next >= 0 {
           folders.append(next)
+          names.append(name)
           continue
         }
         let code = errno
@@ -189,6 +208,7 @@ public struct InputFolder: Sendable, Equatable {
           else { return .failure(.outside) }
           rest = target[rootBytes.count...]
           while folders.count > 1 { close(folders.removeLast()) }
+          names.removeAll()
         }
         guard let more = Self.components(rest) else { return .failure(.danglingLink) }
         pending += more.reversed()

@@ -86,20 +86,26 @@ private struct LayoutScratch: ~Copyable {
   }
 }
 
-/// Links that stay inside the input folder are read, relative or absolute; a link that
-/// climbs out with `..`, loops or leads nowhere is not.
+/// Links that stay inside the input folder are read, relative or absolute, when they lead to
+/// the user's own entry or a hidden one (`.store`, no user's); a link that leads into another
+/// user's entry, climbs out with `..`, loops or leads nowhere is not.
 @Test func linksAreFollowedOnlyInsideTheInputFolder() throws {
   let scratch = try LayoutScratch()
-  try scratch.write("shared", to: "store/shared.csv")
+  try scratch.write("shared", to: ".store/shared.csv")
+  try scratch.write("bob's", to: "bob/export.csv")
   let folder = InputFolder(resolving: scratch.input)
-  try scratch.link("relative.csv", to: "store/shared.csv")
-  try scratch.link("absolute.csv", to: folder.root + "/store/shared.csv")
-  try scratch.link("climbs.csv", to: "store/../../outside.csv")
+  try scratch.link("relative.csv", to: ".store/shared.csv")
+  try scratch.link("absolute.csv", to: folder.root + "/.store/shared.csv")
+  try scratch.link("climbs.csv", to: ".store/../../outside.csv")
+  try scratch.link("mallory.csv", to: "bob/export.csv")
+  #expect(throws: FileBytes.Failure.outsideInput(.otherEntry("bob"))) { try FileBytes.read("mallory.csv", in: folder) }
   try scratch.link("loop.csv", to: "loop.csv")
-  try scratch.link("dangling.csv", to: "store/missing.csv")
+  try scratch.link("dangling.csv", to: ".store/missing.csv")
   #expect(try FileBytes.read("relative.csv", in: folder) == Array("shared".utf8))
   #expect(try FileBytes.read("absolute.csv", in: folder) == Array("shared".utf8))
-  #expect(try FileBytes.read("store/../relative.csv", in: folder) == Array("shared".utf8))
+  #expect(throws: FileBytes.Failure.outsideInput(.otherEntry("relative.csv"))) {
+    try FileBytes.read("bob/../relative.csv", in: folder)
+  }
   #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read("climbs.csv", in: folder) }
   #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read("../outside.csv", in: folder) }
   #expect(throws: FileBytes.Failure.outsideInput(.linkLoop)) { try FileBytes.read("loop.csv", in: folder) }
@@ -113,11 +119,11 @@ private struct LayoutScratch: ~Copyable {
   try Data("secret".utf8).write(to: scratch.root.appendingPathComponent("etc/passwd"))
   try scratch.link(".e\u{600}", to: scratch.root.appendingPathComponent("etc").path)
   try scratch.link("prepend.csv", to: ".e\u{600}/passwd")
-  try scratch.link("accent.csv", to: "store/\u{301}/../../../outside.csv")
+  try scratch.link("accent.csv", to: ".store/\u{301}/../../../outside.csv")
   #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read("prepend.csv", in: folder) }
   #expect(throws: FileBytes.Failure.outsideInput(.outside)) { try FileBytes.read(".e\u{600}/passwd", in: folder) }
   #expect(throws: (any Error).self) { try FileBytes.read("accent.csv", in: folder) }
-  #expect(throws: (any Error).self) { try FileBytes.read("store/\u{301}/../../../outside.csv", in: folder) }
+  #expect(throws: (any Error).self) { try FileBytes.read(".store/\u{301}/../../../outside.csv", in: folder) }
 }
 
 /// Every entry in a user's folder is read or named with its reason: a sub-folder, a dangling

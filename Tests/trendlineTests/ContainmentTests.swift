@@ -61,7 +61,7 @@ import _TrendlineTestSupport
 
   /// Links that lead out of the input folder — a user file, a user folder, and a file inside
   /// a user's folder — are not followed: their data is read nowhere, and the run says so.
-  /// A link that stays inside the folder is read.
+  /// Nor is a link to another user's export.
   @Test func symlinksOutOfTheInputAreNotFollowed() throws {
     let scratch = try Scratch()
     let secret = try scratch.write(Self.strong(exercise: "SECRET-OUTSIDE"), to: "outside/secret.csv")
@@ -87,8 +87,12 @@ import _TrendlineTestSupport
         result.stderr.contains("input entry '\(name)' links outside the input folder; it is not read"),
         "\(result.stderr)")
     }
+    // `cat.csv` links to `ann.csv`: another user's export, not read as cat's (SPEC 11.7).
     #expect(
-      try fm.contentsOfDirectory(atPath: out.appendingPathComponent("users").path).sorted() == ["ann", "bob", "cat"])
+      result.stderr.contains(
+        "input entry 'cat.csv' links into 'ann.csv', another user's entry of the input folder; it is not read"),
+      "\(result.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: out.appendingPathComponent("users").path).sorted() == ["ann", "bob"])
     for file in Self.files(out) {
       let text = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
       #expect(!text.contains("SECRET-OUTSIDE"), "\(file) holds data from outside the input folder")
@@ -98,6 +102,47 @@ import _TrendlineTestSupport
     let users = (manifest as? [String: Any])?["users"] as? [[String: Any]] ?? []
     let bob = users.first { $0["user"] as? String == "bob" }
     #expect((bob?["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["good.csv"])
+  }
+
+  /// One user's data is never another's (SPEC 11.7): a file in mallory's folder linking to
+  /// alice's export, and a folder `eve` linking to alice's, are refused, so alice is counted
+  /// once in the cohort and shows on no other page. A link within one user's folder is read.
+  @Test func linksIntoAnotherUsersEntryAreRefused() throws {
+    let scratch = try Scratch()
+    let input = scratch.url.appendingPathComponent("in")
+    try scratch.write(Self.strong(exercise: "ALICE-ONLY"), to: "in/alice/export.csv")
+    try scratch.write(Self.strong(), to: "in/mallory/own.csv")
+    try scratch.write(Self.strong(), to: "in/zed/all.csv")
+    let fm = FileManager.default
+    try fm.createSymbolicLink(
+      atPath: input.appendingPathComponent("mallory/stolen.csv").path, withDestinationPath: "../alice/export.csv")
+    try fm.createSymbolicLink(atPath: input.appendingPathComponent("eve").path, withDestinationPath: "alice")
+    try fm.createSymbolicLink(
+      atPath: input.appendingPathComponent("zed/latest.csv").path, withDestinationPath: "./all.csv")
+    let pipeline = try scratch.write(Self.pipeline(input: input), to: "p.json")
+    let out = scratch.url.appendingPathComponent("out")
+    let result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "input entry 'mallory/stolen.csv' links into 'alice', another user's entry of the input folder; it is not read"),
+      "\(result.stderr)")
+    #expect(result.stderr.contains("input entry 'eve' links into 'alice'"), "\(result.stderr)")
+    #expect(
+      try fm.contentsOfDirectory(atPath: out.appendingPathComponent("users").path).sorted() == [
+        "alice", "mallory", "zed",
+      ])
+    for file in Self.files(out) where !file.hasPrefix("users/alice") && file != "manifest.json" {
+      let text = try String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)
+      #expect(!text.contains("ALICE-ONLY"), "\(file) shows alice's data")
+    }
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+    let users = (manifest as? [String: Any])?["users"] as? [[String: Any]] ?? []
+    let zed = users.first { $0["user"] as? String == "zed" }
+    #expect(
+      (zed?["files"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted() == [
+        "all.csv", "latest.csv",
+      ])
   }
 
   /// Entry names that are not user ids — control characters, a line break, spaces, non-ASCII,
@@ -163,7 +208,10 @@ import _TrendlineTestSupport
       result.stderr.contains(
         "user 'pipe' failed: pipe.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read"),
       "\(result.stderr)")
-    #expect(result.stderr.contains("user 'bob' failed: link.csv:1:1: error: is not a regular file"), "\(result.stderr)")
+    // bob's link leads to pipe's own entry: another user's, not read as bob's (SPEC 11.7).
+    #expect(
+      result.stderr.contains("input entry 'bob/link.csv' links into 'pipe.csv', another user's entry"),
+      "\(result.stderr)")
     #expect(
       result.stderr.contains("user 'cy' failed: link.csv:1:1: error: the file is 1.1 MB, over the limit of 1 MB"),
       "\(result.stderr)")
