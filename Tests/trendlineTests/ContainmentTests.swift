@@ -125,7 +125,8 @@ import _TrendlineTestSupport
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
       result.stderr.contains(
-        "input entry 'mallory/stolen.csv' links into 'alice', another user's entry of the input folder; it is not read"),
+        "input entry 'mallory/stolen.csv' links into 'alice', another user's entry of the input folder; "
+          + "it is not read"),
       "\(result.stderr)")
     #expect(result.stderr.contains("input entry 'eve' links into 'alice'"), "\(result.stderr)")
     #expect(
