@@ -56,8 +56,12 @@ public func fuzzExport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // A row is accepted once however many sets it holds (a StrongLifts row holds a whole
     // exercise block): the sets that share their row with the one before are not rows.
     let acceptedRows = ingest.sets.reduce(0) { $0 + ($1.sharesRowWithPrevious ? 0 : 1) }
-    let sum = acceptedRows + ingest.rejects.count + ingest.duplicateRows + ingest.ignoredRows
+    let sum = acceptedRows + ingest.rowsRejected + ingest.duplicateRows + ingest.ignoredRows
     precondition(ingest.rowsRead == sum, "accounting: rowsRead \(ingest.rowsRead) != \(sum)")
+    // Rows past the listing bound are counted, not listed: one note per outcome says so.
+    precondition(ingest.rejects.count <= ingest.rowsRejected, "more rejects listed than counted")
+    precondition(
+      ingest.notes.count <= FileIngest.maximumListedRows + RowNote.Outcome.allCases.count, "notes past the bound")
     precondition(ingest.rowsRepaired <= acceptedRows, "more repaired rows than accepted")
     for reject in ingest.rejects {
       precondition(reject.file == file && reject.line >= 1 && reject.column >= 1, "reject position")

@@ -25,7 +25,7 @@ import _TrendlineTestSupport
       let ingest = try ExportReader.read(
         file: name, bytes: bytes, format: format, settings: settings, layout: layout, limits: limits)
       let accepted = ingest.sets.filter { !$0.sharesRowWithPrevious }.count
-      let accounted = accepted + ingest.rejects.count + ingest.duplicateRows + ingest.ignoredRows
+      let accounted = accepted + ingest.rowsRejected + ingest.duplicateRows + ingest.ignoredRows
       #expect(ingest.rowsRead == accounted, "accounting identity for \(name)")
       #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.distanceMeters.isFinite })
       var text =

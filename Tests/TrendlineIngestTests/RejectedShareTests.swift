@@ -82,3 +82,22 @@ import TrendlineSchema
     #expect(RejectedShare.problem(files: all, notes: notes, limit: 1) == nil)
   }
 }
+
+/// A file of 25,000 rejected rows lists the first 10,000 and one note saying the rest are
+/// counted, not listed (SPEC 11.6): every count has every row, and memory follows the bound,
+/// not the file's rejected rows.
+@Test func rowsPastTheListingBoundAreCountedNotListed() throws {
+  let header = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE"
+  let bad = String(repeating: "2026-11-20 10:00:00,A,1h,Squat (Barbell),1,abc,5,0,0,,,\n", count: 25_000)
+  let text = header + "\n2026-11-20 10:00:00,A,1h,Squat (Barbell),1,100,5,0,0,,,\n" + bad
+  let file = try ExportReader.read(file: "big.csv", bytes: Array(text.utf8), settings: ReadSettings())
+  #expect(file.rowsRead == 25_001)
+  #expect(file.rowsRejected == 25_000)
+  #expect(file.sets.count == 1)
+  #expect(file.notes.count == 10_001)
+  #expect(file.notes[9_999].line == 10_002)
+  #expect(
+    file.notes.last?.description
+      == "big.csv:10003:1: error: this row and the file's later rejected rows are counted (the manifest has every "
+      + "count) but not listed: a file lists at most 10000 rows; the first is 'abc' is not a number")
+}
