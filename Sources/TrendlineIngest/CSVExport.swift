@@ -536,6 +536,17 @@ final class FieldDecoder {
     return text
   }
 
+  /// Field `index` as an exercise's name: ``text(_:_:)``, and never empty, since a set of no
+  /// exercise maps to no muscle and is drawn on no chart; `noun` is what the format calls it
+  /// (Hevy's `title`), for the reason `the exercise name is empty`.
+  ///
+  /// - Complexity: as ``text(_:_:)``.
+  func exerciseName(_ reader: CSVReader, _ index: Int, called noun: String = "name") throws(FieldProblem) -> String {
+    let name = try text(reader, index)
+    guard !name.isEmpty else { throw FieldProblem(index: index, reason: "the exercise \(noun) is empty") }
+    return name
+  }
+
   /// The session key of a row, built once per session rather than once per row.
   func sessionKey(start: Int64, name: String) -> String {
     if let last = lastKey, last.start == start, last.name == name { return last.key }

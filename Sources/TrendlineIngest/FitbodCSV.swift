@@ -75,10 +75,7 @@ enum FitbodCSV {
 
     func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       let start = try fields.instant(reader, date)
-      let exerciseName = try fields.text(reader, exercise)
-      guard !exerciseName.isEmpty else {
-        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
-      }
+      let exerciseName = try fields.exerciseName(reader, exercise)
       var type = SetType.normal
       if let isWarmup, !reader.isEmpty(isWarmup) {
         switch reader.string(isWarmup).trimmingCharacters(in: .whitespaces).lowercased() {

@@ -136,8 +136,7 @@ enum GymBookCSV {
       } else {
         start = try fields.checkedInstant(ParsedTimestamp(civil: civil), reader, date)
       }
-      let exerciseName = try fields.text(reader, exercise)
-      guard !exerciseName.isEmpty else { throw FieldProblem(index: exercise, reason: "the exercise name is empty") }
+      let exerciseName = try fields.exerciseName(reader, exercise)
 
       var type = SetType.normal
       if let kind {

@@ -104,10 +104,7 @@ enum HevyCSV {
       fields.months?.line = line
       let start = try fields.instant(reader, startTime)
       let name = try fields.text(reader, title)
-      let exerciseName = try fields.text(reader, exercise)
-      guard !exerciseName.isEmpty else {
-        throw FieldProblem(index: exercise, reason: "the exercise title is empty")
-      }
+      let exerciseName = try fields.exerciseName(reader, exercise, called: "title")
       var durationSeconds: Int64?
       var dropped: FieldProblem?
       if let endTime, !reader.isEmpty(endTime) {

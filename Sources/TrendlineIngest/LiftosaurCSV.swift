@@ -76,10 +76,7 @@ enum LiftosaurCSV {
 
     func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       let start = try fields.instant(reader, date)
-      let exerciseName = try fields.text(reader, exercise)
-      guard !exerciseName.isEmpty else {
-        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
-      }
+      let exerciseName = try fields.exerciseName(reader, exercise)
       // Counted before anything else can reject the row, so an index is the row's place in its
       // block whatever became of the rows before it.
       if let current = block, current.start == start, current.exercise == exerciseName {

@@ -143,10 +143,7 @@ enum MappedCSV {
     func parse(_ reader: CSVReader, line: Int, into set: inout ExportSet) throws(FieldProblem) -> RowOutcome {
       let startInstant = try timestamp(reader, start)
       let name = try session.map { (column) throws(FieldProblem) in try fields.text(reader, column) } ?? ""
-      let exerciseName = try fields.text(reader, exercise)
-      guard !exerciseName.isEmpty else {
-        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
-      }
+      let exerciseName = try fields.exerciseName(reader, exercise)
       // An impossible length is dropped and the sets kept, as in every format (SPEC 10.2).
       var durationSeconds: Int64?
       var dropped: FieldProblem?

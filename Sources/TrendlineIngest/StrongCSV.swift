@@ -261,10 +261,7 @@ enum StrongCSV {
 
       let start = try fields.instant(reader, date)
       let name = try fields.text(reader, workoutName)
-      let exerciseName = try fields.text(reader, exercise)
-      guard !exerciseName.isEmpty else {
-        throw FieldProblem(index: exercise, reason: "the exercise name is empty")
-      }
+      let exerciseName = try fields.exerciseName(reader, exercise)
       var durationSeconds: Int64?
       var dropped: FieldProblem?
       if let duration { (durationSeconds, dropped) = try fields.workoutDuration(reader, duration) }
