@@ -105,10 +105,8 @@ enum HevyJSON {
       resolver = ZoneResolver(timeZone: settings.timeZone)
     }
 
-    struct Problem: Error {
-      var key: String
-      var reason: String
-    }
+    /// A value at fault, by its key: the native JSON reader's, whose rejects read alike.
+    typealias Problem = NativeSetDecoder.Problem
 
     /// What a workout holds: its start to the second, its title and a digest of its sets.
     struct Content: Hashable {
@@ -117,13 +115,8 @@ enum HevyJSON {
       var sets: Int
     }
 
-    struct Header {
-      var key: String
-      var name: String
-      var start: Int64
-      var durationSeconds: Int64?
-      var droppedDuration: String?
-    }
+    /// A workout's session key, title, start and length: what a native JSON session states.
+    typealias Header = NativeSetDecoder.SessionHeader
 
     /// Reads one workout (the root of `document`): each of its sets accepted, rejected (at the
     /// key at fault) or a duplicate.
