@@ -19,7 +19,7 @@ sanitize=${FUZZ_SANITIZE:-fuzzer,address}
 
 targets=(csv-reader json-reader strong-csv hevy-csv fitnotes-csv fitbod-csv liftosaur-csv
   native-json ndjson hevy-json jefit-csv mapped-csv auto-export pipeline-loader as-of session-cache
-  cohort-partial)
+  cohort-partial input-identity)
 
 if [ "${1:-}" = list ] || [ $# -lt 2 ]; then
   printf '%s\n' "${targets[@]}"
@@ -42,10 +42,14 @@ case $target in
     entry=Fuzz/PipelineLoaderTarget.swift
     ;;
   as-of) modules=(TrendlineSchema TrendlineSupport TrendlineStages); entry=Fuzz/AsOfTarget.swift ;;
-  session-cache | cohort-partial)
+  session-cache | cohort-partial | input-identity)
     modules=(TrendlineSchema TrendlineSupport TrendlineIngest TrendlineStages TrendlinePipeline TrendlineRender
       TrendlineRunner)
-    [ "$target" = session-cache ] && entry=Fuzz/SessionCacheTarget.swift || entry=Fuzz/CohortPartialTarget.swift
+    case $target in
+      session-cache) entry=Fuzz/SessionCacheTarget.swift ;;
+      cohort-partial) entry=Fuzz/CohortPartialTarget.swift ;;
+      *) entry=Fuzz/InputIdentityTarget.swift ;;
+    esac
     ;;
 esac
 
@@ -116,6 +120,9 @@ case $target in
       2025-10-26T02:30:00+02:00 1969-12-31T23:59:59-00:01 2199-12-31T23:59:59+14:00; do
       printf '%s' "$text" > "$seeds/$text"
     done ;;
+  input-identity)
+    # The first byte chooses the change (0 an export, 1 the shard's identity, 2 a user's, 3 none).
+    for choice in 0 1 2 3; do printf "\\x0$choice%s" '2025-11-03 19:00:00,Push' > "$seeds/$choice"; done ;;
   session-cache | cohort-partial)
     # Written by `trendline run --cache` and `--shard` over SampleData (Fuzz/seeds/README.md).
     seed Fuzz/seeds/$target/* ;;

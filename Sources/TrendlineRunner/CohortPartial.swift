@@ -10,8 +10,8 @@ import TrendlineSupport
 /// It holds the values the cohort statistics are computed from (one per user and bucket),
 /// not the per-user files, so `trendline merge` needs memory for the cohort's values only.
 ///
-/// It also records what it was computed from (pipeline, as-of, shard count, the corpus as the
-/// shard saw it) and checksums of itself and of its shard's manifest, so that merge refuses
+/// It also records what it was computed from (pipeline, as-of, shard count, its users' input
+/// by content) and checksums of itself and of its shard's manifest, so that merge refuses
 /// partials of different runs, and partials or manifests edited after the shard wrote them,
 /// instead of adding them up into plausible numbers. The checksums catch mistakes (a copied
 /// or hand-edited file), not an attacker: anyone can compute a SHA-256.
@@ -21,7 +21,9 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
   /// 3: a series part counts each row's users apart from its known values, and lists its
   /// partial rows (SPEC 10.3 and 10.6).
   /// 4: a series part counts each row's active users (those with a session in it).
-  public static let schemaID = "trendline/cohort-partial@4"
+  /// 5: `input`, the shard's users' input by content (``InputIdentity``), for `corpus`, which
+  /// knew every user's file names and sizes only.
+  public static let schemaID = "trendline/cohort-partial@5"
 
   public var schema = CohortPartial.schemaID
   public var pipeline: Manifest.PipelineRecord
@@ -30,8 +32,8 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
   /// run without `--as-of` on different days resolved different dates and do not belong together.
   public var resolvedAsOf: String
   public var shard: Manifest.ShardRecord
-  /// ``CorpusFingerprint`` of every user the shard discovered (all of them, not just its own).
-  public var corpus: String
+  /// What the shard's users were read from, by content.
+  public var input: InputRecord
   /// The pipeline's `compare` settings, so merging needs no pipeline file.
   public var compare: Compare
   public var series: [String: Compare.SeriesPart]
@@ -47,6 +49,30 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
   public var manifestSHA256: String = ""
   /// ``contentChecksum()`` when the shard wrote it; nil only before ``sealed(manifest:)``.
   public var checksum: String? = nil
+
+  /// Where a shard read its users from and what it found there, so that `trendline merge` can
+  /// check that the input is still what every shard read (SPEC 11.5).
+  public struct InputRecord: Decodable, Sendable, Equatable {
+    /// The input folder, an absolute path as the shard resolved it.
+    public var folder: String
+    /// The settings file the pipeline names (`source.users`), absolute; nil for the input
+    /// folder's own `users.csv`.
+    public var usersFile: String?
+    /// `source.limits.maxFileBytes`: a file over it is identified by its size, not read.
+    public var maxFileBytes: Int
+    /// ``InputIdentity/runKey(pipeline:toolVersion:)``: what every user shares.
+    public var runKey: String
+    /// ``InputIdentity`` of the shard's slice: its users' exports and settings, by content.
+    public var identity: String
+
+    public init(folder: String, usersFile: String?, maxFileBytes: Int, runKey: String, identity: String) {
+      self.folder = folder
+      self.usersFile = usersFile
+      self.maxFileBytes = maxFileBytes
+      self.runKey = runKey
+      self.identity = identity
+    }
+  }
 
   /// The most users one shard may report: merge sums these over at most 10,000 shards, and
   /// this bound keeps the sum inside `Int` (no corpus comes near 10¹⁴ users).
@@ -93,6 +119,10 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
   /// - Complexity: O(*v*), where *v* is the number of gathered values.
   public func problem() -> String? {
     if let problem = Shard.problem(index: shard.index, count: shard.count) { return problem }
+    // Merge reads the input the partial names, each file up to this many bytes.
+    guard (1...(ReadLimits.largestFileMB << 20)).contains(input.maxFileBytes), input.folder.hasPrefix("/") else {
+      return "the input it names is not an absolute folder with a file limit of at most \(ReadLimits.largestFileMB) MB"
+    }
     if let quantile = compare.quantiles.first(where: { !(0...1).contains($0) }) {
       return "quantile \(quantile) is outside 0...1"
     }
@@ -199,12 +229,19 @@ extension CohortPartial: OutputWritable {
     if let checksum { writer.member("checksum", checksum) }
     writer.key("compare")
     try CohortPartial.write(compare, to: &writer)
-    writer.member("corpus", corpus)
     if let formats {
       writer.key("formats")
       writer.array(formats) { $0.string($1) }
     }
     if let groupBy { writer.member("groupBy", groupBy) }
+    writer.key("input")
+    writer.beginObject()
+    writer.member("folder", input.folder)
+    writer.member("identity", input.identity)
+    writer.member("maxFileBytes", input.maxFileBytes)
+    writer.member("runKey", input.runKey)
+    if let usersFile = input.usersFile { writer.member("usersFile", usersFile) }
+    writer.endObject()
     writer.member("manifestSHA256", manifestSHA256)
     writer.key("pipeline")
     pipeline.write(to: &writer)
@@ -282,27 +319,5 @@ extension CohortPartial: OutputWritable {
     writer.member("period", part.period.rawValue)
     writer.member("users", part.users)
     writer.endObject()
-  }
-}
-
-/// A fingerprint of a run's input as one shard saw it: SHA-256 (hex) over every discovered
-/// user's id and their export files' names and sizes, in id order, and the entries that are
-/// not users.
-///
-/// Every shard discovers all users before it takes its slice, so the shards of one run agree
-/// on it, and shards run over different exports (a user added, a file re-exported in between)
-/// do not. Sizes, not content hashes: hashing the whole corpus in every shard would cost each
-/// shard the reading of every user's exports, which sharding is there to split.
-enum CorpusFingerprint {
-  /// - Complexity: O(*f*) stats for the corpus's *f* files, plus O(*u* log *u*) to sort *u* users.
-  static func of(_ users: [UserInput], skipped: [InputProblem]) -> String {
-    var text = "trendline corpus 1\n"
-    for user in users.sorted(by: { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }) {
-      text += "user \(user.id)\n"
-      // A file that cannot be stat'ed counts as size -1: the shard that read it will fail it.
-      for file in user.files { text += "file \(file.lastPathComponent) \(FileStat(path: file.path)?.size ?? -1)\n" }
-    }
-    for problem in skipped { text += "skipped \(problem.entry): \(problem.message)\n" }
-    return SHA256.hex(Array(text.utf8))
   }
 }

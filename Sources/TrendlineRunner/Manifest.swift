@@ -34,10 +34,12 @@ public struct Manifest: Decodable, Sendable, Equatable {
   /// Users whose folder is in `users/` but who are no longer in the input, written by a run
   /// over all users and by merge when there are any; nil otherwise.
   public var departed: Departed? = nil
-  /// The input as the run found it: the ``CorpusFingerprint`` (SHA-256) of every user's file
-  /// names and sizes and of the entries skipped, so a backfill re-run can tell a snapshot made
-  /// from this input from one made before an export changed. Nil in manifests written before it.
-  public var corpus: String? = nil
+  /// What the run's numbers were computed from (``InputIdentity``, SHA-256): the build, the
+  /// pipeline, the source settings and catalog, and every user's exports and settings by
+  /// content, so a backfill re-run can tell a snapshot made from this input from one made
+  /// before an export or `users.csv` changed. A shard's manifest identifies its own users'
+  /// input. Nil in manifests written before it, which are then never taken as complete.
+  public var inputIdentity: String? = nil
 
   /// Users no longer in the input, and whether this run removed their folders.
   public struct Departed: Decodable, Sendable, Equatable {
@@ -104,6 +106,9 @@ public struct Manifest: Decodable, Sendable, Equatable {
     /// With `compare.groupBy`: the user's value in that column; absent for a user with none
     /// (the "unknown" segment) and without `groupBy`.
     public var segment: String? = nil
+    /// ``InputIdentity`` of the user's exports and settings as this run read them, so a check
+    /// of a shard can name the user whose input changed since.
+    public var inputIdentity: String? = nil
   }
 
   /// One input file: size and content hash identify it, and its own row accounting.
@@ -174,6 +179,7 @@ extension Manifest.Totals: Decodable {
 extension Manifest.UserRecord: Decodable {
   private enum CodingKeys: String, CodingKey {
     case user, status, message, files, afterAsOf, sessions, unmappedExercises, elapsedMs, cache, segment
+    case inputIdentity
   }
 
   public init(from decoder: any Decoder) throws {
@@ -189,6 +195,7 @@ extension Manifest.UserRecord: Decodable {
     elapsedMs = try container.decode(Int.self, forKey: .elapsedMs)
     cache = try container.decodeIfPresent(String.self, forKey: .cache)
     segment = try container.decodeIfPresent(String.self, forKey: .segment)
+    inputIdentity = try container.decodeIfPresent(String.self, forKey: .inputIdentity)
   }
 }
 
@@ -215,7 +222,6 @@ extension Manifest: OutputWritable {
   public func write(to writer: inout OutputWriter) {
     writer.beginObject()
     writer.member("asOf", asOf)
-    if let corpus { writer.member("corpus", corpus) }
     if let departed {
       writer.key("departed")
       writer.beginObject()
@@ -225,6 +231,7 @@ extension Manifest: OutputWritable {
       writer.endObject()
     }
     writer.member("finishedAt", finishedAt)
+    if let inputIdentity { writer.member("inputIdentity", inputIdentity) }
     if let jobs { writer.member("jobs", jobs) }
     writer.key("pipeline")
     pipeline.write(to: &writer)
@@ -300,6 +307,7 @@ extension Manifest.UserRecord: OutputWritable {
     writer.member("elapsedMs", elapsedMs)
     writer.key("files")
     writer.array(files) { $1.write(to: &$0) }
+    if let inputIdentity { writer.member("inputIdentity", inputIdentity) }
     if let message { writer.member("message", message) }
     rows.writeMembers(to: &writer)
     if let segment { writer.member("segment", segment) }

@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineIngest
 import TrendlinePipeline
 import TrendlineRender
 import TrendlineSchema
@@ -19,7 +20,11 @@ public enum Merger {
     case differentPipelines(String, String)
     case differentAsOf(String, String)
     case differentShardCounts(String, String)
-    case differentCorpus(String, String)
+    case differentInputs(String, String)
+    /// A shard ran before its users' input changed (shard, why).
+    case staleShard(String, String)
+    /// The input the shards read cannot be identified now (folder, why).
+    case inputUnreadable(String, String)
     case duplicateShard(String, [String])
     case missingShards([String], count: Int)
     /// `--output` is, holds or is inside a partial folder: merging would overwrite the inputs.
@@ -51,10 +56,18 @@ public enum Merger {
           "partials were run with different as-of values: \(a) and \(b); re-run the odd shards with the same --as-of"
       case .differentShardCounts(let a, let b):
         return "partials were split into different shard counts: \(a) and \(b)"
-      case .differentCorpus(let a, let b):
+      case .differentInputs(let a, let b):
         return
-          "partials were run over different inputs: \(a) and \(b) (a user or an export was added, "
-          + "removed or changed between the shards' runs); re-run the odd shard over the same input folder"
+          "partials were run over different input folders, builds, source settings or catalogs: \(a) and \(b); "
+          + "re-run the odd shard with the same trendline over the same input folder"
+      case .staleShard(let shard, let why):
+        return
+          "shard \(shard) ran before its input changed: \(why); run the shard again ('trendline shards --to-run' "
+          + "lists every such shard), then merge"
+      case .inputUnreadable(let folder, let why):
+        return
+          "cannot check that the input '\(folder)' is what the shards read: \(why); merge publishes only numbers "
+          + "of the input as it is, so give --input DIR where the shards' input folder is now"
       case .duplicateShard(let shard, let paths):
         return "shard \(shard) appears more than once: \(paths.joined(separator: ", "))"
       case .missingShards(let missing, let count):
@@ -125,7 +138,8 @@ public enum Merger {
   }
 
   public static func merge(
-    inputs: [URL], output: URL, toolVersion: String, removeDeparted: Bool = false, confirmRemoval: Bool = false
+    inputs: [URL], output: URL, toolVersion: String, input: URL? = nil, removeDeparted: Bool = false,
+    confirmRemoval: Bool = false
   ) throws(Failure) -> Manifest {
     let startedAt = Date()
     var folders: [URL] = []
@@ -172,6 +186,19 @@ public enum Merger {
     let missing = (0..<count).filter { seen[$0] == nil }
     guard missing.isEmpty else { throw .missingShards(missing.map { "\($0)-of-\(count)" }, count: count) }
 
+    // The input must still be what each shard read (SPEC 11.5): an export corrected, a user
+    // arrived or a users.csv row edited since a shard ran would merge into numbers no input
+    // says, under `_SUCCESS`. Every export is read once to tell.
+    let current = try currentInput(reference.source, folder: input, groupBy: reference.groupBy)
+    let slices = current.slices(count: count, jobs: CPUAllocation.usable)
+    for origin in origins where origin.identity != slices[origin.shardIndex].identity {
+      let manifest = try load(URL(fileURLWithPath: origin.path)).manifest
+      throw .staleShard(
+        "\(origin.shardIndex)-of-\(count)",
+        InputIdentity.difference(recorded: manifest.users, current: slices[origin.shardIndex].users)
+          ?? "the entries skipped in the input changed")
+    }
+
     // Second pass: values and manifests, one shard at a time. Only the failed users' records
     // and each shard's totals are kept, so memory follows the cohort's values, not the users.
     var gatherer: CohortGatherer?
@@ -181,7 +208,6 @@ public enum Merger {
     // The users the shards wrote, so the sweep can remove the folders of users none of them ran.
     var users: [CohortStamp.User] = []
     var summaries: [Manifest.ShardSummary] = []
-    var skipped: [Manifest.SkippedEntry] = []
     var totals = Runner.totals([])
     var formats: [String]?
     for folder in folders {
@@ -190,6 +216,9 @@ public enum Merger {
       let origin = Origin(partial, path: folder.path)
       // Replaced since the first pass by a partial of another run: this throws, naming it.
       if !origin.matches(reference) { _ = try checkTogether([reference, origin]) }
+      if origin.identity != slices[origin.shardIndex].identity {
+        throw .staleShard("\(origin.shardIndex)-of-\(count)", "it was replaced while merging")
+      }
       // Another shard of the same run put in this folder since the first pass would count twice.
       if seen[origin.shardIndex] != origin.path {
         throw .duplicateShard(
@@ -211,7 +240,6 @@ public enum Merger {
       }
       users += okUsers.lazy.map { CohortStamp.User(id: $0.user, segment: $0.segment) }
       if (formats ?? []).contains("html") { entries += manifest.users.map(ReportWriter.indexEntry) }
-      skipped = manifest.skippedEntries  // every shard lists the same skipped entries
       totals.add(manifest.totals)
       let outputPath = output.standardizedFileURL.path + "/"
       let path = manifestURL.standardizedFileURL.path
@@ -219,6 +247,10 @@ public enum Merger {
         .init(
           shard: partial.shard, manifest: path.hasPrefix(outputPath) ? String(path.dropFirst(outputPath.count)) : path,
           totals: manifest.totals))
+    }
+    // As the input is now, which every shard's own entries were checked against.
+    let skipped = current.problems.map {
+      Manifest.SkippedEntry(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil)
     }
     failed.sort { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
     entries.sort { $0.user.utf8.lexicographicallyPrecedes($1.user.utf8) }
@@ -229,7 +261,11 @@ public enum Merger {
       startedAt: Runner.timestamp(startedAt), finishedAt: Runner.timestamp(Date()), totals: totals,
       users: failed, skippedEntries: skipped)
     merged.shards = summaries
-    merged.corpus = reference.corpus
+    // The whole input's identity, as one run over it records it: an unsharded re-run of a
+    // backfill takes the merged snapshot as complete while the input is unchanged.
+    merged.inputIdentity = InputIdentity.slice(
+      runKey: reference.source.runKey, users: slices.flatMap { $0.users.map { ($0.key, $0.value) } },
+      skipped: current.problems)
     // Encoded before anything is written: sums of huge values that overflow to infinity are
     // refused as the shards' fault, not reported as an unwritable folder.
     let reduced = gatherer!.reduce(asOf: reference.asOf)
@@ -286,7 +322,11 @@ public enum Merger {
     var asOf: String
     var resolvedAsOf: String
     var shardCount: Int
-    var corpus: String
+    /// Where the shard read its input and what every user shares: the same for every shard.
+    var source: CohortPartial.InputRecord
+    /// The identity of the shard's own slice of the input.
+    var identity: String
+    var groupBy: String?
     var shardIndex: Int
     var path: String
 
@@ -295,15 +335,19 @@ public enum Merger {
       asOf = partial.asOf
       resolvedAsOf = partial.resolvedAsOf
       shardCount = partial.shard.count
-      corpus = partial.corpus
+      source = partial.input
+      source.identity = ""
+      identity = partial.input.identity
+      groupBy = partial.groupBy
       shardIndex = partial.shard.index
       self.path = path
     }
 
-    /// Whether `other` comes from the same run (pipeline, as-of, shard count, corpus).
+    /// Whether `other` comes from the same run (pipeline, as-of, shard count, input folder and
+    /// build); each shard's own slice of the input is checked against the input itself.
     func matches(_ other: Origin) -> Bool {
       pipeline == other.pipeline && asOf == other.asOf && resolvedAsOf == other.resolvedAsOf
-        && shardCount == other.shardCount && corpus == other.corpus
+        && shardCount == other.shardCount && source == other.source && groupBy == other.groupBy
     }
 
     var asOfShown: String { asOf == resolvedAsOf ? asOf : "\(asOf) (\(resolvedAsOf))" }
@@ -341,7 +385,21 @@ public enum Merger {
     if odd.shardCount != a.shardCount {
       throw .differentShardCounts("\(aPath): \(a.shardCount)", "\(bPath): \(odd.shardCount)")
     }
-    throw .differentCorpus("\(aPath) (corpus \(a.corpus.prefix(12)))", "\(bPath) (corpus \(odd.corpus.prefix(12)))")
+    func shown(_ origin: Origin) -> String {
+      "\(origin.path) (input '\(TerminalText.escaped(origin.source.folder))', build \(origin.source.runKey.prefix(12)))"
+    }
+    throw .differentInputs(shown(a), shown(odd))
+  }
+
+  /// The input the shards recorded (or `folder`, where it is now), as it is now.
+  static func currentInput(_ source: CohortPartial.InputRecord, folder: URL?, groupBy: String?) throws(Failure)
+    -> Runner.Corpus
+  {
+    do throws(ExportError) {
+      return try Runner.Corpus(recorded: source, folder: folder, groupBy: groupBy)
+    } catch {
+      throw .inputUnreadable(TerminalText.escaped((folder?.path ?? source.folder)), error.description)
+    }
   }
 
   /// Reads and checks one shard folder's partial and manifest.

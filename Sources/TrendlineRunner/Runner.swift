@@ -126,7 +126,7 @@ public enum Runner {
     let snapshot = UserJob.Snapshot(asOf: asOf, asOfText: options.asOfText ?? asOf.text, output: options.output)
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
-    let corpus = try Corpus(pipeline: pipeline, input: input)
+    let corpus = try Corpus(pipeline: pipeline, input: input, toolVersion: options.toolVersion)
     if options.removeDeparted && !options.confirmRemoval,
       let problem = OutputSweep.departureProblem(output: options.output.path, users: Set(corpus.users.map(\.id)))
     {
@@ -173,9 +173,16 @@ public enum Runner {
             + "so it refuses a folder it does not own. Remove it, or give another output folder")
       }
     }
-    let corpus = try Corpus(pipeline: pipeline, input: input)
-    let pending = snapshots.filter {
-      !isComplete($0, corpus: corpus, pipeline: pipeline, shard: options.shard, toolVersion: options.toolVersion)
+    let corpus = try Corpus(pipeline: pipeline, input: input, toolVersion: options.toolVersion)
+    // Identified by content only when some snapshot may be complete: that reads every export.
+    var current: InputIdentity.Slice?
+    let pending = snapshots.filter { snapshot in
+      !isComplete(snapshot, pipeline: pipeline, shard: options.shard, toolVersion: options.toolVersion) {
+        if let current { return current }
+        let made = corpus.slice(options.shard, jobs: options.jobs)
+        current = made
+        return made
+      }
     }
     do throws(AtomicFile.WriteError) {
       try OutputSweep.claim(options.output.path, partitioned: true)
@@ -205,11 +212,13 @@ public enum Runner {
   static func snapshotsPerPass(users: Int) -> Int { max(1, min(64, 500_000 / max(1, users))) }
 
   /// Whether `snapshot` was completed by a run of this pipeline, this build and this input as it
-  /// is now (file names and sizes, ``CorpusFingerprint``): its `_SUCCESS` is there and its
-  /// manifest says so; with a shard, whether that shard's folder is complete as
-  /// ``ShardStatus`` judges it for a driver.
+  /// is now, by content (``InputIdentity``): its `_SUCCESS` is there, its manifest says so and
+  /// what it lists is written; with a shard, whether that shard's folder is complete as
+  /// ``ShardStatus`` judges it for a driver. `current` identifies the input (the run's slice of
+  /// it), and is asked only for a snapshot that passes every other check.
   static func isComplete(
-    _ snapshot: UserJob.Snapshot, corpus: Corpus, pipeline: Pipeline, shard: Shard?, toolVersion: String
+    _ snapshot: UserJob.Snapshot, pipeline: Pipeline, shard: Shard?, toolVersion: String,
+    current: () -> InputIdentity.Slice
   ) -> Bool {
     let record = Manifest.PipelineRecord(
       name: pipeline.name, file: pipeline.file.lastPathComponent, sha256: pipeline.contentHash)
@@ -218,7 +227,7 @@ public enum Runner {
     if let shard {
       let state = ShardStatus.state(
         of: shardFolder(shard, in: snapshot.output), pipeline: record, asOf: snapshot.asOfText,
-        resolvedAsOf: snapshot.asOf.text, corpus: corpus.fingerprint, outputs: (snapshot.output, charts, formats))
+        resolvedAsOf: snapshot.asOf.text, current: current, outputs: (snapshot.output, charts, formats))
       if case .complete = state { return true }
       return false
     }
@@ -227,26 +236,30 @@ public enum Runner {
     guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
       FileManager.default.fileExists(atPath: folder + "/_SUCCESS"),
       let data = FileManager.default.contents(atPath: folder + "/manifest.json"),
-      let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
-    else { return false }
-    return manifest.pipeline == record && manifest.asOf == snapshot.asOfText && manifest.corpus == corpus.fingerprint
-      && manifest.toolVersion == toolVersion && manifest.shard == nil
+      let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+      manifest.pipeline == record, manifest.asOf == snapshot.asOfText, manifest.toolVersion == toolVersion,
+      manifest.shard == nil, manifest.inputIdentity != nil,
       // Complete means written: a user's folder or chart deleted since is work to do again.
-      && Merger.missingOutput(
+      Merger.missingOutput(
         in: snapshot.output, users: manifest.users.filter { $0.status == .ok }.map(\.user), charts: charts,
         formats: formats) == nil
+    else { return false }
+    return manifest.inputIdentity == current().identity
   }
 
-  /// The users of the input as a run finds them, with the settings table and the fingerprint
-  /// that ties each output to this input.
+  /// The users of the input as a run finds them, with the settings table and what every
+  /// user's input identity shares (``InputIdentity``).
   struct Corpus {
     var users: [UserInput]
     var problems: [InputProblem]
     var usersFile: UsersFile
-    /// ``CorpusFingerprint`` of every user discovered.
-    var fingerprint: String
+    /// The input folder, absolute, as partials record it.
+    var folder: String
+    /// ``InputIdentity/runKey(pipeline:toolVersion:)``.
+    var runKey: String
+    var maxFileBytes: Int
 
-    init(pipeline: Pipeline, input: URL) throws(RunFailure) {
+    init(pipeline: Pipeline, input: URL, toolVersion: String) throws(RunFailure) {
       do {
         (users, problems) = try InputLayout.discover(input)
       } catch {
@@ -264,7 +277,16 @@ public enum Runner {
       } catch {
         throw .input(error)
       }
-      fingerprint = CorpusFingerprint.of(users, skipped: problems)
+      folder = input.standardizedFileURL.path
+      runKey = InputIdentity.runKey(pipeline: pipeline, toolVersion: toolVersion)
+      maxFileBytes = pipeline.source.limits.maxFileBytes
+    }
+
+    /// What a shard's partial records of it, with `identity`, the slice's.
+    func record(pipeline: Pipeline, identity: String) -> CohortPartial.InputRecord {
+      CohortPartial.InputRecord(
+        folder: folder, usersFile: pipeline.source.users?.standardizedFileURL.path, maxFileBytes: maxFileBytes,
+        runKey: runKey, identity: identity)
     }
   }
 
@@ -450,14 +472,17 @@ public enum Runner {
         .init(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil)
       })
     manifest.jobs = options.jobs
-    manifest.corpus = corpus.fingerprint
+    manifest.inputIdentity = InputIdentity.slice(
+      runKey: corpus.runKey, users: userRecords.map { ($0.user, $0.inputIdentity ?? "") },
+      skipped: InputIdentity.skipped(corpus.problems, in: options.shard))
     do {
       if let shard = options.shard {
         let folder = shardFolder(shard, in: output)
         let manifestData = try manifest.encoded()
         let partial = try CohortPartial(
           pipeline: pipelineRecord, asOf: asOfText, resolvedAsOf: snapshot.asOf.text,
-          shard: .init(index: shard.index, count: shard.count), corpus: corpus.fingerprint,
+          shard: .init(index: shard.index, count: shard.count),
+          input: corpus.record(pipeline: pipeline, identity: manifest.inputIdentity ?? ""),
           compare: gathered.compare, series: gathered.series, radar: gathered.radar,
           formats: pipeline.output.formats.map(\.rawValue), groupBy: gathered.groupBy,
           segments: gathered.groupBy == nil ? nil : gathered.segments
@@ -594,7 +619,7 @@ public enum Runner {
   /// A `users.csv` in the input folder is input like any export: it is opened inside the
   /// folder (``InputFolder``), so a link out of it is refused, and must be a regular file. A
   /// `source.users` table was named by the operator and is read where it is.
-  private static func loadUsersFile(named: URL?, input: URL, limits: ReadLimits, groupBy: String?)
+  static func loadUsersFile(named: URL?, input: URL, limits: ReadLimits, groupBy: String?)
     throws(ExportError) -> UsersFile
   {
     let name = named?.lastPathComponent ?? InputLayout.settingsFileName

@@ -34,53 +34,58 @@ public enum ShardStatus {
     /// As given to every task: `2026-12-01` or an instant.
     public var asOfText: String
     public var count: Int
+    /// The version the tasks record; a shard of another build runs again.
+    public var toolVersion: String
+    /// Threads reading the input to identify it.
+    public var jobs: Int
 
-    public init(pipeline: Pipeline, input: URL?, output: URL, asOfText: String, count: Int) {
+    public init(
+      pipeline: Pipeline, input: URL?, output: URL, asOfText: String, count: Int, toolVersion: String,
+      jobs: Int = CPUAllocation.usable
+    ) {
       self.pipeline = pipeline
       self.input = input
       self.output = output
       self.asOfText = asOfText
       self.count = count
+      self.toolVersion = toolVersion
+      self.jobs = jobs
     }
   }
 
   /// The state of every shard `0..<run.count`, in index order.
   ///
-  /// The input is discovered as a task discovers it, for the corpus fingerprint: a shard that
-  /// ran before an export arrived belongs to another corpus and must run again, or merge
-  /// would refuse the night.
+  /// The input is discovered and identified by content as tasks identify what they read
+  /// (``InputIdentity``): a shard whose users' exports or settings changed since it ran, or
+  /// that gained or lost a user, must run again; the other shards stay complete.
   ///
   /// - Throws: ``RunFailure/input(_:)`` when the input folder cannot be read.
-  /// - Complexity: O(*f* + *s*·*m*): the input's *f* files are stat'ed once, and each of the
-  ///   *s* shards' partial and manifest (of size *m*) is checked as merge checks it.
+  /// - Complexity: O(*n* + *s*·*m*): the input's *n* bytes of exports are read once, and each
+  ///   of the *s* shards' partial and manifest (of size *m*) is checked as merge checks it.
   public static func check(_ run: Run) throws(RunFailure) -> [State] {
     precondition(Shard.counts.contains(run.count), "a shard count is checked where it enters")
     // The folder checks a task makes before it reads anything: a night whose every task would
     // refuse its folders must stop the driver (exit 2), not be retried until it gives up.
     let input = run.input ?? run.pipeline.source.input
     try Runner.checkFolders(input: input, output: run.output, cache: nil)
-    let discovered: (users: [UserInput], problems: [InputProblem])
-    do {
-      discovered = try InputLayout.discover(input)
-    } catch {
-      throw .input(error)
-    }
-    let corpus = CorpusFingerprint.of(discovered.users, skipped: discovered.problems)
+    let corpus = try Runner.Corpus(pipeline: run.pipeline, input: input, toolVersion: run.toolVersion)
     let pipeline = Manifest.PipelineRecord(
       name: run.pipeline.name, file: run.pipeline.file.lastPathComponent, sha256: run.pipeline.contentHash)
     let resolved = AsOf(parsing: run.asOfText)?.text ?? run.asOfText
     let charts = run.pipeline.charts.map(\.name)
     let formats = run.pipeline.output.formats.map(\.rawValue)
+    let slices = corpus.slices(count: run.count, jobs: run.jobs)
     return (0..<run.count).map { index in
       state(
         of: Runner.shardFolder(Shard(index: index, count: run.count), in: run.output),
-        pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved, corpus: corpus,
+        pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved, current: { slices[index] },
         outputs: (run.output, charts, formats))
     }
   }
 
   static func state(
-    of folder: URL, pipeline: Manifest.PipelineRecord, asOf: String, resolvedAsOf: String, corpus: String,
+    of folder: URL, pipeline: Manifest.PipelineRecord, asOf: String, resolvedAsOf: String,
+    current: () -> InputIdentity.Slice,
     outputs: (folder: URL, charts: [String], formats: [String])
   ) -> State {
     let name = "shards/" + folder.lastPathComponent
@@ -110,13 +115,20 @@ public enum ShardStatus {
           + "(\(TerminalText.escaped(String(partial.pipeline.sha256.prefix(12))))), "
           + "not '\(pipeline.name)' (\(pipeline.sha256.prefix(12)))")
     }
-    if partial.corpus != corpus { return .toRun(reason: "ran before the input changed (another corpus)") }
     // Complete means written: a user's folder or chart deleted since is work to do again.
     let okUsers = loaded.manifest.users.filter { $0.status == .ok }.map(\.user)
     if let problem = Merger.missingOutput(
       in: outputs.folder, users: okUsers, charts: outputs.charts, formats: outputs.formats)
     {
       return .toRun(reason: "is incomplete: \(problem)")
+    }
+    // Last, as it reads the shard's users' exports.
+    let now = current()
+    if partial.input.identity != now.identity {
+      let why =
+        InputIdentity.difference(recorded: loaded.manifest.users, current: now.users)
+        ?? "the build, the source settings, the catalog or the entries skipped changed"
+      return .toRun(reason: "ran before its input changed: \(why)")
     }
     let totals = loaded.manifest.totals
     return .complete(users: totals.users, failedUsers: totals.usersFailed)

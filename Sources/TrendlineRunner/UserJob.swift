@@ -94,7 +94,15 @@ enum UserJob {
           name: input.name, bytes: input.bytes, contentHash: input.contentHash, format: accounting.format,
           rows: accounting.rows, ignoredByReason: accounting.ignoredByReason)
       }
+      record.inputIdentity = InputIdentity.user(
+        user.id, settings: InputIdentity.settings(of: user.id, in: context.usersFile),
+        files: read.inputs.map { ($0.name, $0.contentHash) })
     } catch {
+      // What the user's exports are is known only as far as the read got: they are read again
+      // for it, as a later check will read them, so a failure fixed in an export redoes the user.
+      record.inputIdentity = InputIdentity.user(
+        user.id, settings: InputIdentity.settings(of: user.id, in: context.usersFile),
+        files: InputIdentity.files(of: user, maxFileBytes: context.readOptions.limits.maxFileBytes))
       return Read(user: user, record: record, failure: error.description, started: clock)
     }
     if let cache = context.cache, let cached {

@@ -11,7 +11,7 @@ enum MergeCommand {
   static let help = """
     OVERVIEW: \(abstract)
 
-    USAGE: trendline merge --output DIR [--remove-departed [--confirm-removal]] PARTIAL_DIR...
+    USAGE: trendline merge --output DIR [--input DIR] [--remove-departed [--confirm-removal]] PARTIAL_DIR...
 
     ARGUMENTS:
       PARTIAL_DIR       A shard folder (OUT/shards/I-of-N) or a run's output folder holding
@@ -19,6 +19,8 @@ enum MergeCommand {
 
     OPTIONS:
       --output DIR      Where to write cohort/<chart>.json, manifest.json and _SUCCESS.
+      --input DIR       The input folder the shards read, when it is mounted elsewhere now
+                        (by default, the folder the shards recorded).
       --remove-departed Remove the folders and report pages in DIR of users that no shard ran
                         (no longer in the input). Without it they are kept, and the manifest's
                         "departed" lists them. Refused (exit 2, nothing written) when more
@@ -27,9 +29,11 @@ enum MergeCommand {
       -h, --help        Show this help.
 
     The partials must come from one pipeline file, one --as-of, one shard count (1 to
-    10000) and one input folder as it was when the shards ran, every shard 0..N-1 must be
-    there exactly once, and no partial or manifest may have been edited since its shard wrote
-    it; otherwise nothing is written and the message names the shard at fault. The output
+    10000), one build and one input folder, every shard 0..N-1 must be there exactly once, no
+    partial or manifest may have been edited since its shard wrote it, and each shard's users'
+    input must still be what the shard read: merge reads every export and users.csv row and
+    compares them by content. Otherwise nothing is written and the message names the shard at
+    fault. The output
     folder must not be, hold or be inside a shard folder (a run's output folder, which holds
     shards/, is fine).
 
@@ -44,6 +48,7 @@ enum MergeCommand {
   static func run(_ arguments: [String]) -> ExitCode {
     var output: String?
     var inputs: [String] = []
+    var input: String?
     var removeDeparted = false
     var confirmRemoval = false
     var remaining = arguments[...]
@@ -57,6 +62,11 @@ enum MergeCommand {
           return usageFailure(UsageError("missing value for '--output'"), help: "trendline merge --help")
         }
         output = value
+      case "--input":
+        guard let value = remaining.popFirst() else {
+          return usageFailure(UsageError("missing value for '--input'"), help: "trendline merge --help")
+        }
+        input = value
       case "--remove-departed": removeDeparted = true
       case "--confirm-removal": confirmRemoval = true
       default:
@@ -74,7 +84,8 @@ enum MergeCommand {
     func url(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
     do throws(Merger.Failure) {
       let manifest = try Merger.merge(
-        inputs: inputs.map(url), output: url(output), toolVersion: toolVersion, removeDeparted: removeDeparted,
+        inputs: inputs.map(url), output: url(output), toolVersion: toolVersion, input: input.map(url),
+        removeDeparted: removeDeparted,
         confirmRemoval: confirmRemoval)
       for user in manifest.users where user.status == .failed {
         printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")

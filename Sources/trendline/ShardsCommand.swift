@@ -17,9 +17,12 @@ enum ShardsCommand {
 
     Give the pipeline, folders, as-of and shard count every task of the run was given. A
     shard is complete when 'trendline merge' would take its folder DIR/shards/I-of-N: it
-    finished (_SUCCESS), nothing in it was edited, and it ran this pipeline file, this as-of
-    and the input folder as it is now. Every other shard must run (again): it never ran, was
-    killed, is another night's, ran another pipeline, or ran before an export arrived. Nothing
+    finished (_SUCCESS), nothing in it was edited, what it lists is written, and it ran this
+    build, this pipeline file, this as-of and its own users' input as it is now, by content:
+    every export of the shard's users is read and hashed, with their users.csv rows. Every
+    other shard must run (again): it never ran, was killed, is another night's, ran another
+    pipeline or build, or ran before one of its users' exports or settings changed, or a user
+    of its arrived or left. A change touches only the shard of the user it is about. Nothing
     is written.
 
     OPTIONS:
@@ -116,7 +119,7 @@ enum ShardsCommand {
       states = try ShardStatus.check(
         .init(
           pipeline: pipeline, input: options.input.map(url), output: url(options.output), asOfText: options.asOf,
-          count: options.count))
+          count: options.count, toolVersion: toolVersion))
     } catch {
       printError(error.diagnostic + "\n")
       return .usage

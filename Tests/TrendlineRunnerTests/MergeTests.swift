@@ -117,25 +117,101 @@ import _TrendlineTestSupport
     }
   }
 
-  /// A shard run after a user was added saw another corpus. The fingerprints are SHA-256 of
-  /// `trendline corpus 1\nuser ada\nfile strong.csv 173\n…`, worked out with Python's `hashlib`.
-  @Test func partialsOfAnotherCorpusAreRefused() throws {
+  /// A user who arrived after shard 0 ran (dan hashes to shard 0, as bob does; ada and cy to
+  /// shard 1) makes shard 0 stale, even merged beside a shard 1 run after dan arrived: the
+  /// night would leave dan out under `_SUCCESS` (SPEC 11.5).
+  @Test func aShardRunBeforeOneOfItsUsersArrivedIsStale() throws {
     let fixture = try Fixture()
     try fixture.addUser("dan")
     let other = fixture.root.appendingPathComponent("other")
     try fixture.run(shard: 1, into: other)
     let odd = other.appendingPathComponent("shards/1-of-2")
-    let failure = Merger.Failure.differentCorpus(
-      "\(fixture.shard(0).path) (corpus 643859405009)", "\(odd.path) (corpus 072d96e78030)")
+    let failure = Merger.Failure.staleShard("0-of-2", "user 'dan' is in the input and was not run")
     #expect(throws: failure) {
       try fixture.merge([fixture.shard(0), odd], into: fixture.root.appendingPathComponent("m"))
     }
     #expect(
       failure.description
-        == "partials were run over different inputs: \(fixture.shard(0).path) (corpus 643859405009) and \(odd.path) "
-        + "(corpus 072d96e78030) (a user or an export was added, removed or changed between the shards' runs); "
-        + "re-run the odd shard over the same input folder"
-    )
+        == "shard 0-of-2 ran before its input changed: user 'dan' is in the input and was not run; run the shard "
+        + "again ('trendline shards --to-run' lists every such shard), then merge")
+    // A user arriving in shard 1 leaves shard 0 complete: only the shard of the user re-runs.
+    try fixture.run(shard: 0, into: fixture.out)
+    try fixture.addUser("eve")
+    #expect(throws: Merger.Failure.staleShard("1-of-2", "user 'eve' is in the input and was not run")) {
+      try fixture.merge([fixture.out], into: fixture.out)
+    }
+    try fixture.run(shard: 1, into: fixture.out)
+    #expect(try fixture.merge([fixture.out], into: fixture.out).totals.users == 5)
+  }
+
+  /// One weight corrected in ada's export, the file's size unchanged (62.5 to 65.0): her shard
+  /// (1) is stale and the merge names her, writing nothing; re-running that shard alone makes
+  /// the night whole.
+  @Test func aCorrectedExportOfTheSameSizeMakesItsShardStale() throws {
+    let fixture = try Fixture()
+    let export = fixture.root.appendingPathComponent("in/ada/strong.csv")
+    let before = try Data(contentsOf: export)
+    try Data(Fixture.strong.replacingOccurrences(of: "62.5", with: "65.0").utf8).write(to: export)
+    #expect(try Data(contentsOf: export).count == before.count)
+    #expect(throws: Merger.Failure.staleShard("1-of-2", "user 'ada''s exports or users.csv row changed since")) {
+      try fixture.merge([fixture.out], into: fixture.out)
+    }
+    #expect(!FileManager.default.fileExists(atPath: fixture.out.appendingPathComponent("_SUCCESS").path))
+    try fixture.run(shard: 1, into: fixture.out)
+    #expect(try fixture.merge([fixture.out], into: fixture.out).totals.usersFailed == 0)
+  }
+
+  /// A users.csv row edited since the shards ran (bob's zone) makes bob's shard (0) stale and
+  /// leaves shard 1 complete; a row for a user not in the input changes nothing.
+  @Test func anEditedSettingsRowMakesOnlyItsUsersShardStale() throws {
+    let fixture = try Fixture()
+    let settings = fixture.root.appendingPathComponent("in/users.csv")
+    try Data("user,timeZone\nbob,Europe/Oslo\n".utf8).write(to: settings)
+    try fixture.run(shard: 0, into: fixture.out)
+    try fixture.run(shard: 1, into: fixture.out)
+    try Data("user,timeZone\nbob,Europe/Oslo\nzed,Asia/Tokyo\n".utf8).write(to: settings)
+    #expect(try fixture.merge([fixture.out], into: fixture.out).totals.users == 3)
+    try Data("user,timeZone\nbob,America/Chicago\nzed,Asia/Tokyo\n".utf8).write(to: settings)
+    #expect(throws: Merger.Failure.staleShard("0-of-2", "user 'bob''s exports or users.csv row changed since")) {
+      try fixture.merge([fixture.out], into: fixture.out)
+    }
+  }
+
+  /// Shards run over two input folders, even ones with the same names and sizes, are refused.
+  @Test func partialsOfAnotherInputFolderAreRefused() throws {
+    let fixture = try Fixture()
+    let copy = fixture.root.appendingPathComponent("copy")
+    try FileManager.default.copyItem(at: fixture.root.appendingPathComponent("in"), to: copy)
+    _ = try Runner.run(
+      fixture.pipeline,
+      options: RunOptions(
+        input: copy, output: fixture.out, asOf: .endOfDay(year: 2025, month: 11, day: 29), asOfText: "2025-11-29",
+        jobs: 1, shard: Shard(index: 1, count: 2), now: 1_764_547_200, toolVersion: "test"))
+    #expect(throws: (any Error).self) { try fixture.merge([fixture.out], into: fixture.out) }
+    do {
+      _ = try fixture.merge([fixture.out], into: fixture.out)
+    } catch {
+      #expect(
+        error.description.hasPrefix("partials were run over different input folders, builds, source settings or "))
+      #expect(error.description.contains("(input '\(copy.path)', build "))
+    }
+  }
+
+  /// Merge reads the input the shards recorded; moved elsewhere, it is refused unless `--input`
+  /// names where it is now.
+  @Test func anInputMovedSinceIsNamedWithInput() throws {
+    let fixture = try Fixture()
+    let input = fixture.root.appendingPathComponent("in")
+    let moved = fixture.root.appendingPathComponent("moved")
+    try FileManager.default.moveItem(at: input, to: moved)
+    #expect(throws: (any Error).self) { try fixture.merge([fixture.out], into: fixture.out) }
+    do {
+      _ = try fixture.merge([fixture.out], into: fixture.out)
+    } catch {
+      #expect(error.description.hasPrefix("cannot check that the input '\(input.path)' is what the shards read: "))
+    }
+    let merged = try Merger.merge(inputs: [fixture.out], output: fixture.out, toolVersion: "test", input: moved)
+    #expect(merged.totals.users == 3)
   }
 
   /// Of three shards, the one that differs is named, whatever order the folders come in.
@@ -309,7 +385,7 @@ import _TrendlineTestSupport
     #expect(
       failure.description
         == "'\(fixture.shard(0).path)/cohort-partial.json' is a trendline/cohort-partial@1 file, "
-        + "this trendline merges trendline/cohort-partial@4; re-run the shard with this trendline"
+        + "this trendline merges trendline/cohort-partial@5; re-run the shard with this trendline"
     )
   }
 

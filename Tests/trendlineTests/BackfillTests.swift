@@ -109,23 +109,54 @@ import _TrendlineTestSupport
         + "2026-06-22, 2026-06-29, 2026-07-06)\n")
   }
 
-  @Test func aChangedExportRedoesEverySnapshot() throws {
-    let work = try Self.work()
-    defer { try? FileManager.default.removeItem(at: work) }
+  /// SampleData's exports copied into `work` and backfilled over `range` into `work/out`.
+  static func backfillCopyOfSampleData(in work: URL, range: String) throws -> (input: URL, output: URL) {
     let input = work.appendingPathComponent("exports")
     try FileManager.default.copyItem(at: TestPaths.sampleData.appendingPathComponent("exports"), to: input)
     let output = work.appendingPathComponent("out")
-    let range = "2026-06-15..2026-06-22"
     #expect(try Self.backfill(output, ["--input", input.path, "--quiet"], range: range).status == 0)
-    // A blank line at the end of marta's export changes its size, so the corpus is another.
+    return (input, output)
+  }
+
+  @Test func aChangedExportRedoesEverySnapshot() throws {
+    let range = "2026-06-15..2026-06-22"
+    let work = try Self.work()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let (input, output) = try Self.backfillCopyOfSampleData(in: work, range: range)
+    // One weight of marta's corrected, the file's size unchanged: the input is another.
     let export = input.appendingPathComponent("marta.csv")
-    let handle = try FileHandle(forWritingTo: export)
-    try handle.seekToEnd()
-    try handle.write(contentsOf: Data("\n".utf8))
-    try handle.close()
+    let text = String(decoding: try Data(contentsOf: export), as: UTF8.self)
+    let digit = try #require(text.lastIndex { "123456789".contains($0) })
+    var corrected = text
+    corrected.replaceSubrange(digit...digit, with: text[digit] == "1" ? "2" : "1")
+    try Data(corrected.utf8).write(to: export)
+    #expect(try Data(contentsOf: export).count == text.utf8.count)
     let rerun = try Self.backfill(output, ["--input", input.path], range: range)
     #expect(rerun.status == 0, "\(rerun.stderr)")
     #expect(rerun.stdout.hasSuffix("2 snapshots written\n"))
+  }
+
+  /// A time zone fixed in users.csv changes no export, and redoes every snapshot; a row added
+  /// for a user not in the input changes nothing any snapshot holds, and redoes none.
+  @Test func anEditedSettingsRowRedoesEverySnapshot() throws {
+    let range = "2026-06-15..2026-06-22"
+    let work = try Self.work()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let (input, output) = try Self.backfillCopyOfSampleData(in: work, range: range)
+    let settings = input.appendingPathComponent("users.csv")
+    let text = String(decoding: try Data(contentsOf: settings), as: UTF8.self)
+    try Data((text + "nobody,Asia/Tokyo,kg,km,monday\n").utf8).write(to: settings)
+    let unchanged = try Self.backfill(output, ["--input", input.path], range: range)
+    #expect(
+      unchanged.stdout.hasSuffix(
+        "0 snapshots written, 2 snapshots already complete and skipped "
+          + "(2026-06-15, 2026-06-22)\n"), "\(unchanged.stdout)")
+    let fixed = text.replacingOccurrences(of: "ingrid,Europe/Oslo,", with: "ingrid,America/Chicago,")
+    #expect(fixed != text)
+    try Data(fixed.utf8).write(to: settings)
+    let rerun = try Self.backfill(output, ["--input", input.path], range: range)
+    #expect(rerun.status == 0, "\(rerun.stderr)")
+    #expect(rerun.stdout.hasSuffix("2 snapshots written\n"), "\(rerun.stdout)")
   }
 
   @Test func shardsWriteEachSnapshotsPartialAndMergeMakesTheSameFiles() throws {

@@ -48,9 +48,37 @@ import _TrendlineTestSupport
         2 of 4 shards complete for 2026-11-30 (1 user, 0 failed on their data); to run: 1,2
 
         """, "\(now)")
-    try Data("Date,Workout Name\n".utf8).write(to: input.appendingPathComponent("newcomer.csv"))
-    #expect(try shards(["--to-run"]) == "0,1,2,3\n")
-    #expect(try shards().hasPrefix("shard 0-of-4 ran before the input changed (another corpus)\n"))
+    // A newcomer is one user: only their shard (1, by the FNV-1a of "newcomer") runs again.
+    try FileManager.default.copyItem(
+      at: input.appendingPathComponent("sam.csv"), to: input.appendingPathComponent("newcomer.csv"))
+    try run("2/4")
+    #expect(try shards(["--to-run"]) == "1\n")
+    try run("1/4")
+    #expect(try shards(["--to-run"]) == "\n")
+    // One date corrected in mason's export (28 Nov to 18 Nov), its size unchanged: his shard
+    // (1, with newcomer) runs again, and no other.
+    let export = input.appendingPathComponent("mason.csv")
+    let text = String(decoding: try Data(contentsOf: export), as: UTF8.self)
+    let corrected = text.replacingOccurrences(of: "\"28 Nov 2026, 08:40\"", with: "\"18 Nov 2026, 08:40\"")
+    #expect(corrected != text && corrected.utf8.count == text.utf8.count)
+    try Data(corrected.utf8).write(to: export)
+    #expect(
+      try shards() == """
+        shard 1-of-4 ran before its input changed: user 'mason''s exports or users.csv row changed since
+        3 of 4 shards complete for 2026-11-30 (2 users, 0 failed on their data); to run: 1
+
+        """)
+    // Merge reads the input too: the old numbers are refused, not published under _SUCCESS.
+    let stale = try runTrendline(["merge", "--output", out.path, out.path])
+    #expect(stale.status == 2)
+    #expect(
+      stale.stderr.contains(
+        "shard 1-of-4 ran before its input changed: user 'mason''s exports or users.csv row changed since; "),
+      "\(stale.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("_SUCCESS").path))
+    try run("1/4")
+    let merged = try runTrendline(["merge", "--output", out.path, out.path])
+    #expect(merged.status == 0, "\(merged.stderr)")
   }
 
   /// A shard whose user folder or chart was deleted after it finished is incomplete: `shards`
