@@ -200,7 +200,8 @@ slurm_merge() {
     echo "# Written by deploy/nightly.sh: the merge of $as_of's $shards shards."
     # The shard folders of this run, named: a folder of an earlier split (shards/3-of-8)
     # beside them must not make the merge refuse tonight's.
-    printf '%s merge --output %s' "$(q "$trendline")" "$(q "$output")"
+    # The input the tasks read: merge reads it again to refuse a shard whose users changed since.
+    printf '%s merge --output %s --input %s' "$(q "$trendline")" "$(q "$output")" "$(q "$input")"
     [ "${REMOVE_DEPARTED:-}" = 1 ] && printf ' --remove-departed'
     for ((i = 0; i < shards; i++)); do printf ' %s' "$(q "$output/shards/$i-of-$shards")"; done
     echo

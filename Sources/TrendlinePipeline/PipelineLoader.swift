@@ -77,7 +77,7 @@ public enum PipelineLoader {
     case .unreadable(_, let code) where code == ENOENT: return "no such file"
     case .unreadable(_, let code) where code == EISDIR: return "it is a directory"
     case .unreadable(let reason, _): return reason.prefix(1).lowercased() + reason.dropFirst()
-    case .notRegularFile: return "it is not a regular file (a pipe, socket or device)"
+    case .notRegularFile: return "it is not a regular file (a folder, pipe, socket or device)"
     case .outsideInput(let failure): return failure.reason
     }
   }

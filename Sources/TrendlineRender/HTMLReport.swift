@@ -255,8 +255,10 @@ public enum HTMLReport {
     out += drawn(.cohort(.series(cohort), user: user), idPrefix: "place-" + idSafe(cohort.chart) + "-")
     var said: [String] = []
     for measure in cohort.measures {
+      // A rank past the user's buckets (a series not the one ranked) is not said, never a trap.
       guard let ranks = user.cohortRank?[measure],
-        let index = ranks.indices.last(where: { ranks[$0] != nil }), let rank = ranks[index]
+        let index = ranks.indices.last(where: { ranks[$0] != nil }), let rank = ranks[index],
+        user.buckets.indices.contains(index)
       else { continue }
       let when = PeriodName.long(
         LocalDate(user.buckets[index].start, in: TimeZone(identifier: user.timeZone) ?? .gmt),

@@ -43,6 +43,8 @@ public enum Merger {
     case departureTooLarge(String)
     /// A shard's output lacks what its manifest says it wrote (shard, what).
     case incompleteShard(String, String)
+    /// Another process is writing the output folder (``OutputLock``).
+    case outputBusy(String)
 
     public var description: String {
       switch self {
@@ -98,6 +100,7 @@ public enum Merger {
       case .outOfRange(let path, let what): return "'\(path)': \(what); re-run the shard"
       case .output(let message): return message
       case .departureTooLarge(let message): return message
+      case .outputBusy(let message): return message
       case .incompleteShard(let shard, let problem):
         return "shard \(shard) is incomplete: \(problem); run the shard again, then merge"
       }
@@ -279,6 +282,13 @@ public enum Merger {
     }
     do {
       try OutputSweep.claim(output.path)
+      let lock: OutputLock?
+      do throws(OutputLock.Held) {
+        lock = try OutputLock.acquire(output.path, shard: nil)
+      } catch {
+        throw Failure.outputBusy(error.description)
+      }
+      defer { lock?.release() }
       // The shards cleaned only what each wrote; the merge cleans the whole tree, the report's
       // and cohort's folders and the temporaries of shards killed on any host.
       AtomicFile.removeStaleTemporaries(under: output)

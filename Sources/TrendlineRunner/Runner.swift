@@ -316,6 +316,21 @@ public enum Runner {
     events: @escaping @Sendable (RunEvent) -> Void
   ) throws(RunFailure) -> [Manifest] {
     let startedAt = Date()
+    // One writer a folder (a shard: one a shard), before anything in it is removed or written.
+    var locks: [OutputLock] = []
+    defer { for lock in locks { lock.release() } }
+    for snapshot in snapshots {
+      do throws(AtomicFile.WriteError) {
+        try OutputSweep.claim(snapshot.output.path)
+      } catch {
+        throw .output(error)
+      }
+      do throws(OutputLock.Held) {
+        if let lock = try OutputLock.acquire(snapshot.output.path, shard: options.shard) { locks.append(lock) }
+      } catch {
+        throw .folders(error.description)
+      }
+    }
     // A run that stops part way must not look complete: the marker goes first, and comes back last.
     do throws(AtomicFile.WriteError) {
       for snapshot in snapshots { try prepare(snapshot.output, shard: options.shard) }

@@ -25,7 +25,7 @@ public enum FileBytes {
     /// "check its permissions" only when permissions are the cause.
     public var reason: String {
       switch self {
-      case .notRegularFile: return "is not a regular file (a pipe, socket or device); it is not read"
+      case .notRegularFile: return "is not a regular file (a folder, pipe, socket or device); it is not read"
       case .tooLarge(let size): return "is \(size) bytes, over the size limit"
       case .unreadable(_, let code) where code == ENOENT:
         return "no longer exists (it was removed or renamed after the input folder was listed); run again"

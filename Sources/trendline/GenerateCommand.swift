@@ -8,6 +8,10 @@ enum GenerateCommand {
   static let subcommand = Subcommand(name: name, abstract: abstract, help: help, run: run)
 
   static let name = "generate"
+  /// The most users one corpus may have: ten million, the largest night the project plans for.
+  static let maximumUsers = 10_000_000
+  /// The most sessions a user may have: one a day for 27 years.
+  static let maximumSessions = 10_000
   static let abstract = "Write a deterministic synthetic corpus in every supported format."
   static let help = """
     OVERVIEW: \(abstract)
@@ -15,13 +19,14 @@ enum GenerateCommand {
     USAGE: trendline generate --users N --seed S --output DIR [--sessions N]
 
     OPTIONS:
-      --users N         Users to write (one export each, formats in turn: Strong two ways,
-                        Hevy, FitNotes, Fitbod, native JSON, NDJSON) and a users.csv.
+      --users N         Users to write, 1 to 10000000 (one export each, formats in turn:
+                        Strong two ways, Hevy, FitNotes, Fitbod, native JSON, NDJSON) and
+                        a users.csv.
       --seed S          The seed; the same arguments give the same bytes.
       --output DIR      Where to write (created if needed). A folder holding anything
                         generate does not write (real exports, another users.csv) is
                         refused, exit 2; an earlier corpus is written over.
-      --sessions N      Sessions per user (default 100), ending 2026-11-28.
+      --sessions N      Sessions per user, 1 to 10000 (default 100), ending 2026-11-28.
       -h, --help        Show this help.
 
     """
@@ -44,13 +49,18 @@ enum GenerateCommand {
       guard let value = remaining.popFirst() else { return fail("missing value for '\(argument)'") }
       switch argument {
       case "--users":
-        guard let number = Int(value), number >= 1 else { return fail("--users takes a whole number ≥ 1") }
+        // Bounded: a mistyped count (1e9) filled the disk, 16 GB a minute, before anyone noticed.
+        guard let number = Int(value), (1...maximumUsers).contains(number) else {
+          return fail("--users takes a whole number from 1 to \(maximumUsers)")
+        }
         users = number
       case "--seed":
         guard let number = UInt64(value) else { return fail("--seed takes a whole number ≥ 0") }
         seed = number
       case "--sessions":
-        guard let number = Int(value), number >= 1 else { return fail("--sessions takes a whole number ≥ 1") }
+        guard let number = Int(value), (1...maximumSessions).contains(number) else {
+          return fail("--sessions takes a whole number from 1 to \(maximumSessions)")
+        }
         sessions = number
       default:
         output = value

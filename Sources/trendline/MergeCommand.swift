@@ -77,6 +77,10 @@ enum MergeCommand {
       }
     }
     guard let output else { return usageFailure(UsageError("missing --output DIR"), help: "trendline merge --help") }
+    if confirmRemoval && !removeDeparted {
+      let problem = UsageError("--confirm-removal confirms --remove-departed; give both, or neither")
+      return usageFailure(problem, help: "trendline merge --help")
+    }
     guard !inputs.isEmpty else {
       return usageFailure(UsageError("missing PARTIAL_DIR"), help: "trendline merge --help")
     }

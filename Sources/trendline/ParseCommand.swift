@@ -214,7 +214,7 @@ enum ParseCommand {
       case .unreadable(let text, _):
         reason = text
         code = .ioError
-      case .notRegularFile: reason = "it is not a regular file (a pipe, socket or device); parse reads files"
+      case .notRegularFile: reason = "it is not a regular file (a folder, pipe, socket or device); parse reads files"
       case .tooLarge(let size):
         reason =
           "it is \(size) bytes, over the limit of \(maximumBytes >> 20) MB that parse reads "

@@ -35,8 +35,9 @@ enum RunCommand {
       --every STEP      STEP day, week or month (a month keeps FROM's day, or the month's
                         last), each written to DIR/as_of=<date>/ as its own run's output
                         with manifest.json and _SUCCESS; every user is read once for all of
-                        them. A snapshot complete for this pipeline, input and build is
-                        skipped, so running it again finishes a backfill killed part way.
+                        them. A snapshot complete for this pipeline, build and input (by
+                        content: every export's bytes, every users.csv row) is skipped, so
+                        running it again finishes a backfill killed part way.
       --jobs N          Users processed at once (default: the processors this process may use:
                         its CPU affinity and cgroup quota, as Slurm, taskset or Kubernetes set them).
       --shard I/N       Run only shard I (0-based) of N: the users whose id hashes to I.
@@ -176,6 +177,10 @@ enum RunCommand {
     options.pipeline = pipeline
     if options.shard != nil && options.shards != nil { throw UsageError("give --shard I/N or --shards N, not both") }
     if options.cacheVerify && options.cache == nil { throw UsageError("--cache-verify needs --cache DIR") }
+    // Alone it would do nothing, silently: the operator meant a removal that did not happen.
+    if options.confirmRemoval && !options.removeDeparted {
+      throw UsageError("--confirm-removal confirms --remove-departed; give both, or neither")
+    }
     if let text = options.asOf, AsOfRange.isRange(text) {
       guard let every = options.every else {
         throw UsageError("--as-of \(text) is a range; give --every day, week or month")

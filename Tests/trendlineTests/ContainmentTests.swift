@@ -207,7 +207,8 @@ import _TrendlineTestSupport
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
       result.stderr.contains(
-        "user 'pipe' failed: pipe.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read"),
+        "user 'pipe' failed: pipe.csv:1:1: error: is not a regular file (a folder, pipe, socket or device); "
+          + "it is not read"),
       "\(result.stderr)")
     // bob's link leads to pipe's own entry: another user's, not read as bob's (SPEC 11.7).
     #expect(
@@ -240,7 +241,8 @@ import _TrendlineTestSupport
     result = try runTrendline(["run", pipeline.path, "--output", out.path, "--as-of", "2026-11-29"])
     #expect(result.status == 2)
     #expect(
-      result.stderr == "users.csv:1:1: error: is not a regular file (a pipe, socket or device); it is not read\n"
+      result.stderr
+        == "users.csv:1:1: error: is not a regular file (a folder, pipe, socket or device); it is not read\n"
     )
     #expect(!FileManager.default.fileExists(atPath: out.path))
   }

@@ -62,3 +62,27 @@ import _TrendlineTestSupport
     #expect(result.status == 0, "\(result.stderr)")
   }
 }
+
+/// Flags that would do nothing, or far too much, are refused before anything happens: a
+/// generate of 1e9 users wrote 16 GB a minute; `--confirm-removal` alone confirmed nothing.
+@Test(arguments: [
+  (
+    ["generate", "--users", "1000000000", "--seed", "1", "--output", "g"],
+    "--users takes a whole number from 1 to 10000000"
+  ),
+  (
+    ["generate", "--users", "3", "--seed", "1", "--sessions", "20000", "--output", "g"],
+    "--sessions takes a whole number from 1 to 10000"
+  ),
+  (["run", "p.json", "--confirm-removal"], "--confirm-removal confirms --remove-departed; give both, or neither"),
+  (
+    ["merge", "--output", "o", "--confirm-removal", "o"],
+    "--confirm-removal confirms --remove-departed; give both, or neither"
+  ),
+])
+func outOfRangeAndIdleFlagsAreUsageErrors(arguments: [String], message: String) throws {
+  let result = try runTrendline(arguments)
+  #expect(result.status == 2)
+  #expect(result.stderr.contains(message), "\(result.stderr)")
+  #expect(!FileManager.default.fileExists(atPath: "g"))
+}

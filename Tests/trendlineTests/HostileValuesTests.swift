@@ -168,7 +168,8 @@ import _TrendlineTestSupport
     #expect(zero.status == 66)
     #expect(
       zero.stderr
-        == "error: cannot read '/dev/zero': it is not a regular file (a pipe, socket or device); parse reads files\n")
+        == "error: cannot read '/dev/zero': it is not a regular file (a folder, pipe, socket or device); "
+        + "parse reads files\n")
     let scratch = try Scratch()
     let giant = try scratch.write("{" + String(repeating: " ", count: 2 << 20) + "}", to: "giant.json")
     let result = try runTrendline(["validate", giant.path])
