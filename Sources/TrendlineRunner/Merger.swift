@@ -242,6 +242,8 @@ public enum Merger {
       throw .departureTooLarge(problem)
     }
     do {
+      // Written through a path free of links, resolved once here (SPEC 11.7, ``AtomicFile``).
+      let output = OutputSweep.resolvedFolder(output)
       try OutputSweep.claim(output.path)
       // The shards cleaned only what each wrote; the merge cleans the whole tree, the report's
       // and cohort's folders and the temporaries of shards killed on any host.
