@@ -281,6 +281,8 @@ public enum Merger {
       throw .departureTooLarge(problem)
     }
     do {
+      // Written through a path free of links, resolved once here (SPEC 11.7, ``AtomicFile``).
+      let output = OutputSweep.resolvedFolder(output)
       try OutputSweep.claim(output.path)
       let lock: OutputLock?
       do throws(OutputLock.Held) {

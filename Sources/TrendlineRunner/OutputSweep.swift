@@ -22,8 +22,10 @@ import TrendlineSupport
 /// when a run first claims an empty folder) or a manifest. An `--output` mistyped as a home
 /// folder, or as someone's site holding `report/`, is refused, not emptied. Hidden entries
 /// (`.DS_Store`, `.nfs…`, live temporaries) are never removed, and no link is followed: a
-/// folder of Trendline's that is a link (`users` → elsewhere) is replaced by a real one, so
-/// neither a write nor a sweep reaches the link's target.
+/// folder of Trendline's that is a link (`users` → elsewhere) when a run starts is replaced by
+/// a real one, and one swapped in later fails the write or sweep that meets it (``AtomicFile``
+/// opens every folder with `O_NOFOLLOW`), so neither a write nor a sweep reaches the link's
+/// target.
 enum OutputSweep {
   /// The top-level names of an output folder: all a run or a merge writes there.
   static let ownNames: Set<String> = [
@@ -90,26 +92,32 @@ enum OutputSweep {
   }
 
   /// Removes `path` if it is a symbolic link, so that the folder written there next is real.
+  /// Its folder is reached without following links (``AtomicFile/reachFolder(_:for:)``): a link
+  /// above it fails this as it would a write.
   static func unlinkIfLink(_ path: String) throws(AtomicFile.WriteError) {
+    let (folderPath, name) = AtomicFile.split(path)
+    guard let folder = try AtomicFile.reachFolder(folderPath, for: path) else { return }
+    defer { close(folder) }
     var status = stat()
-    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }
-    guard unlink(path) == 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
+    guard fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFLNK else { return }
+    guard unlinkat(folder, name, 0) == 0 || errno == ENOENT else { throw .system(errno, path: path) }
   }
 
   /// Removes every entry of `folder` (a file or a whole folder) whose name is not in `kept`,
   /// hidden entries apart, and `folder` itself if that leaves it empty.
   ///
+  /// The folder is listed and emptied through descriptors opened without following links
+  /// (``AtomicFile/ListedFolder``): one that is a link is not swept (through it, the sweep
+  /// would empty the link's target), and a link above it fails the sweep as it would a write.
+  ///
   /// - Complexity: O(*e*), where *e* is the number of entries removed or kept.
   static func removeAll(in folder: String, except kept: Set<String>) throws(AtomicFile.WriteError) {
-    // Only a real folder is listed: through a link, the sweep would empty the link's target.
-    var status = stat()
-    guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
-      let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
-    else { return }
+    guard let listed = try AtomicFile.ListedFolder(folder) else { return }
     var left = 0
-    for name in names {
-      if AtomicFile.isAbandoned(name, at: folder + "/" + name) {
-        unlink(folder + "/" + name)
+    for entry in listed.entries {
+      let name = entry.name
+      if AtomicFile.isAbandoned(name, in: listed.descriptor) {
+        unlinkat(listed.descriptor, name, 0)
         continue
       }
       // Hidden entries are another process's temporaries, except a compared chart staged by an
@@ -118,9 +126,9 @@ enum OutputSweep {
         left += 1
         continue
       }
-      try AtomicFile.remove(folder + "/" + name)
+      try listed.remove(name)
     }
-    if left == 0 { rmdir(folder) }
+    if left == 0 { listed.removeIfEmpty() }
   }
 
   /// The run-level sweep of a run over all users (`keepShards` false) or a merge (true): what
@@ -210,17 +218,32 @@ enum OutputSweep {
     return name.contains("/") ? nil : String(name)
   }
   /// `url`'s path with links resolved as far as it exists (an output folder may not yet), the
-  /// rest appended, `.` and `..` removed.
+  /// rest appended, `.` and `..` removed: a path with no link in it, as ``AtomicFile`` needs
+  /// the paths it writes (SPEC 11.7).
+  ///
+  /// `realpath`, not `URL.resolvingSymlinksInPath()`: on macOS that one drops `/private` from
+  /// `/private/var/…`, leaving the link `/var` in the path.
   static func resolved(_ url: URL) -> String {
-    var existing = url.standardizedFileURL
+    var existing = url.standardizedFileURL.path
     var rest: [String] = []
-    while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" {
-      rest.insert(existing.lastPathComponent, at: 0)
-      existing.deleteLastPathComponent()
+    var real = realpath(existing, nil)
+    while real == nil && existing != "/" && !existing.isEmpty {
+      rest.insert((existing as NSString).lastPathComponent, at: 0)
+      existing = (existing as NSString).deletingLastPathComponent
+      real = realpath(existing, nil)
     }
-    var path = existing.resolvingSymlinksInPath().standardizedFileURL.path
+    var path = existing
+    if let real {
+      path = String(cString: real)
+      free(real)
+    }
     for component in rest { path = (path as NSString).appendingPathComponent(component) }
-    return (path as NSString).standardizingPath
+    // Not `standardizingPath`: on macOS it too drops `/private`.
+    return path
   }
 
+  /// ``resolved(_:)`` as a folder's URL: the output folder a run or a merge writes through.
+  static func resolvedFolder(_ url: URL) -> URL {
+    URL(fileURLWithPath: resolved(url), isDirectory: true)
+  }
 }

@@ -123,7 +123,8 @@ public enum Runner {
     // Today is resolved here, once: every user, output, partial and the manifest state the one
     // date, and a run is never written as "today" (SPEC 10.7).
     let asOf = options.asOf ?? AsOf.today(in: pipeline.source.defaults.calendar.timeZone, now: options.now)
-    let snapshot = UserJob.Snapshot(asOf: asOf, asOfText: options.asOfText ?? asOf.text, output: options.output)
+    let snapshot = UserJob.Snapshot(
+      asOf: asOf, asOfText: options.asOfText ?? asOf.text, output: OutputSweep.resolvedFolder(options.output))
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
     let corpus = try Corpus(pipeline: pipeline, input: input, toolVersion: options.toolVersion)
@@ -161,10 +162,10 @@ public enum Runner {
     guard let range = options.backfill else { preconditionFailure("a backfill is given its range of dates") }
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache, partitioned: true)
+    let root = OutputSweep.resolvedFolder(options.output)
     let snapshots = range.dates.map {
       UserJob.Snapshot(
-        asOf: $0, asOfText: $0.text,
-        output: options.output.appendingPathComponent(AsOfRange.folderName(of: $0)))
+        asOf: $0, asOfText: $0.text, output: root.appendingPathComponent(AsOfRange.folderName(of: $0)))
     }
     for snapshot in snapshots {
       if let problem = OutputSweep.ownershipProblem(in: snapshot.output.path) {
@@ -185,8 +186,8 @@ public enum Runner {
       }
     }
     do throws(AtomicFile.WriteError) {
-      try OutputSweep.claim(options.output.path, partitioned: true)
-      AtomicFile.removeStaleTemporaries(in: options.output.path)
+      try OutputSweep.claim(root.path, partitioned: true)
+      AtomicFile.removeStaleTemporaries(in: root.path)
       // A snapshot folder that is a link would carry the snapshot's writes and sweep to its target.
       for snapshot in pending { try OutputSweep.unlinkIfLink(snapshot.output.path) }
     } catch {
@@ -398,7 +399,7 @@ public enum Runner {
     if let failure = writeFailure.withLock({ $0 }) {
       let inCache =
         options.cache.map { cache in
-          let folder = cache.standardizedFileURL.path
+          let folder = OutputSweep.resolved(cache)
           return failure.path == folder || failure.path.hasPrefix(folder + "/")
         } ?? false
       throw inCache ? .cache(failure) : .output(failure)

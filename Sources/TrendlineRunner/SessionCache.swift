@@ -99,7 +99,9 @@ public final class SessionCache: Sendable {
     racyWindowNanoseconds: Int64
   ) {
     self.folder = folder
-    folderPath = folder.path
+    // Resolved once: entries are written without following links (``AtomicFile``), and a cache
+    // folder given as a link is still used.
+    folderPath = OutputSweep.resolved(folder)
     self.verify = verify
     racyWindow = racyWindowNanoseconds
     limits = source.limits

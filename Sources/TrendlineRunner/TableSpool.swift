@@ -41,7 +41,8 @@ final class TableSpool: Sendable {
   /// - Complexity: O(*b* + *e* log *e*) for the table's *b* bytes and *e* entries.
   func write(table: Int, header: [UInt8], to path: String) throws(AtomicFile.WriteError) {
     let entries = state.withLock { $0.entries.filter { $0.table == table } }.sorted { $0.user < $1.user }
-    let reader = open(file.temporary, O_RDONLY | O_CLOEXEC)
+    // Opened from the spool's folder, as it was written: not looked up by its path again.
+    let reader = file.openForReading()
     guard reader >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
     defer { close(reader) }
     let out = try AtomicFile.TemporaryFile(for: path)

@@ -128,7 +128,8 @@ enum UserJob {
     var record = read.record
     // The id was checked by InputLayout; it is the only input-derived part of any path.
     let folder = snapshot.output.path + "/users/" + user.id
-    // A link here would carry this user's writes and sweep to its target.
+    // A link left here is replaced by a real folder; one swapped in later fails the writes
+    // (``AtomicFile``), which never reach its target.
     try OutputSweep.unlinkIfLink(folder)
     guard let settings = read.settings, let ingest = read.ingest else {
       // Nothing of this user's can be trusted: remove what an earlier run wrote for them, so

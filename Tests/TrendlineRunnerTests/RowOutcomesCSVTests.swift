@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TrendlineIngest
-import TrendlineRunner
+
+@testable import TrendlineRunner
 
 /// Cells a spreadsheet would run as formulas are defused with a leading apostrophe; commas,
 /// quotes and line breaks are quoted per RFC 4180.
@@ -22,7 +23,9 @@ import TrendlineRunner
 /// A file is replaced whole: the final name holds the old bytes or the new, and no temporary
 /// file is left beside it.
 @Test func atomicWriteLeavesOnlyTheFinalFile() throws {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-atomic-\(UUID())")
+  // Free of links (the temporary folder is under `/var` on macOS), as a run's output folder is.
+  let folder = OutputSweep.resolvedFolder(FileManager.default.temporaryDirectory)
+    .appendingPathComponent("trendline-atomic-\(UUID())")
   defer { try? FileManager.default.removeItem(at: folder) }
   let file = folder.appendingPathComponent("chart.json")
   try AtomicFile.write(Data("one".utf8), to: file.path)
@@ -34,7 +37,8 @@ import TrendlineRunner
 /// Writing under a read-only folder fails with the path and the system's reason, so the run
 /// can stop with exit 74 and say what to do.
 @Test func writeIntoAReadOnlyFolderNamesThePath() throws {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trendline-ro-\(UUID())")
+  let folder = OutputSweep.resolvedFolder(FileManager.default.temporaryDirectory)
+    .appendingPathComponent("trendline-ro-\(UUID())")
   try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   defer {
     try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)

@@ -7,7 +7,9 @@ import Testing
 /// process, another host's once older than `AtomicFile.abandonedAfter`.
 @Suite struct StaleTemporariesTests {
   func folder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("stale-\(UUID().uuidString)")
+    // Free of links (the temporary folder is under `/var` on macOS), as a run's output folder is.
+    let url = OutputSweep.resolvedFolder(FileManager.default.temporaryDirectory)
+      .appendingPathComponent("stale-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
