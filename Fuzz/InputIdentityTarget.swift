@@ -21,7 +21,7 @@ private struct World {
   let root: URL
   let pipeline: Pipeline
   let exports: [URL]
-  let original: [Data]
+  let original: [[UInt8]]
   var out: URL { root.appendingPathComponent("out") }
   var shard: URL { out.appendingPathComponent("shards/0-of-1") }
 }
@@ -46,7 +46,7 @@ private let world: World = {
   ).write(to: file)
   guard case .success(let pipeline) = PipelineLoader.load(file) else { preconditionFailure("the pipeline loads") }
   let world = World(
-    root: root, pipeline: pipeline, exports: exports, original: exports.map { try! Data(contentsOf: $0) })
+    root: root, pipeline: pipeline, exports: exports, original: exports.map { [UInt8](try! Data(contentsOf: $0)) })
   run(world)
   return world
 }()
@@ -80,7 +80,7 @@ public func fuzzInputIdentity(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
   switch choice % 4 {
   case 0:
     // In place: the size, and so every name-and-size fingerprint, stays the same.
-    var export = [UInt8](world.original[0])
+    var export = world.original[0]
     for (offset, byte) in payload.prefix(export.count).enumerated() { export[offset] = byte }
     try! Data(export).write(to: world.exports[0])
   case 1:
@@ -97,7 +97,7 @@ public func fuzzInputIdentity(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     try! partial.sealed(manifest: Data(forged.utf8)).encoded().write(to: partialURL)
   default: break
   }
-  let unchanged = zip(world.exports, world.original).allSatisfy { (try? Data(contentsOf: $0)) == $1 }
+  let unchanged = zip(world.exports, world.original).allSatisfy { (try? Data(contentsOf: $0)) == Data($1) }
   let recorded = try! JSONDecoder().decode(CohortPartial.self, from: savedPartial).input.identity
   let forged = choice % 4 == 1 && String(decoding: payload, as: UTF8.self) != recorded
   let states = try! ShardStatus.check(
@@ -115,7 +115,7 @@ public func fuzzInputIdentity(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     precondition(!error.description.isEmpty, "a refused merge without a message")
   }
   // The world as it was, for the next input.
-  for (url, data) in zip(world.exports, world.original) { try! data.write(to: url) }
+  for (url, bytes) in zip(world.exports, world.original) { try! Data(bytes).write(to: url) }
   try! savedPartial.write(to: partialURL)
   try! savedManifest.write(to: manifestURL)
   return 0
