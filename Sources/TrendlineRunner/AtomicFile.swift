@@ -22,12 +22,16 @@ public enum AtomicFile {
   public struct WriteError: Error, CustomStringConvertible, Sendable, Equatable {
     public var path: String
     public var reason: String
+    /// The write met a link in the output, not a full disk or a permission: what to do differs.
+    public var isThroughLink = false
     public var description: String { "cannot write '\(path)': \(reason)" }
 
     /// `path` not written because `link`, a folder on the way to it (or `path` itself), is a
     /// symbolic link.
     static func throughLink(_ link: String, writing path: String) -> WriteError {
-      WriteError(path: path, reason: "'\(link)' is a link; Trendline does not write through links in its output")
+      WriteError(
+        path: path, reason: "'\(link)' is a link; Trendline does not write through links in its output",
+        isThroughLink: true)
     }
 
     /// `path` not written because the OS said `code`, in its own words.

@@ -92,6 +92,8 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
     case .folders(let message): return message
     case .cache(let error):
       return "\(error). Check that the cache folder is writable and its disk has space, or run without --cache"
+    case .output(let error) where error.isThroughLink:
+      return "\(error). Something replaced a folder of the output with a link: remove the link, then run again"
     case .output(let error):
       return "\(error). Check that the output folder is writable and the disk has space, then run again"
     }

@@ -103,7 +103,8 @@ import Testing
     try swapForLink(out + "/" + linked, to: linked == "users" ? elsewhere : elsewhere + "/ada")
     let expected = AtomicFile.WriteError(
       path: out + "/users/ada/volume.json",
-      reason: "'\(out)/\(linked)' is a link; Trendline does not write through links in its output")
+      reason: "'\(out)/\(linked)' is a link; Trendline does not write through links in its output",
+      isThroughLink: true)
     #expect(throws: expected) { try AtomicFile.write(Data("{}\n".utf8), to: out + "/users/ada/volume.json") }
     #expect(
       expected.description
@@ -133,7 +134,8 @@ import Testing
     #expect(
       throws: AtomicFile.WriteError(
         path: out + "/users/bob/deep",
-        reason: "'\(out)/users' is a link; Trendline does not write through links in its output")
+        reason: "'\(out)/users' is a link; Trendline does not write through links in its output",
+        isThroughLink: true)
     ) { try AtomicFile.createFolder(out + "/users/bob/deep") }
     #expect(throws: AtomicFile.WriteError.self) { try OutputSweep.claim(out + "/users/nested") }
     #expect(contents(elsewhere) == ["ada", "ada/volume.json", "precious.txt"])

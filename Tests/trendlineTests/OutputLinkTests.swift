@@ -73,7 +73,8 @@ import _TrendlineTestSupport
     #expect(second.status == 74, "\(second.stderr)")
     #expect(
       second.stderr.contains(
-        "'\(tables.path)' is a link; Trendline does not write through links in its output"),
+        "'\(tables.path)' is a link; Trendline does not write through links in its output. Something replaced a "
+          + "folder of the output with a link: remove the link, then run again"),
       "\(second.stderr)")
     #expect(Self.contents(elsewhere) == ["precious.txt"])
     #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("shards/0-of-2/_SUCCESS").path))
