@@ -247,6 +247,16 @@ public enum UserReader {
   public static func read(_ user: UserInput, settings: ReadSettings, options: Options) throws(ExportError)
     -> (ingest: UserIngest, inputs: [InputFile])
   {
+    var reached: [(name: String, content: String)] = []
+    return try read(user, settings: settings, options: options, reached: &reached)
+  }
+
+  /// ``read(_:settings:options:)``, telling in `reached` what each file it got to held (its
+  /// ``ContentHash``, or ``InputFile/content(failing:)``) even when it throws: what a run was
+  /// computed from, so a failure that passes (a read timed out on a network share) is redone.
+  public static func read(
+    _ user: UserInput, settings: ReadSettings, options: Options, reached: inout [(name: String, content: String)]
+  ) throws(ExportError) -> (ingest: UserIngest, inputs: [InputFile]) {
     var files: [FileIngest] = []
     var inputs: [InputFile] = []
     for (index, url) in user.files.enumerated() {
@@ -258,10 +268,12 @@ public enum UserReader {
       do throws(FileBytes.Failure) {
         bytes = try user.bytes(ofFileAt: index, maximumBytes: options.limits.maxFileBytes)
       } catch {
+        reached.append((name, InputFile.content(failing: error)))
         if case .tooLarge(let size) = error { throw options.limits.fileTooLarge(name, size: size) }
         throw ExportError(file: name, message: error.reason)
       }
       inputs.append(InputFile(name: name, bytes: bytes.count, contentHash: ContentHash.of(bytes)))
+      reached.append((name, inputs[inputs.count - 1].contentHash))
       files.append(
         try ExportReader.read(
           file: name, bytes: bytes, format: options.format, settings: settings, layout: options.layout,
@@ -282,5 +294,12 @@ public struct InputFile: Sendable, Equatable, Codable {
     self.name = name
     self.bytes = bytes
     self.contentHash = contentHash
+  }
+
+  /// What stands for a file's content in an input's identity when it could not be read: its
+  /// size over the limit, or why, so that a check that reads it later tells the difference.
+  public static func content(failing failure: FileBytes.Failure) -> String {
+    if case .tooLarge(let size) = failure { return "over the file limit: \(size) bytes" }
+    return "unreadable: \(failure.reason)"
   }
 }

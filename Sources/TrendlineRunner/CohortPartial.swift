@@ -60,7 +60,7 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
     public var usersFile: String?
     /// `source.limits.maxFileBytes`: a file over it is identified by its size, not read.
     public var maxFileBytes: Int
-    /// ``InputIdentity/runKey(pipeline:toolVersion:)``: what every user shares.
+    /// ``InputIdentity/runKey(pipeline:toolVersion:strict:)``: what every user shares.
     public var runKey: String
     /// ``InputIdentity`` of the shard's slice: its users' exports and settings, by content.
     public var identity: String

@@ -66,6 +66,9 @@ public struct CorpusGenerator: Sendable {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.filter { name in
       if name.hasPrefix(".") { return false }
+      // A link is never generate's: writing its name would write its target, wherever that is.
+      var status = stat()
+      guard lstat(folder.path + "/" + name, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return true }
       if name == "users.csv" {
         let head = (try? FileHandle(forReadingFrom: folder.appendingPathComponent(name)))
           .flatMap { try? $0.read(upToCount: settingsHeader.utf8.count) }

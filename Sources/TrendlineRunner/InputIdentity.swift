@@ -20,10 +20,11 @@ import TrendlineSupport
 public enum InputIdentity {
   /// What every user of a run shares that can change a number: the build, the tool's
   /// version, the time-zone data, the source settings, the catalog (the session cache's run
-  /// key) and the pipeline file's content. SHA-256, hex.
-  public static func runKey(pipeline: Pipeline, toolVersion: String) -> String {
+  /// key), the pipeline file's content and `--strict` (which decides who fails). SHA-256, hex.
+  public static func runKey(pipeline: Pipeline, toolVersion: String, strict: Bool) -> String {
     let text =
       SessionCache.runKey(source: pipeline.source, toolVersion: toolVersion) + "pipeline \(pipeline.contentHash)\n"
+      + "strict \(strict)\n"
     return SHA256.hex(Array(text.utf8))
   }
 
@@ -70,19 +71,19 @@ public enum InputIdentity {
     String(problem.entry.split(separator: "/", maxSplits: 1).first ?? "")
   }
 
-  /// Each export of `user` by name and content, read as a run reads it (inside the input
-  /// folder, held to `maxFileBytes`); a file that cannot be read is named by why, so a run
-  /// that failed on it and a check that finds it still so agree.
+  /// Each export of `user` from the `from`th on by name and content, read as a run reads it
+  /// (inside the input folder, held to `maxFileBytes`); a file that cannot be read is named by
+  /// why (``InputFile/content(failing:)``), so a run that failed on it and a check that finds
+  /// it still so agree.
   ///
   /// - Complexity: O(*n*), where *n* is the size of the user's exports.
-  static func files(of user: UserInput, maxFileBytes: Int) -> [(name: String, content: String)] {
-    user.files.indices.map { index in
+  static func files(of user: UserInput, maxFileBytes: Int, from first: Int = 0) -> [(name: String, content: String)] {
+    user.files.indices.dropFirst(first).map { index in
       let name = user.files[index].lastPathComponent
       do throws(FileBytes.Failure) {
         return (name, ContentHash.of(try user.bytes(ofFileAt: index, maximumBytes: maxFileBytes)))
       } catch {
-        if case .tooLarge(let size) = error { return (name, "over the file limit: \(size) bytes") }
-        return (name, "unreadable: \(error.reason)")
+        return (name, InputFile.content(failing: error))
       }
     }
   }

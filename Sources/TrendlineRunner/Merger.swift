@@ -60,8 +60,8 @@ public enum Merger {
         return "partials were split into different shard counts: \(a) and \(b)"
       case .differentInputs(let a, let b):
         return
-          "partials were run over different input folders, builds, source settings or catalogs: \(a) and \(b); "
-          + "re-run the odd shard with the same trendline over the same input folder"
+          "partials were run by different builds, or with different source settings, catalogs or --strict: "
+          + "\(a) and \(b); re-run the odd shard with the same trendline and flags"
       case .staleShard(let shard, let why):
         return
           "shard \(shard) ran before its input changed: \(why); run the shard again ('trendline shards --to-run' "
@@ -164,6 +164,16 @@ public enum Merger {
     if let problem = OutputSweep.ownershipProblem(in: output.path) {
       throw .outputNotOwned(output: output.path, problem: problem)
     }
+    // Held from before the first partial is read to the end: a shard re-run while the merge
+    // reads would otherwise be merged from its old partial beside its new users' files. An
+    // output folder not made yet has no writer to wait for; it is locked once claimed.
+    var lock: OutputLock?
+    do throws(OutputLock.Held) {
+      lock = try OutputLock.acquire(output.path, shard: nil)
+    } catch {
+      throw .outputBusy(error.description)
+    }
+    defer { lock?.release() }
     folders = folders.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("_SUCCESS").path) }
     guard !folders.isEmpty else { throw .noPartials(inputs.map(\.path)) }
 
@@ -284,13 +294,13 @@ public enum Merger {
       // Written through a path free of links, resolved once here (SPEC 11.7, ``AtomicFile``).
       let output = OutputSweep.resolvedFolder(output)
       try OutputSweep.claim(output.path)
-      let lock: OutputLock?
-      do throws(OutputLock.Held) {
-        lock = try OutputLock.acquire(output.path, shard: nil)
-      } catch {
-        throw Failure.outputBusy(error.description)
+      if lock == nil {
+        do throws(OutputLock.Held) {
+          lock = try OutputLock.acquire(output.path, shard: nil)
+        } catch {
+          throw Failure.outputBusy(error.description)
+        }
       }
-      defer { lock?.release() }
       // The shards cleaned only what each wrote; the merge cleans the whole tree, the report's
       // and cohort's folders and the temporaries of shards killed on any host.
       AtomicFile.removeStaleTemporaries(under: output)
@@ -355,11 +365,13 @@ public enum Merger {
       self.path = path
     }
 
-    /// Whether `other` comes from the same run (pipeline, as-of, shard count, input folder and
-    /// build); each shard's own slice of the input is checked against the input itself.
+    /// Whether `other` comes from the same run (pipeline, as-of, shard count, build and source
+    /// settings); each shard's own slice of the input is checked against the input itself, by
+    /// content, so shards that reached one share by two paths (`/mnt/a`, `/data`) belong together.
     func matches(_ other: Origin) -> Bool {
       pipeline == other.pipeline && asOf == other.asOf && resolvedAsOf == other.resolvedAsOf
-        && shardCount == other.shardCount && source == other.source && groupBy == other.groupBy
+        && shardCount == other.shardCount && source.runKey == other.source.runKey
+        && source.maxFileBytes == other.source.maxFileBytes && groupBy == other.groupBy
     }
 
     var asOfShown: String { asOf == resolvedAsOf ? asOf : "\(asOf) (\(resolvedAsOf))" }
@@ -397,9 +409,7 @@ public enum Merger {
     if odd.shardCount != a.shardCount {
       throw .differentShardCounts("\(aPath): \(a.shardCount)", "\(bPath): \(odd.shardCount)")
     }
-    func shown(_ origin: Origin) -> String {
-      "\(origin.path) (input '\(TerminalText.escaped(origin.source.folder))', build \(origin.source.runKey.prefix(12)))"
-    }
+    func shown(_ origin: Origin) -> String { "\(origin.path) (run key \(origin.source.runKey.prefix(12)))" }
     throw .differentInputs(shown(a), shown(odd))
   }
 

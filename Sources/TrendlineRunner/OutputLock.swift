@@ -37,6 +37,23 @@ final class OutputLock: Sendable {
   ///
   /// - Throws: ``Held`` when another process holds a lock that overlaps this one.
   static func acquire(_ folder: String, shard: Shard?) throws(Held) -> OutputLock? {
+    // A marker replaced between the open and the lock (two first runs into a new folder, each
+    // writing it) would leave each process holding a lock on a file the other never sees.
+    for _ in 0..<3 {
+      guard let lock = try lockOnce(folder, shard: shard) else { return nil }
+      var held = stat()
+      var named = stat()
+      if fstat(lock.descriptor, &held) == 0, lstat(folder + "/" + OutputSweep.markerName, &named) == 0,
+        held.st_ino == named.st_ino, held.st_dev == named.st_dev
+      {
+        return lock
+      }
+      lock.release()
+    }
+    return nil
+  }
+
+  private static func lockOnce(_ folder: String, shard: Shard?) throws(Held) -> OutputLock? {
     let descriptor = open(folder + "/" + OutputSweep.markerName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
     // No marker to lock (a read-only or vanished folder): the writes that follow say why.
     guard descriptor >= 0 else { return nil }

@@ -129,7 +129,8 @@ public enum Runner {
       asOf: asOf, asOfText: options.asOfText ?? asOf.text, output: OutputSweep.resolvedFolder(options.output))
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
-    let corpus = try Corpus(pipeline: pipeline, input: input, toolVersion: options.toolVersion)
+    let corpus = try Corpus(
+      pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict)
     if options.removeDeparted && !options.confirmRemoval,
       let problem = OutputSweep.departureProblem(output: options.output.path, users: Set(corpus.users.map(\.id)))
     {
@@ -176,7 +177,8 @@ public enum Runner {
             + "so it refuses a folder it does not own. Remove it, or give another output folder")
       }
     }
-    let corpus = try Corpus(pipeline: pipeline, input: input, toolVersion: options.toolVersion)
+    let corpus = try Corpus(
+      pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict)
     // Identified by content only when some snapshot may be complete: that reads every export.
     var current: InputIdentity.Slice?
     let pending = snapshots.filter { snapshot in
@@ -258,11 +260,11 @@ public enum Runner {
     var usersFile: UsersFile
     /// The input folder, absolute, as partials record it.
     var folder: String
-    /// ``InputIdentity/runKey(pipeline:toolVersion:)``.
+    /// ``InputIdentity/runKey(pipeline:toolVersion:strict:)``.
     var runKey: String
     var maxFileBytes: Int
 
-    init(pipeline: Pipeline, input: URL, toolVersion: String) throws(RunFailure) {
+    init(pipeline: Pipeline, input: URL, toolVersion: String, strict: Bool) throws(RunFailure) {
       do {
         (users, problems) = try InputLayout.discover(input)
       } catch {
@@ -281,7 +283,7 @@ public enum Runner {
         throw .input(error)
       }
       folder = input.standardizedFileURL.path
-      runKey = InputIdentity.runKey(pipeline: pipeline, toolVersion: toolVersion)
+      runKey = InputIdentity.runKey(pipeline: pipeline, toolVersion: toolVersion, strict: strict)
       maxFileBytes = pipeline.source.limits.maxFileBytes
     }
 

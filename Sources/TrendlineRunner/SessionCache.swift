@@ -325,11 +325,16 @@ public final class SessionCache: Sendable {
 
   private static let keyLayout = OutputWriter.Layout(spacing: .compact, escapesSlashes: true)
 
-  /// The running binary's size and modification time: a rebuilt `trendline` may read exports
-  /// differently while keeping its version number, so its entries must not be trusted.
+  /// The running binary's content hash: a rebuilt `trendline` may read exports differently
+  /// while keeping its version number, so its entries and shards must not be trusted, while a
+  /// copy of the same binary (a driver's install beside the tasks') is the same build. Its
+  /// size and modification time made every shard stale for a copied binary, and on macOS
+  /// (no `/proc`) missed a rebuild. Read once a process, about 10 ms for 30 MB.
   static let buildIdentity: String = {
-    guard let stat = FileStat(path: "/proc/self/exe") else { return "unknown" }
-    return "\(stat.size)-\(stat.modified)"
+    let path =
+      FileManager.default.fileExists(atPath: "/proc/self/exe") ? "/proc/self/exe" : Bundle.main.executablePath
+    guard let path, let bytes = try? FileBytes.read(path, maximumBytes: 4 << 30) else { return "unknown" }
+    return ContentHash.of(bytes)
   }()
 }
 

@@ -38,10 +38,12 @@ public enum ShardStatus {
     public var toolVersion: String
     /// Threads reading the input to identify it.
     public var jobs: Int
+    /// Whether the tasks ran with `--strict`, which decides which users fail.
+    public var strict: Bool
 
     public init(
       pipeline: Pipeline, input: URL?, output: URL, asOfText: String, count: Int, toolVersion: String,
-      jobs: Int = CPUAllocation.usable
+      strict: Bool = false, jobs: Int = CPUAllocation.usable
     ) {
       self.pipeline = pipeline
       self.input = input
@@ -50,6 +52,7 @@ public enum ShardStatus {
       self.count = count
       self.toolVersion = toolVersion
       self.jobs = jobs
+      self.strict = strict
     }
   }
 
@@ -68,17 +71,23 @@ public enum ShardStatus {
     // refuse its folders must stop the driver (exit 2), not be retried until it gives up.
     let input = run.input ?? run.pipeline.source.input
     try Runner.checkFolders(input: input, output: run.output, cache: nil)
-    let corpus = try Runner.Corpus(pipeline: run.pipeline, input: input, toolVersion: run.toolVersion)
+    let corpus = try Runner.Corpus(
+      pipeline: run.pipeline, input: input, toolVersion: run.toolVersion, strict: run.strict)
     let pipeline = Manifest.PipelineRecord(
       name: run.pipeline.name, file: run.pipeline.file.lastPathComponent, sha256: run.pipeline.contentHash)
     let resolved = AsOf(parsing: run.asOfText)?.text ?? run.asOfText
     let charts = run.pipeline.charts.map(\.name)
     let formats = run.pipeline.output.formats.map(\.rawValue)
-    let slices = corpus.slices(count: run.count, jobs: run.jobs)
+    // Read only when a shard passes every other check: a night that never ran reads no export.
+    var slices: [InputIdentity.Slice]?
     return (0..<run.count).map { index in
       state(
         of: Runner.shardFolder(Shard(index: index, count: run.count), in: run.output),
-        pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved, current: { slices[index] },
+        pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved,
+        current: {
+          if slices == nil { slices = corpus.slices(count: run.count, jobs: run.jobs) }
+          return slices![index]
+        },
         outputs: (run.output, charts, formats))
     }
   }

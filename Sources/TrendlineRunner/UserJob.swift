@@ -78,6 +78,8 @@ enum UserJob {
     let ingest: UserIngest
     var cached: SessionCache.Lookup?
     let read: (ingest: UserIngest, inputs: [InputFile])
+    // What each export held as far as the read got, for the user's input identity.
+    var reached: [(name: String, content: String)] = []
     do throws(ExportError) {
       let limits = context.readOptions.limits
       if user.files.count > limits.maxFilesPerUser { throw limits.tooManyFiles(user.id, count: user.files.count) }
@@ -86,7 +88,7 @@ enum UserJob {
       if let hit = cached?.cached {
         read = hit
       } else {
-        read = try UserReader.read(user, settings: settings.read, options: context.readOptions)
+        read = try UserReader.read(user, settings: settings.read, options: context.readOptions, reached: &reached)
       }
       ingest = read.ingest
       record.files = zip(read.inputs, ingest.files).map { input, accounting in
@@ -98,11 +100,14 @@ enum UserJob {
         user.id, settings: InputIdentity.settings(of: user.id, in: context.usersFile),
         files: read.inputs.map { ($0.name, $0.contentHash) })
     } catch {
-      // What the user's exports are is known only as far as the read got: they are read again
-      // for it, as a later check will read them, so a failure fixed in an export redoes the user.
+      // What the read got to is what the user failed on (a read that timed out stays "unreadable",
+      // so a later check that reads the file redoes the user); the files it never reached are
+      // read for it now, as a later check will read them.
       record.inputIdentity = InputIdentity.user(
         user.id, settings: InputIdentity.settings(of: user.id, in: context.usersFile),
-        files: InputIdentity.files(of: user, maxFileBytes: context.readOptions.limits.maxFileBytes))
+        files: reached
+          + InputIdentity.files(
+            of: user, maxFileBytes: context.readOptions.limits.maxFileBytes, from: reached.count))
       return Read(user: user, record: record, failure: error.description, started: clock)
     }
     if let cache = context.cache, let cached {

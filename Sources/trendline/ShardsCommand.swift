@@ -30,6 +30,8 @@ enum ShardsCommand {
       --as-of WHEN      The as-of every task was given (a date or an RFC 3339 instant).
       --shards N        The shard count, 1 to \(Shard.counts.upperBound).
       --input DIR       The input folder, when the tasks were given --input.
+      --strict          The tasks were given --strict (a shard run without it, or with it
+                        when this is not given, must run again).
       --to-run          Print only the shards to run, as a comma-separated list of indices
                         for 'sbatch --array=' (an empty line when every shard is complete).
       -h, --help        Show this help.
@@ -49,6 +51,7 @@ enum ShardsCommand {
     var count: Int
     var input: String?
     var toRunOnly = false
+    var strict = false
   }
 
   /// Reads the command line; nil means help was asked for.
@@ -61,6 +64,7 @@ enum ShardsCommand {
     var count: Int?
     var input: String?
     var toRunOnly = false
+    var strict = false
     var remaining = arguments[...]
     func value(_ option: String) throws(UsageError) -> String {
       guard let next = remaining.popFirst() else { throw UsageError("missing value for '\(option)'") }
@@ -72,6 +76,7 @@ enum ShardsCommand {
       case "--output": output = try value(argument)
       case "--input": input = try value(argument)
       case "--to-run": toRunOnly = true
+      case "--strict": strict = true
       case "--as-of":
         let text = try value(argument)
         do throws(AsOf.Invalid) {
@@ -89,7 +94,7 @@ enum ShardsCommand {
       default:
         if argument.hasPrefix("-") {
           var message = "unknown option '\(argument)'"
-          let known = ["--output", "--input", "--as-of", "--shards", "--to-run", "--help"]
+          let known = ["--output", "--input", "--as-of", "--shards", "--to-run", "--strict", "--help"]
           if let near = nearMiss(argument, in: known) { message += ". Did you mean '\(near)'?" }
           throw UsageError(message)
         }
@@ -102,7 +107,8 @@ enum ShardsCommand {
     // Without the as-of every task was given, "complete" would mean "of some night".
     guard let asOf else { throw UsageError("missing --as-of WHEN: give the as-of every task was given") }
     guard let count else { throw UsageError("missing --shards N") }
-    return Options(pipeline: pipeline, output: output, asOf: asOf, count: count, input: input, toRunOnly: toRunOnly)
+    return Options(
+      pipeline: pipeline, output: output, asOf: asOf, count: count, input: input, toRunOnly: toRunOnly, strict: strict)
   }
 
   static func run(_ arguments: [String]) -> ExitCode {
@@ -119,7 +125,7 @@ enum ShardsCommand {
       states = try ShardStatus.check(
         .init(
           pipeline: pipeline, input: options.input.map(url), output: url(options.output), asOfText: options.asOf,
-          count: options.count, toolVersion: toolVersion))
+          count: options.count, toolVersion: toolVersion, strict: options.strict))
     } catch {
       printError(error.diagnostic + "\n")
       return .usage

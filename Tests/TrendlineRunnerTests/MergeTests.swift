@@ -177,23 +177,39 @@ import _TrendlineTestSupport
     }
   }
 
-  /// Shards run over two input folders, even ones with the same names and sizes, are refused.
-  @Test func partialsOfAnotherInputFolderAreRefused() throws {
+  /// Shards run over two input folders of the same names and sizes, ada's weight differing in
+  /// the copy, are refused (ada is shard 1's, and merge reads the folder of the first shard); the
+  /// same content reached by another path merges, and a shard run with `--strict` beside one
+  /// run without it is refused, since it decides who fails.
+  @Test func shardsOverTwoInputsOrTwoStrictnessesAreRefused() throws {
     let fixture = try Fixture()
     let copy = fixture.root.appendingPathComponent("copy")
     try FileManager.default.copyItem(at: fixture.root.appendingPathComponent("in"), to: copy)
-    _ = try Runner.run(
-      fixture.pipeline,
-      options: RunOptions(
-        input: copy, output: fixture.out, asOf: .endOfDay(year: 2025, month: 11, day: 29), asOfText: "2025-11-29",
-        jobs: 1, shard: Shard(index: 1, count: 2), now: 1_764_547_200, toolVersion: "test"))
+    func runShardOne(input: URL, strict: Bool = false) throws {
+      _ = try Runner.run(
+        fixture.pipeline,
+        options: RunOptions(
+          input: input, output: fixture.out, asOf: .endOfDay(year: 2025, month: 11, day: 29),
+          asOfText: "2025-11-29", jobs: 1, shard: Shard(index: 1, count: 2), strict: strict, now: 1_764_547_200,
+          toolVersion: "test"))
+    }
+    try runShardOne(input: copy)
+    #expect(try fixture.merge([fixture.out], into: fixture.out).totals.users == 3)
+    let export = copy.appendingPathComponent("ada/strong.csv")
+    try Data(Fixture.strong.replacingOccurrences(of: "62.5", with: "65.0").utf8).write(to: export)
+    try runShardOne(input: copy)
+    #expect(throws: Merger.Failure.staleShard("1-of-2", "user 'ada''s exports or users.csv row changed since")) {
+      try fixture.merge([fixture.out], into: fixture.out)
+    }
+    try runShardOne(input: fixture.root.appendingPathComponent("in"), strict: true)
     #expect(throws: (any Error).self) { try fixture.merge([fixture.out], into: fixture.out) }
     do {
       _ = try fixture.merge([fixture.out], into: fixture.out)
     } catch {
       #expect(
-        error.description.hasPrefix("partials were run over different input folders, builds, source settings or "))
-      #expect(error.description.contains("(input '\(copy.path)', build "))
+        error.description.hasPrefix(
+          "partials were run by different builds, or with different source settings, catalogs or --strict: "),
+        "\(error)")
     }
   }
 

@@ -79,6 +79,13 @@ import _TrendlineTestSupport
     try run("1/4")
     let merged = try runTrendline(["merge", "--output", out.path, out.path])
     #expect(merged.status == 0, "\(merged.stderr)")
+    // A copy of the same binary (a driver's install beside the tasks') is the same build; a
+    // build told by its file's size and time called every shard stale.
+    let copy = scratch.url.appendingPathComponent("trendline-copy")
+    try FileManager.default.copyItem(at: TestPaths.trendlineBinary, to: copy)
+    let copied = try runProcess(
+      copy.path, ["shards", wide.path, "--output", out.path, "--as-of", "2026-11-30", "--shards", "4", "--to-run"])
+    #expect(copied.status == 0 && copied.stdout == "\n", "\(copied.stdout)\(copied.stderr)")
   }
 
   /// A shard whose user folder or chart was deleted after it finished is incomplete: `shards`
