@@ -146,9 +146,11 @@ public enum HTMLReport {
     if index.charts.isEmpty {
       body += "<p class=\"meta\">The pipeline compares no charts across users.</p>\n"
     }
+    // By chart, once: a search of the segments per chart was quadratic in the charts compared.
+    let segments = Dictionary(index.segments.map { ($0.chart, $0) }, uniquingKeysWith: { first, _ in first })
     for chart in index.charts {
       body += figure(chart)
-      if let segmented = index.segments.first(where: { $0.chart == chart.name }) { body += segmentsFigure(segmented) }
+      if let segmented = segments[chart.name] { body += segmentsFigure(segmented) }
     }
     body +=
       "<section><h2>Users</h2>\n<div class=\"scroll\"><table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
