@@ -44,8 +44,10 @@ public struct CohortGatherer: Sendable {
     compare = Compare(
       quantiles: settings?.quantiles ?? [], rankMeasure: settings?.rankMeasure, rankTop: settings?.rankTop ?? 0,
       weekStart: settings?.weekStart)
+    // By name, once: a search of every chart per compared chart was quadratic in the charts.
+    let charts = Dictionary(pipeline.charts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     for name in settings?.charts ?? [] {
-      guard let chart = pipeline.charts.first(where: { $0.name == name }) else { continue }
+      guard let chart = charts[name] else { continue }
       if chart.isSeries, let bucket = chart.bucket {
         all.series[name] = .init(
           range: bucket.range, granularity: bucket.resolvedGranularity, measures: bucket.measures)

@@ -18,14 +18,19 @@ extension PipelineChecker {
     }
     var charts: [Chart] = []
     var seen: [String: String] = [:]  // lowercased name → name
+    // Each name's members, counted once: scanning the members again for each chart was
+    // quadratic in the charts, and a pipeline file of 1 MiB can name tens of thousands.
+    var last: [String: (index: Int, count: Int)] = [:]
+    for (index, member) in members.enumerated() {
+      last[member.key] = (index, (last[member.key]?.count ?? 0) + 1)
+    }
     for (index, member) in members.enumerated() {
       let chartPath = path.appending(member.key)
-      let isLast = !members[(index + 1)...].contains { $0.key == member.key }
-      guard isLast else {
+      guard let named = last[member.key], named.index == index else {
         // Only the last of a repeated key can be located; report it there, once.
         continue
       }
-      if members.filter({ $0.key == member.key }).count > 1 {
+      if named.count > 1 {
         report(chartPath, .chartDefinedTwice(member.key), atKey: true)
       }
       if let earlier = seen[member.key.lowercased()] {

@@ -371,6 +371,8 @@ final class PipelineChecker: ParameterReader {
   func compare(_ value: JSONValue, at path: JSONPath, charts: [Chart]) -> Pipeline.Compare? {
     guard let members = object(value, at: path, keys: Self.compareKeys, required: ["charts"]) else { return nil }
     var names: [String] = []
+    // Sets beside the lists, so each compared chart is one look-up, not a scan of every chart.
+    var named: Set<String> = []
     var compared: [Chart] = []
     // False when a named chart is missing or broken: its measures are unknown, and a rank
     // measure it would have provided must not be reported as a second problem.
@@ -378,15 +380,16 @@ final class PipelineChecker: ParameterReader {
     if let value = members["charts"], let elements = array(value, at: path.appending("charts"), nonEmpty: true) {
       let byName = Dictionary(charts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
       let definedNames = document.value["charts"]?.objectMembers?.map(\.key) ?? []
+      let defined = Set(definedNames)
       for (index, element) in elements.enumerated() {
         let elementPath = path.appending("charts").appending(index)
         guard let name = string(element, at: elementPath) else { continue }
-        if names.contains(name) {
+        guard named.insert(name).inserted else {
           report(elementPath, .comparedTwice(name))
           continue
         }
         names.append(name)
-        guard definedNames.contains(name) else {
+        guard defined.contains(name) else {
           allCompared = false
           report(elementPath, .compareUnknownChart(name, defined: definedNames))
           continue

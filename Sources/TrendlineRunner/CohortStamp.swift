@@ -15,7 +15,7 @@ import TrendlineSupport
 ///   with `compare.groupBy`, in their segment (``SeriesOutput/segmentRank``), from
 ///   ``CohortRanks``;
 /// - with `"html"`, the user's line drawn over the cohort's band on their page, in the place
-///   the page left after the chart (``HTMLReport/placing(_:chart:in:)``).
+///   the page left after the chart (``HTMLReport/placing(_:in:)``).
 ///
 /// Users' files are written as each user finishes, so a run holds no user's output in memory. A
 /// compared series is written under a staged name (``stagedName(_:)``) and stamped into its final
@@ -126,11 +126,7 @@ enum CohortStamp {
     let staged = stagedPage(user, output: output)
     guard let data = FileManager.default.contents(atPath: staged) ?? FileManager.default.contents(atPath: path)
     else { return }
-    var page = [UInt8](data)
-    for place in places {
-      if let placed = HTMLReport.placing(place.html, chart: place.chart, in: page) { page = placed }
-    }
-    try replace(staged, with: page, at: path, ownStaged: ownStaged)
+    try replace(staged, with: HTMLReport.placing(places, in: [UInt8](data)), at: path, ownStaged: ownStaged)
   }
 
   /// Puts `bytes` under `path` and the staged file at `staged` out of the way: overwritten and

@@ -208,10 +208,9 @@ enum UserJob {
     let formats = context.pipeline.output.formats
     // An aligned cohort (`compare.weekStart`) sees a weekly chart bucketed again with its weeks
     // starting on that day; the user's own chart keeps their first weekday.
-    func cohortView(of output: ChartOutput) -> ChartOutput {
+    func cohortView(of output: ChartOutput, chart: Chart) -> ChartOutput {
       guard let weekStart = context.pipeline.compare?.weekStart, case .series(let series) = output,
-        series.granularity == .week, calendar.firstWeekday != weekStart,
-        let chart = context.pipeline.charts.first(where: { $0.name == series.chart })
+        series.granularity == .week, calendar.firstWeekday != weekStart
       else { return output }
       var aligned = chartContext(chart)
       aligned.calendar.firstWeekday = weekStart
@@ -244,7 +243,7 @@ enum UserJob {
         try AtomicFile.write(data, to: folder + "/" + chart.name + ".json")
       }
       written.insert(chart.name + ".json")
-      if compares(chart.name) { compared.append((chart.name, cohortView(of: output))) }
+      if compares(chart.name) { compared.append((chart.name, cohortView(of: output, chart: chart))) }
       let document = ChartDocument.user(output)
       if let svg = try ReportWriter.writeSVG(
         document, named: chart.name, in: folder, formats: formats, lastSession: lastSession)

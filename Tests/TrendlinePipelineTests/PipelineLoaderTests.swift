@@ -185,6 +185,25 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
         == Pipeline.Compare(charts: ["volume"], quantiles: [0.25, 0.5, 0.75, 0.9], rankMeasure: nil, rankTop: 10))
   }
 
+  /// The number of charts is bounded only by the file's size (1 MiB: 15,291 charts of one short
+  /// bucket stage). Each name is checked against the others by one look-up, not a scan of them
+  /// all, so a file naming thousands of charts and comparing them all loads in one pass.
+  @Test func thousandsOfComparedChartsLoad() throws {
+    let scratch = try Scratch()
+    defer { scratch.remove() }
+    let names = (0..<5000).map { "volume-\($0)" }
+    let charts = names.map { "\"\($0)\": [{\"bucket\": {\"range\": \"3m\", \"measures\": [\"sessions\"]}}]" }
+    let text = """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {\(charts.joined(separator: ",\n"))},
+       "compare": {"charts": [\(names.map { "\"\($0)\"" }.joined(separator: ", "))]}}
+      """
+    let pipeline = try scratch.load(text).get()
+    #expect(pipeline.charts.map(\.name) == names)
+    #expect(pipeline.compare?.charts == names)
+    #expect(CohortGatherer(pipeline: pipeline).series.keys.sorted() == names.sorted())
+  }
+
   @Test func bandsLabelASeries() throws {
     let scratch = try Scratch()
     defer { scratch.remove() }
@@ -388,6 +407,22 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       [
         "1️⃣: error: compare names chart 'volum', which this pipeline does not define at compare.charts[0]. Did "
           + "you mean 'volume'?"
+      ]
+    ),
+    (
+      "a chart defined again is reported once, at its last definition; one compared again, at each repeat",
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"v": [{"bucket": {"range": "3m", "measures": ["sessions"]}}],
+         "w": [{"bucket": {"range": "3m", "measures": ["sessions"]}}],
+         "v": [{"bucket": {"range": "3m", "measures": ["sessions"]}}],
+         1️⃣"v": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]},
+       "compare": {"charts": ["w", "v", 2️⃣"w", 3️⃣"w"]}}
+      """,
+      [
+        "1️⃣: error: chart 'v' is defined more than once at charts.v. Give each chart its own name",
+        "2️⃣: error: chart 'w' is compared twice at compare.charts[2]. List each chart once",
+        "3️⃣: error: chart 'w' is compared twice at compare.charts[3]. List each chart once",
       ]
     ),
     (
