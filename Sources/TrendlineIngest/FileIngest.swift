@@ -247,6 +247,9 @@ public struct FileIngest: Sendable {
   public var rowsRepaired = 0
   /// Rows accepted with an impossible value dropped (counted also as accepted).
   public var rowsValueDropped = 0
+  /// The zone the file itself states (a native file's `timeZone`), which read its wall times;
+  /// nil when it states none.
+  public var statedTimeZone: TimeZone?
 
   public init(file: String, format: ExportFormat) {
     self.file = file

@@ -158,6 +158,10 @@ public struct UserIngest: Sendable {
   /// The units the exports stated, counted over the sets kept: where `users.csv` gives the user
   /// no unit, the one stated for most sets is the one they read (SPEC 10.8).
   public var statedUnits: UnitTally
+  /// The zone the exports state (SPEC 11.9), the one stated by the files holding most of the
+  /// accepted sets; nil when none states one or two zones tie. Where `users.csv` gives the user
+  /// no zone, it is the user's: their calendar, and the zone every file that states none is read in.
+  public var statedTimeZone: TimeZone?
 
   public init(
     sessions: [Session] = [], files: [FileAccounting] = [], notes: [RowNote] = [],

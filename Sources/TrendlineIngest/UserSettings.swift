@@ -11,6 +11,9 @@ public struct UserSettings: Sendable, Equatable {
   public var listedWeightUnit: WeightUnit?
   /// The distance unit the user's row of `users.csv` names; nil when the cell is blank.
   public var listedDistanceUnit: DistanceUnit?
+  /// The zone the user's row of `users.csv` names; nil when the cell is blank, and the zone the
+  /// exports state, if any, is the user's (SPEC 11.9).
+  public var listedTimeZone: TimeZone?
 
   public init(
     read: ReadSettings = ReadSettings(), firstWeekday: Weekday = .monday, listedWeightUnit: WeightUnit? = nil,
@@ -25,6 +28,19 @@ public struct UserSettings: Sendable, Equatable {
   /// The calendar every stage works in for this user.
   public var calendar: UserCalendar {
     UserCalendar(timeZone: read.timeZone, firstWeekday: firstWeekday)
+  }
+
+  /// These settings with the user's zone settled (SPEC 11.9): the one their row of `users.csv`
+  /// names; else the one their exports state (``UserIngest/statedTimeZone``); else the
+  /// pipeline's `source.defaults`. A native export saying Europe/Berlin under a blank cell
+  /// made a page in UTC whose weeks started at UTC midnight.
+  ///
+  /// - Complexity: O(1).
+  public func settlingZone(statedIn ingest: UserIngest) -> UserSettings {
+    guard listedTimeZone == nil, let stated = ingest.statedTimeZone else { return self }
+    var settled = self
+    settled.read.timeZone = stated
+    return settled
   }
 
   /// The units the user reads (SPEC 10.8), weight and distance each decided on its own: the
@@ -184,6 +200,7 @@ public struct UsersFile: Sendable {
         throw fail("unknown time zone '\(row.timeZone)' for user '\(id)'; use an IANA name such as Europe/Oslo")
       }
       settings.read.timeZone = zone
+      settings.listedTimeZone = zone
     }
     if !row.weightUnit.isEmpty {
       guard let unit = WeightUnit(spelling: row.weightUnit) else {
@@ -244,7 +261,7 @@ public enum UserReader {
   ///
   /// - Throws: ``ExportError`` when a file cannot be read at all; the user fails.
   /// - Complexity: O(*n* log *n*), where *n* is the number of rows.
-  public static func read(_ user: UserInput, settings: ReadSettings, options: Options) throws(ExportError)
+  public static func read(_ user: UserInput, settings: UserSettings, options: Options) throws(ExportError)
     -> (ingest: UserIngest, inputs: [InputFile])
   {
     var reached: [(name: String, content: String)] = []
@@ -254,32 +271,78 @@ public enum UserReader {
   /// ``read(_:settings:options:)``, telling in `reached` what each file it got to held (its
   /// ``ContentHash``, or ``InputFile/content(failing:)``) even when it throws: what a run was
   /// computed from, so a failure that passes (a read timed out on a network share) is redone.
+  ///
+  /// Where `users.csv` gives the user no zone and their exports state one (SPEC 11.9), that
+  /// zone is the user's: a file that states none, read first in the default zone, is read
+  /// again in it. Only a user with a native export beside another app's pays the second read.
   public static func read(
-    _ user: UserInput, settings: ReadSettings, options: Options, reached: inout [(name: String, content: String)]
+    _ user: UserInput, settings: UserSettings, options: Options, reached: inout [(name: String, content: String)]
   ) throws(ExportError) -> (ingest: UserIngest, inputs: [InputFile]) {
     var files: [FileIngest] = []
     var inputs: [InputFile] = []
-    for (index, url) in user.files.enumerated() {
-      let name = url.lastPathComponent
-      // Opened inside the input folder (a link out is never followed, even one swapped in after
-      // discovery) and checked on the open file, so an oversized file never reaches memory and
-      // a FIFO or device (which would block or never end) is never read.
-      let bytes: [UInt8]
-      do throws(FileBytes.Failure) {
-        bytes = try user.bytes(ofFileAt: index, maximumBytes: options.limits.maxFileBytes)
-      } catch {
-        reached.append((name, InputFile.content(failing: error)))
-        if case .tooLarge(let size) = error { throw options.limits.fileTooLarge(name, size: size) }
-        throw ExportError(file: name, message: error.reason)
-      }
-      inputs.append(InputFile(name: name, bytes: bytes.count, contentHash: ContentHash.of(bytes)))
-      reached.append((name, inputs[inputs.count - 1].contentHash))
-      files.append(
-        try ExportReader.read(
-          file: name, bytes: bytes, format: options.format, settings: settings, layout: options.layout,
-          limits: options.limits))
+    for index in user.files.indices {
+      let (file, input) = try readFile(at: index, of: user, settings: settings.read, options: options, reached: &reached)
+      files.append(file)
+      inputs.append(input)
     }
-    return (Normalize.merge(files, lookup: options.lookup, warmupSets: options.warmupSets), inputs)
+    let stated = statedTimeZone(files)
+    if settings.listedTimeZone == nil, let stated, stated != settings.read.timeZone {
+      var read = settings.read
+      read.timeZone = stated
+      for index in files.indices where files[index].statedTimeZone == nil {
+        var again: [(name: String, content: String)] = []
+        let (file, input) = try readFile(at: index, of: user, settings: read, options: options, reached: &again)
+        // Sessions from two versions of one file would be neither's.
+        guard input.contentHash == inputs[index].contentHash else {
+          throw ExportError(file: input.name, message: "the file changed while it was read; run again")
+        }
+        files[index] = file
+      }
+    }
+    var ingest = Normalize.merge(files, lookup: options.lookup, warmupSets: options.warmupSets)
+    ingest.statedTimeZone = stated
+    return (ingest, inputs)
+  }
+
+  /// Reads file `index` of `user` in `settings`, and appends what it held to `reached`.
+  private static func readFile(
+    at index: Int, of user: UserInput, settings: ReadSettings, options: Options,
+    reached: inout [(name: String, content: String)]
+  ) throws(ExportError) -> (FileIngest, InputFile) {
+    let name = user.files[index].lastPathComponent
+    // Opened inside the input folder (a link out is never followed, even one swapped in after
+    // discovery) and checked on the open file, so an oversized file never reaches memory and
+    // a FIFO or device (which would block or never end) is never read.
+    let bytes: [UInt8]
+    do throws(FileBytes.Failure) {
+      bytes = try user.bytes(ofFileAt: index, maximumBytes: options.limits.maxFileBytes)
+    } catch {
+      reached.append((name, InputFile.content(failing: error)))
+      if case .tooLarge(let size) = error { throw options.limits.fileTooLarge(name, size: size) }
+      throw ExportError(file: name, message: error.reason)
+    }
+    let input = InputFile(name: name, bytes: bytes.count, contentHash: ContentHash.of(bytes))
+    reached.append((name, input.contentHash))
+    let file = try ExportReader.read(
+      file: name, bytes: bytes, format: options.format, settings: settings, layout: options.layout,
+      limits: options.limits)
+    return (file, input)
+  }
+
+  /// The zone `files` state for most of their accepted rows; nil when none states one, or when
+  /// two zones tie (which is the person's cannot be told, so `source.defaults` decides).
+  ///
+  /// - Complexity: O(*f* log *f*) for *f* files.
+  static func statedTimeZone(_ files: [FileIngest]) -> TimeZone? {
+    var rows: [String: (zone: TimeZone, count: Int)] = [:]
+    for file in files {
+      guard let zone = file.statedTimeZone else { continue }
+      rows[zone.identifier, default: (zone, 0)].count += file.acceptedRows
+    }
+    let ranked = rows.values.sorted { $0.count > $1.count }
+    guard let first = ranked.first else { return nil }
+    if ranked.count > 1 && ranked[1].count == first.count { return nil }
+    return first.zone
   }
 }
 

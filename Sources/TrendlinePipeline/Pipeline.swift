@@ -49,7 +49,7 @@ public struct Pipeline: Sendable, Equatable {
     public var rankMeasure: Measure?
     public var rankTop: Int
     /// `compare.weekStart`: weekly cohorts re-bucket every user's weeks to start on this day.
-    /// Nil (the default): each user's weeks join the row of the Monday nearest their start.
+    /// Nil (the default): each user's week joins the row of the Monday week holding its start.
     public var weekStart: Weekday? = nil
     /// `compare.groupBy`: a column of `users.csv` whose values split the cohort into segments.
     public var groupBy: String? = nil

@@ -300,20 +300,16 @@ public struct CohortSeriesSVGRenderer: Sendable {
     return b.text
   }
 
-  /// The user's buckets placed on the cohort's dates: by local start date, or the nearest
-  /// cohort date within half a bucket (a Sunday-first week joins the row of the Monday after).
+  /// The user's buckets placed on the cohort's rows: the row whose period holds the bucket's
+  /// local start date, as the cohort joined them (a Sunday-first week joins the row of the
+  /// Monday before it).
   func userLine() -> [(Date, MeasureValues)] {
     guard let user else { return [] }
     let zone = SVGFrame.zone(user.timeZone)
     return user.buckets.compactMap { bucket in
       let local = LocalDate(bucket.start, in: zone).utcMidnight
-      guard
-        let nearest = output.buckets.min(by: {
-          abs($0.start.timeIntervalSince(local)) < abs($1.start.timeIntervalSince(local))
-        }),
-        abs(nearest.start.timeIntervalSince(local)) < nearest.end.timeIntervalSince(nearest.start) / 2
-      else { return nil }
-      return (nearest.start, bucket.values)
+      guard let row = output.buckets.last(where: { $0.start <= local }), local < row.end else { return nil }
+      return (row.start, bucket.values)
     }
   }
 

@@ -3,11 +3,13 @@ import TrendlineSchema
 
 /// Draws a `trendline/series@2` output: one panel per measure, stacked on one time axis.
 ///
-/// Bars are the JSON's `bar` extents mapped through ``TimeScale`` (70 % of their period, on
-/// the padded `domain`), the trend an orange dashed line over the blue bars, the average a
-/// labelled rule, the partial last bucket hatched and labelled "so far", and the bucket holding
-/// as-of marked above the plot and by a "now" rule through every panel, with a point at the
-/// closest value and the past before it dimmed. It never recomputes an extent: a bar here is where Swift
+/// Each measure is drawn with its `mark` (SPEC 11.8). Bars are the JSON's `bar` extents mapped
+/// through ``TimeScale`` (70 % of their period, on the padded `domain`) from 0; a best is a line
+/// with a point at each known value on its fitted axis, its `recordBuckets` ringed. The trend is
+/// an orange dashed line, the average a labelled rule, the partial last bucket hatched (a bar)
+/// or hollow (a point) and labelled "so far", and the bucket holding as-of marked above the plot
+/// and by a "now" rule through every panel, with a point at the closest value and the part of
+/// its period already passed washed. It never recomputes an extent: a bar here is where Swift
 /// Charts draws it from the same file.
 public struct SeriesSVGRenderer: Sendable {
   /// One measure's plot.
@@ -71,7 +73,9 @@ public struct SeriesSVGRenderer: Sendable {
       let axis =
         output.yAxis[measure]
         ?? YAxis(measure: measure, largest: output.largestDrawn(measure), units: output.units)
-      let domain = 0...MeasureDisplay.scaled(axis.domain.max, measure, output.units)
+      let domain =
+        MeasureDisplay.scaled(axis.domain.min, measure, output.units)...MeasureDisplay.scaled(
+          axis.domain.max, measure, output.units)
       panels.append(
         Panel(
           measure: measure, plot: plot, y: LinearScale(domain: domain, bottom: plot.maxY, top: plot.y), axis: axis))
@@ -145,8 +149,11 @@ public struct SeriesSVGRenderer: Sendable {
         drawBands(&b, bands, panel: panel)
         drawBandLabels(&b, bands, panel: panel)
       }
-      if !idle, let asOfIndex { drawPast(&b, panel: panel, until: x.x(output.buckets[asOfIndex].start)) }
-      drawBars(&b, panel: panel, x: x)
+      if !idle, let asOfIndex { drawPast(&b, panel: panel, bucket: output.buckets[asOfIndex], x: x) }
+      switch panel.measure.mark {
+      case .bar: drawBars(&b, panel: panel, x: x)
+      case .line: drawLine(&b, panel: panel, x: x)
+      }
       if idle {
         emptyWindow(&b, panel: panel, zone: zone)
       } else if output.buckets.allSatisfy({ $0.values[panel.measure] == nil }) {
@@ -205,22 +212,27 @@ public struct SeriesSVGRenderer: Sendable {
 
   /// A range in words, as the empty window's sentence says it.
   static func window(_ range: BucketRange) -> String {
-    switch range {
-    case .oneWeek: return "week"
-    case .oneMonth: return "month"
-    case .threeMonths: return "3 months"
-    case .sixMonths: return "6 months"
-    case .oneYear: return "year"
-    case .all: return "whole history"
+    guard let unit = range.unit else { return "whole history" }
+    let word: String
+    switch unit {
+    case .day: word = "day"
+    case .week: word = "week"
+    case .month: word = "month"
+    case .year: word = "year"
     }
+    return range.count == 1 ? word : "\(range.count) \(word)s"
   }
 
   /// A legend item's swatch.
-  enum Swatch { case bar, partial, trend, average, bands }
+  enum Swatch { case bar, point, partial, trend, average, bands, record }
 
   /// The legend's items in order; only what the chart draws.
   var legendLabels: [(label: String, swatch: Swatch)] {
-    var items: [(label: String, swatch: Swatch)] = [("per \(output.granularity.rawValue)", .bar)]
+    let lines = output.measures.filter { $0.mark == .line }
+    var items: [(label: String, swatch: Swatch)] = []
+    if lines.count < output.measures.count { items.append(("per \(output.granularity.rawValue)", .bar)) }
+    if !lines.isEmpty { items.append(("best per \(output.granularity.rawValue)", .point)) }
+    if lines.contains(where: { !(output.recordBuckets[$0] ?? []).isEmpty }) { items.append(("record", .record)) }
     if output.buckets.contains(where: \.partial) { items.append(("so far", .partial)) }
     if output.buckets.contains(where: { $0.trend != nil }) { items.append(("trend", .trend)) }
     items.append(("average", .average))
@@ -237,6 +249,14 @@ public struct SeriesSVGRenderer: Sendable {
       switch swatch {
       case .bar:
         b.element("rect", [("x", f(x + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
+      case .point:
+        b.element(
+          "line", [("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.bar), ("stroke-width", "2")])
+        b.element("circle", [("cx", f(x + 8)), ("cy", f(y)), ("r", "3"), ("fill", Palette.bar)])
+      case .record:
+        b.element(
+          "circle",
+          [("cx", f(x + 8)), ("cy", f(y)), ("r", "6"), ("fill", "none"), ("stroke", Palette.trend), ("stroke-width", "1.5")])
       case .partial:
         b.element(
           "rect",
@@ -460,16 +480,71 @@ public struct SeriesSVGRenderer: Sendable {
     b.newline()
   }
 
-  /// The past dimmed up to now, as a forecast chart dims the hours gone: a faint wash from the
-  /// plot's left edge to the as-of bucket, which stands out clear of it as the one still
-  /// changing.
-  func drawPast(_ b: inout SVGBuilder, panel: Panel, until x: Double) {
+  /// The part of the as-of bucket's period already passed, washed, as a forecast dims only the
+  /// hours of today gone: from the bar's left edge across `elapsed` of its width, so "3 days of
+  /// 7" reads at a glance. Only a partial bucket has one; a whole plot greyed said nothing.
+  func drawPast(_ b: inout SVGBuilder, panel: Panel, bucket: SeriesOutput.Bucket, x: TimeScale) {
+    guard bucket.partial else { return }
+    let x0 = x.x(bucket.bar.start)
+    let width = (x.x(bucket.bar.end) - x0) * bucket.elapsed
     b.element(
       "rect",
       [
-        ("class", "tl-past"), ("x", f(panel.plot.x)), ("y", f(panel.plot.y)), ("width", f(max(x - panel.plot.x, 0))),
-        ("height", f(panel.plot.height)), ("fill", Palette.ink), ("fill-opacity", "0.05"),
+        ("class", "tl-past"), ("x", f(x0)), ("y", f(panel.plot.y)), ("width", f(max(width, 0))),
+        ("height", f(panel.plot.height)), ("fill", Palette.ink), ("fill-opacity", "0.06"),
       ])
+  }
+
+  /// A best as a line (SPEC 11.8): through the known values at each bucket's start (a bucket
+  /// without one is skipped, not drawn at 0), a point on each, hollow for the partial bucket,
+  /// and a ring with "PR" on each record.
+  func drawLine(_ b: inout SVGBuilder, panel: Panel, x: TimeScale) {
+    let zone = SVGFrame.zone(output.timeZone)
+    let records = Set(output.recordBuckets[panel.measure] ?? [])
+    let known = output.buckets.enumerated().compactMap { index, bucket -> (Int, SeriesOutput.Bucket, Double)? in
+      bucket.values[panel.measure].map { (index, bucket, $0) }
+    }
+    b.open("g", [("class", "tl-line")])
+    if known.count > 1 {
+      let points = known.map { _, bucket, value in
+        f(x.x(bucket.start)) + "," + f(panel.y.y(MeasureDisplay.scaled(value, panel.measure, output.units)))
+      }
+      b.element(
+        "polyline",
+        [
+          ("points", points.joined(separator: " ")), ("fill", "none"), ("stroke", Palette.bar), ("stroke-width", "2"),
+          ("stroke-linejoin", "round"),
+        ])
+    }
+    for (index, bucket, value) in known {
+      let cx = x.x(bucket.start)
+      let cy = panel.y.y(MeasureDisplay.scaled(value, panel.measure, output.units))
+      let record = records.contains(index)
+      b.element(
+        "circle",
+        [
+          ("class", record ? "tl-point tl-record" : "tl-point"), ("cx", f(cx)), ("cy", f(cy)), ("r", record ? "4.5" : "3"),
+          ("fill", bucket.partial ? "#FFFFFF" : Palette.bar), ("stroke", Palette.bar), ("stroke-width", "1.5"),
+          ("data-start", String(bucket.start.epochSeconds)),
+        ]
+          + SVGFrame.mark(
+            PeriodName.long(LocalDate(bucket.start, in: zone), output.granularity)
+              + (bucket.partial ? " (so far)" : "") + ": " + MeasureDisplay.short(panel.measure) + " "
+              + MeasureDisplay.text(value, panel.measure, output.units) + (record ? ", a record" : "")))
+      if record {
+        b.element(
+          "circle",
+          [("cx", f(cx)), ("cy", f(cy)), ("r", "8"), ("fill", "none"), ("stroke", Palette.trend), ("stroke-width", "1.5")])
+        b.element(
+          "text",
+          [
+            ("class", "tl-record-label"), ("x", f(cx)), ("y", f(max(cy - 11, panel.plot.y + 9))),
+            ("text-anchor", "middle"), ("fill", Palette.trend), ("font-weight", "600"),
+          ], content: "PR")
+      }
+    }
+    b.close("g")
+    b.newline()
   }
 
   /// The value "now" is marked at in `panel`: the trend at the as-of bucket, or where that is
@@ -535,11 +610,14 @@ public struct SeriesSVGRenderer: Sendable {
       (output.average[measure].map { MeasureDisplay.text($0, measure, output.units) } ?? "–") + " "
         + MeasureDisplay.short(measure)
     }
+    let form = output.measures.allSatisfy { $0.mark == .line } ? "Lines" : output.measures.contains { $0.mark == .line } ? "Bars and lines" : "Bars"
+    let records = output.measures.reduce(0) { $0 + (output.recordBuckets[$1]?.count ?? 0) }
     return
-      "Bars of \(measures) per \(per) for \(output.user), "
+      "\(form) of \(measures) per \(per) for \(output.user), "
       + "from \(PeriodName.long(LocalDate(first.start, in: zone), output.granularity)) "
       + "to \(PeriodName.long(LocalDate(last.start, in: zone), output.granularity))\(last.partial ? " (so far)" : ""), "
       + "as of \(LocalDate(output.asOf, in: zone).long). Average per \(per): \(averages.joined(separator: ", ")). "
+      + (records > 0 ? "\(records) \(records == 1 ? "record" : "records") ringed. " : "")
       + (first.trend != nil ? "The orange dashed line is the trend." : "")
   }
 }

@@ -70,7 +70,8 @@ struct Entry {
   /// exports stated (``UnitTally``), which decide the units a user reads.
   /// 5: the user's exercises (name, muscle groups, unmapped) are a table of their own, and a set
   /// holds its index there and its type, as ``Session`` keeps them.
-  static let formatVersion: UInt32 = 5
+  /// 6: the zone the exports state (SPEC 11.9), empty for none, after the units.
+  static let formatVersion: UInt32 = 6
   static let magic: [UInt8] = [0x89, 0x54, 0x4C, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
   static let headerSize = 32
   /// Set types by their code, a byte of its own; `allCases` builds a new array on every call.
@@ -158,6 +159,7 @@ struct Entry {
     }
     let stated = ingest.statedUnits
     for count in [stated.kilograms, stated.pounds, stated.kilometers, stated.miles] { out.int(count) }
+    out.string(ingest.statedTimeZone?.identifier ?? "")
 
     // Names and id lists repeat in nearly every set; tables store each once, and the user's
     // exercises once, which every session shares when decoded, as Normalize made them.
@@ -333,6 +335,11 @@ extension Entry {
     }
     ingest.statedUnits = UnitTally(
       kilograms: try reader.int(), pounds: try reader.int(), kilometers: try reader.int(), miles: try reader.int())
+    let zone = try reader.string()
+    if !zone.isEmpty {
+      guard let stated = TimeZone(identifier: zone) else { throw CacheFault.malformed("an unknown time zone") }
+      ingest.statedTimeZone = stated
+    }
 
     let nameCount = try reader.count()
     var names: [String] = []

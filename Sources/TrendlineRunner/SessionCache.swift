@@ -244,6 +244,8 @@ public final class SessionCache: Sendable {
       + "timeZone \(settings.read.timeZone.identifier)\nweightUnit \(settings.read.weightUnit.rawValue)\n"
       + "distanceUnit \(settings.read.distanceUnit.rawValue)\nfirstWeekday \(settings.firstWeekday.rawValue)\n"
       + "dateOrder \(settings.read.dateOrder?.rawValue ?? "inferred")\n"
+      // A blank zone cell lets the exports' zone read the files that state none (SPEC 11.9).
+      + (settings.listedTimeZone == nil ? "zone from exports\n" : "")
     return Hex.bytes(SHA256.hex(Array(text.utf8)))
   }
 

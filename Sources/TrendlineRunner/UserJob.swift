@@ -88,7 +88,7 @@ enum UserJob {
       if let hit = cached?.cached {
         read = hit
       } else {
-        read = try UserReader.read(user, settings: settings.read, options: context.readOptions, reached: &reached)
+        read = try UserReader.read(user, settings: settings, options: context.readOptions, reached: &reached)
       }
       ingest = read.ingest
       record.files = zip(read.inputs, ingest.files).map { input, accounting in
@@ -117,7 +117,8 @@ enum UserJob {
     for file in record.files { record.rows += file.rows }
     record.sessions = ingest.sessions.count
     record.unmappedExercises = ingest.unmappedExercises.count
-    return Read(user: user, record: record, settings: settings, ingest: ingest, started: clock)
+    return Read(
+      user: user, record: record, settings: settings.settlingZone(statedIn: ingest), ingest: ingest, started: clock)
   }
 
   /// Runs every chart of the pipeline over `read`'s sessions as of `snapshot` and writes the

@@ -10,6 +10,15 @@ import Foundation
 ///
 /// `CodingKeyRepresentable` makes a `[Measure: YAxis]` encode as a JSON object keyed by the raw
 /// value (`{"volumeKg": 1200}`), not as the alternating key/value array `Dictionary` falls back to.
+/// The mark a measure is drawn with (`mark` in `trendline/series@2`).
+public enum SeriesMark: String, Codable, Sendable {
+  /// Bars from 0, 70 % of the period wide (``Extent/bar(start:end:)``).
+  case bar
+  /// A line through the known values at each bucket's start, a point on each, on an axis fitted
+  /// to the values rather than from 0.
+  case line
+}
+
 public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
   case sessions, sets, durationSeconds, volumeKg
   /// The heaviest counted set with weight, kg (a best).
@@ -43,6 +52,10 @@ public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIter
   /// a bucket without a set that has one.
   public var isBest: Bool { self == .topSetKg || self == .e1rmKg }
 
+  /// How the measure is drawn (SPEC 11.8, the form follows the question): a best answers
+  /// "which way", a line with points on a fitted axis; a total answers "how much", bars from 0.
+  public var mark: SeriesMark { isBest ? .line : .bar }
+
   /// Every measure in the UTF-8 byte order of its name, the order objects keyed by measure are
   /// written in.
   public static let inKeyOrder: [Measure] = allCases.sorted {
@@ -64,16 +77,97 @@ public enum Granularity: String, Codable, Sendable, CaseIterable {
   case day, week, month
 }
 
-/// How far back a series reaches from as-of (SPEC section 5).
+/// How far back a series reaches from as-of (SPEC 5 and 11.8): `all`, or *N* days, weeks,
+/// months or years written `Nd`, `Nw`, `Nm`, `Ny` (`2y`, `18m`, `90d`), *N* from 1 to a span
+/// of ten years at most (3,660 days, 522 weeks, 120 months, 10 years: ``Periods``' most shown
+/// months), without a sign or leading zeros so that one range has one spelling.
 ///
 /// Named `BucketRange`, not `Range`, so it never shadows the standard library's `Range`.
-public enum BucketRange: String, Codable, Sendable, CaseIterable {
-  case oneWeek = "1w"
-  case oneMonth = "1m"
-  case threeMonths = "3m"
-  case sixMonths = "6m"
-  case oneYear = "1y"
-  case all
+public struct BucketRange: Hashable, Sendable, Codable, RawRepresentable, CustomStringConvertible {
+  /// A calendar unit a range counts.
+  public enum Unit: String, Sendable, CaseIterable {
+    case day = "d", week = "w", month = "m", year = "y"
+
+    /// The most of this unit a range may count: ten years' worth.
+    public var limit: Int {
+      switch self {
+      case .day: 3_660
+      case .week: 522
+      case .month: 120
+      case .year: 10
+      }
+    }
+
+    /// The unit's length in days, about: what picks a granularity.
+    var approximateDays: Double {
+      switch self {
+      case .day: 1
+      case .week: 7
+      case .month: 30.44
+      case .year: 365.25
+      }
+    }
+  }
+
+  /// How many `unit`s; 0 for `all`.
+  public let count: Int
+  /// Nil for `all`.
+  public let unit: Unit?
+
+  public static let all = BucketRange(count: 0, unit: nil)
+  public static let oneWeek = BucketRange(count: 1, unit: .week)
+  public static let oneMonth = BucketRange(count: 1, unit: .month)
+  public static let threeMonths = BucketRange(count: 3, unit: .month)
+  public static let sixMonths = BucketRange(count: 6, unit: .month)
+  public static let oneYear = BucketRange(count: 1, unit: .year)
+
+  private init(count: Int, unit: Unit?) {
+    self.count = count
+    self.unit = unit
+  }
+
+  /// `count` `unit`s, or nil when `count` is outside 1…the unit's limit.
+  public init?(_ count: Int, _ unit: Unit) {
+    guard (1...unit.limit).contains(count) else { return nil }
+    self.init(count: count, unit: unit)
+  }
+
+  /// `all` or `Nd`/`Nw`/`Nm`/`Ny`; nil for anything else, a count out of range included.
+  public init?(rawValue: String) {
+    if rawValue == "all" {
+      self = .all
+      return
+    }
+    let bytes = Array(rawValue.utf8)
+    guard bytes.count >= 2, bytes.count <= 5, let unit = Unit(rawValue: String(rawValue.suffix(1))),
+      bytes.dropLast().allSatisfy({ (48...57).contains($0) }), bytes[0] != UInt8(ascii: "0"),
+      let count = Int(rawValue.dropLast())
+    else { return nil }
+    self.init(count, unit)
+  }
+
+  public var rawValue: String { unit.map { "\(count)\($0.rawValue)" } ?? "all" }
+  public var description: String { rawValue }
+
+  /// The range's length in days, about (a month 30.44); nil for `all`.
+  public var approximateDays: Double? { unit.map { Double(count) * $0.approximateDays } }
+
+  /// What the pipeline file's error says a range is.
+  public static let spelling = "'all' or a number and a unit: 7d, 6w, 3m, 18m, 2y (at most ten years)"
+
+  public init(from decoder: any Decoder) throws {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    guard let range = BucketRange(rawValue: text) else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "range '\(text)' is not \(Self.spelling)"))
+    }
+    self = range
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
 }
 
 /// A span of time `[start, end]` on a chart's time axis: a padded domain or a bar's extent.

@@ -82,9 +82,10 @@ public struct AxisDomain: Decodable, Sendable, Equatable {
 ///
 /// Buckets are aligned by local start date across users in different time zones: a week that
 /// starts on Monday 24 November in Oslo and one that starts on Monday 24 November in New York
-/// are the same row. Weekly buckets of users whose week starts on another day are aligned to
-/// the Monday nearest their start (a Sunday-first week of 23 November joins the row of
-/// Monday 24 November), so a cohort of mixed week starts still has one row per week.
+/// are the same row. Weekly buckets of users whose week starts on another day join the row of
+/// the Monday week that holds their start (a Sunday-first week of 23 November joins the row of
+/// Monday 17 November, never a later one: SPEC 11.9), so a cohort of mixed week starts still
+/// has one row per week and no row after as-of.
 public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
   public static let schemaID = "trendline/cohort-series@2"
 

@@ -106,6 +106,12 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   /// The mean of each measure over the complete buckets that have it (SPEC 10.6); absent
   /// (`null`) when none has.
   public var average: MeasureValues
+  /// Per measure drawn as a line (``Measure/mark``), the indexes in `buckets` of the records:
+  /// a bucket whose value beats every earlier one of the user's, before the window too (SPEC
+  /// 11.8). The first value the user ever had is no record: there was nothing to beat.
+  public var recordBuckets: [Measure: [Int]] = [:]
+  /// Each measure's mark (SPEC 11.8): `bar` for a total, `line` for a best (``Measure/mark``).
+  public var mark: [Measure: SeriesMark]
   /// When the pipeline compares this chart: the cohort's shared axis of each measure (the
   /// `yAxis` of `cohort/<chart>.json`, in kilograms and kilometres), so this user's chart drawn
   /// on it compares honestly with everyone's. The cohort is known only once every user has run,
@@ -167,6 +173,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     self.range = range
     self.granularity = granularity
     self.measures = measures
+    self.mark = Dictionary(uniqueKeysWithValues: measures.map { ($0, $0.mark) })
     self.domain = domain
     self.asOfBucket = asOfBucket
     self.yAxis = yAxis
@@ -176,8 +183,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   }
 
   enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, range, granularity, measures, domain, asOfBucket, yAxis, bands
-    case buckets, average, cohortYAxis, cohortRank, segmentRank
+    case schema, user, chart, timeZone, asOf, range, granularity, measures, mark, domain, asOfBucket, yAxis, bands
+    case buckets, average, recordBuckets, cohortYAxis, cohortRank, segmentRank
   }
 
   public init(from decoder: any Decoder) throws {
@@ -187,12 +194,17 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     range = try c.decode(BucketRange.self, forKey: .range)
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measures = try c.decode([Measure].self, forKey: .measures)
+    // Files written before SPEC 11.8 have no `mark`: every measure was a bar then.
+    mark =
+      try c.decodeIfPresent([Measure: SeriesMark].self, forKey: .mark)
+      ?? Dictionary(uniqueKeysWithValues: measures.map { ($0, .bar) })
     domain = try c.decodeIfPresent(Extent.self, forKey: .domain)
     asOfBucket = try c.decodeIfPresent(Int.self, forKey: .asOfBucket)
     yAxis = try c.decode([Measure: YAxis].self, forKey: .yAxis)
     bands = try c.decodeIfPresent(ValueBands.self, forKey: .bands)
     buckets = try c.decode([Bucket].self, forKey: .buckets)
     average = try c.decode(MeasureValues.self, forKey: .average)
+    recordBuckets = try c.decodeIfPresent([Measure: [Int]].self, forKey: .recordBuckets) ?? [:]
     cohortYAxis = try c.decodeIfPresent([Measure: YAxis].self, forKey: .cohortYAxis)
     cohortRank = try c.decodeIfPresent([Measure: [Double?]].self, forKey: .cohortRank)
     segmentRank = try c.decodeIfPresent(SegmentRank.self, forKey: .segmentRank)
@@ -201,8 +213,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 
 extension SeriesOutput: OutputWritable {
   /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, range,
-  /// granularity, measures, domain, asOfBucket, yAxis, bands, buckets, average` (`bands` only
-  /// with a `bands` stage).
+  /// granularity, measures, mark, domain, asOfBucket, yAxis, bands, buckets, average,
+  /// recordBuckets` (`bands` only with a `bands` stage).
   ///
   /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
   public func write(to writer: inout OutputWriter) throws {
@@ -212,6 +224,8 @@ extension SeriesOutput: OutputWritable {
     writer.member("granularity", granularity.rawValue)
     writer.key("measures")
     writer.array(measures) { $0.string($1.rawValue) }
+    writer.key("mark")
+    writer.object(mark) { $0.string($1.rawValue) }
     writer.key("domain")
     // Written as `null`, not left out: "no buckets, so no domain" is a fact the app should see.
     if let domain { domain.write(to: &writer) } else { writer.null() }
@@ -227,6 +241,8 @@ extension SeriesOutput: OutputWritable {
     try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
     writer.key("average")
     try writer.measures(measures, average)
+    writer.key("recordBuckets")
+    writer.object(recordBuckets) { writer, indexes in writer.array(indexes) { $0.number($1) } }
     if let cohortYAxis { try Self.writeCohortYAxis(cohortYAxis, to: &writer) }
     if let cohortRank { try Self.writeCohortRank(cohortRank, segment: segmentRank, measures: measures, to: &writer) }
     writer.endObject()

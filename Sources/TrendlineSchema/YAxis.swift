@@ -1,17 +1,18 @@
 import Foundation
 
-/// A value axis of one measure, worked out so that an app draws it as given: a domain from 0 and
-/// tick values with their labels for each label count a phone chart uses (see
-/// `Guides/AppGeometry.md`).
+/// A value axis of one measure, worked out so that an app draws it as given: a domain (from 0
+/// for a bar, fitted around the values for a line: SPEC 11.8) and tick values with their labels
+/// for each label count a phone chart uses (see `Guides/AppGeometry.md`).
 ///
 /// Ticks are round *in the unit shown* (500 lb, 30 min, 2.5 km), though their values are in the
 /// JSON's units (kilograms, seconds, metres) like every other number, so an app places them with
-/// the data and prints the label as written. For *k* labels the ticks are 0, s, 2s, … (k − 1)s,
+/// the data and prints the label as written. For *k* labels a bar's ticks are 0, s, 2s, … (k − 1)s,
 /// s the smallest step of 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10ⁿ that reaches the axis's largest
 /// value and is a whole number of the unit shown (a tenth of a km or mi): the labels need no
 /// rounding, so an app never asks Swift Charts for a `desiredCount` it rounds up and truncates.
-/// A chart that draws *k* labels sets its domain to 0 … the last of `ticks[k]`; `domain` is
-/// the five-label one, the one the SVG draws.
+/// A line's start at a multiple of s below its values
+/// (``init(measure:fitting:_:units:)``). A chart that draws *k* labels sets its domain to the
+/// first … the last of `ticks[k]`; `domain` is the five-label one, the one the SVG draws.
 public struct YAxis: Decodable, Sendable, Equatable {
   /// One tick: where it is, in the JSON's units, and what it says, in the unit shown.
   public struct Tick: Decodable, Sendable, Equatable {
@@ -62,6 +63,44 @@ public struct YAxis: Decodable, Sendable, Equatable {
     }
     self.unit = MeasureDisplay.unit(measure, units)
     self.domain = AxisDomain(min: 0, max: ticks[Self.defaultLabelCount]!.last!.value)
+    self.ticks = ticks
+  }
+
+  /// The axis of a measure drawn as a line (SPEC 11.8): round ticks around `lowest…largest`
+  /// (JSON units) rather than from 0, so that 228 → 246 lb over a year reads as the climb it is.
+  /// For *k* labels the ticks are a, a + s, … a + (k − 1)s, with s the smallest round step (as
+  /// for bars) for which a = ⌊lowest′ / s⌋ × s, a multiple of s, reaches largest′, where the
+  /// range is first widened by 5 % of its span each side (at least one unit shown, and never
+  /// below 0) so no point sits on the frame. `domain` is the five-label axis's first to last tick.
+  ///
+  /// - Complexity: O(*k*²) for the *k* label counts.
+  public init(measure: Measure, fitting lowest: Double, _ largest: Double, units: Units) {
+    let resolution: Int64 = measure == .distanceM ? 10 : 1
+    var low = MeasureDisplay.scaled(lowest, measure, units)
+    var high = MeasureDisplay.scaled(largest, measure, units)
+    if !low.isFinite || !high.isFinite || low > high { (low, high) = (0, 0) }
+    let pad = max((high - low) * 0.05, 1 / Double(resolution))
+    low = max(0, low - pad) * Double(resolution)
+    high = (high + pad) * Double(resolution)
+    var ticks: [Int: [Tick]] = [:]
+    for count in Self.labelCounts {
+      var step = Self.step(reaching: (high - low) / Double(resolution), intervals: count - 1, resolution: resolution)
+      var first = Int64((low / Double(step)).rounded(.down)) * step
+      // Flooring the first tick can leave the last short of the top: the next round step.
+      while Double(first + Int64(count - 1) * step) < high * (1 - 1e-9) {
+        step = Self.step(reaching: Double(step + 1) / Double(resolution), intervals: 1, resolution: resolution)
+        first = Int64((low / Double(step)).rounded(.down)) * step
+      }
+      ticks[count] = (0..<Int64(count)).map { index in
+        let shown = first + index * step
+        return Tick(
+          value: MeasureDisplay.unscaled(Double(shown) / Double(resolution), measure, units),
+          label: Self.label(shown, resolution: resolution))
+      }
+    }
+    self.unit = MeasureDisplay.unit(measure, units)
+    let five = ticks[Self.defaultLabelCount]!
+    self.domain = AxisDomain(min: five.first!.value, max: five.last!.value)
     self.ticks = ticks
   }
 
@@ -142,20 +181,39 @@ extension YAxis: OutputWritable {
 
 extension SeriesOutput {
   /// The largest number drawn for `measure`: its values, trends and average, and, when the
-  /// chart's bands are on this measure, room above the top level for its label (half the
-  /// height of the level below it, at least half a unit).
+  /// chart's bands are on this measure, the top of the band the values reach: the next level's
+  /// start, or above the top level room for its label (half the height of the level below it,
+  /// at least half a unit). Bands above the values are not stretched into view: an axis to a
+  /// "Heavy 5+" band put a user's one or two sessions a week in the plot's bottom quarter.
   ///
-  /// - Complexity: O(*b*), where *b* is the number of buckets.
+  /// - Complexity: O(*b* + *l*), where *b* is the number of buckets and *l* of band levels.
   public func largestDrawn(_ measure: Measure) -> Double {
     var largest = average[measure] ?? 0
     for bucket in buckets {
       largest = max(largest, bucket.values[measure] ?? 0, bucket.trend?[measure] ?? 0)
     }
     if let bands, bands.measure == measure, let last = bands.levels.last {
-      let below = bands.levels.count > 1 ? bands.levels[bands.levels.count - 2].from : 0
-      largest = max(largest, last.from + max((last.from - below) / 2, 0.5))
+      if let next = bands.levels.first(where: { $0.from > largest }) {
+        largest = next.from
+      } else {
+        let below = bands.levels.count > 1 ? bands.levels[bands.levels.count - 2].from : 0
+        largest = max(largest, last.from + max((last.from - below) / 2, 0.5))
+      }
     }
     return largest
+  }
+
+  /// The lowest and largest number drawn for `measure` as a line: its values, trends and
+  /// average; 0…0 when it has none.
+  ///
+  /// - Complexity: O(*b*), where *b* is the number of buckets.
+  public func rangeDrawn(_ measure: Measure) -> (lowest: Double, largest: Double) {
+    var drawn = average[measure].map { [$0] } ?? []
+    for bucket in buckets {
+      if let value = bucket.values[measure] { drawn.append(value) }
+      if let value = bucket.trend?[measure] { drawn.append(value) }
+    }
+    return (drawn.min() ?? 0, drawn.max() ?? 0)
   }
 
   /// This output with what its values imply filled in, in its zone and units: each bucket's
@@ -187,7 +245,12 @@ extension SeriesOutput {
     }
     output.yAxis = [:]
     for measure in measures {
-      output.yAxis[measure] = YAxis(measure: measure, largest: largestDrawn(measure), units: units)
+      switch measure.mark {
+      case .bar: output.yAxis[measure] = YAxis(measure: measure, largest: largestDrawn(measure), units: units)
+      case .line:
+        let drawn = rangeDrawn(measure)
+        output.yAxis[measure] = YAxis(measure: measure, fitting: drawn.lowest, drawn.largest, units: units)
+      }
     }
     return output
   }

@@ -26,20 +26,18 @@ public struct Bucket: Sendable, Equatable {
     self.measures = measures
   }
 
-  /// The granularity written to the output: 1w, 1m → day; 3m, 6m → week; 1y, all → month.
+  /// The granularity written to the output: days for a range of up to 31 days (1w, 1m), weeks
+  /// up to 186 (3m, 6m, 26w), months beyond and for `all` (1y, 18m, 2y).
   ///
-  /// These keep a chart between about 7 and 31 bars for the fixed ranges, readable on a phone.
+  /// These keep a chart between about 7 and 31 bars up to a year, readable on a phone.
   public var resolvedGranularity: Granularity {
     switch granularity {
     case .day: return .day
     case .week: return .week
     case .month: return .month
     case .auto:
-      switch range {
-      case .oneWeek, .oneMonth: return .day
-      case .threeMonths, .sixMonths: return .week
-      case .oneYear, .all: return .month
-      }
+      guard let days = range.approximateDays else { return .month }
+      return days <= 31 ? .day : days <= 186 ? .week : .month
     }
   }
 
@@ -51,13 +49,12 @@ public struct Bucket: Sendable, Equatable {
   public func windowStart(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) -> Int64? {
     let component: Calendar.Component
     let amount: Int
-    switch range {
-    case .oneWeek: (component, amount) = (.day, -7)
-    case .oneMonth: (component, amount) = (.month, -1)
-    case .threeMonths: (component, amount) = (.month, -3)
-    case .sixMonths: (component, amount) = (.month, -6)
-    case .oneYear: (component, amount) = (.year, -1)
-    case .all:
+    switch range.unit {
+    case .day: (component, amount) = (.day, -range.count)
+    case .week: (component, amount) = (.day, -7 * range.count)
+    case .month: (component, amount) = (.month, -range.count)
+    case .year: (component, amount) = (.year, -range.count)
+    case nil:
       guard let first = sessions.first, first.start <= asOf else { return nil }
       return first.start
     }
@@ -131,11 +128,15 @@ public struct Bucket: Sendable, Equatable {
     // Sessions are sorted, so one pointer walks the periods alongside them: no search per session.
     var period = 0
     var previousStart = Int64.min
+    var bestBefore = empty
     for (index, session) in sessions.enumerated() {
       precondition(session.start >= previousStart, "Bucket.apply takes sessions sorted by start")
       previousStart = session.start
       if session.start > asOf { break }
-      if session.start < periods.start(0) { continue }
+      if session.start < periods.start(0) {
+        if perSet { Self.addBests(session, to: &bestBefore) }
+        continue
+      }
       while session.start >= periods.end(period) { period += 1 }
       sessionCounts[period] += 1
       totals[period][0] += 1
@@ -146,9 +147,8 @@ public struct Bucket: Sendable, Equatable {
       }
       totals[period][3] += session.volumeKg
       if perSet {
+        Self.addBests(session, to: &totals[period])
         for set in session.sets {
-          if set.weightKg > 0 { totals[period][4] = max(totals[period][4], set.weightKg) }
-          if let e1rm = set.e1rmKg { totals[period][5] = max(totals[period][5], e1rm) }
           totals[period][6] += set.reps
           totals[period][7] += set.distanceMeters
         }
@@ -159,13 +159,28 @@ public struct Bucket: Sendable, Equatable {
     for index in 0..<periods.count where sessionCounts[index] > 0 {
       buckets.append(
         BucketedSeries.Bucket(
-          start: periods.start(index), end: periods.end(index), partial: index == periods.count - 1,
+          start: periods.start(index), end: periods.end(index), partial: periods.isPartial(index, asOf: asOf),
           sessions: sessionCounts[index],
           values: Self.values(totals[index], durationKnown: knownDurations[index] > 0, measures: measures)))
     }
-    return BucketedSeries(
+    var series = BucketedSeries(
       range: range, granularity: granularity, measures: measures, asOf: asOf, periods: periods,
       buckets: buckets, unrecorded: durationRecorded || !measures.contains(.durationSeconds) ? [] : [.durationSeconds])
+    for measure in measures where measure.isBest && bestBefore[measure.ordinal] > -Double.infinity {
+      series.bestBefore[measure] = bestBefore[measure.ordinal]
+    }
+    return series
+  }
+
+  /// Raises the bests in `totals` (by ordinal) to `session`'s: its heaviest weighted set and its
+  /// best estimated one-rep max.
+  ///
+  /// - Complexity: O(*s*) for the session's *s* sets.
+  private static func addBests(_ session: Session, to totals: inout [Double]) {
+    for set in session.sets {
+      if set.weightKg > 0 { totals[4] = max(totals[4], set.weightKg) }
+      if let e1rm = set.e1rmKg { totals[5] = max(totals[5], e1rm) }
+    }
   }
 
   /// The bucket's value of each measure; what is unknown is left out: a best no set reached,
@@ -197,7 +212,14 @@ extension Bucket: BucketingStage {
     guard let members = reader.object(value, at: path, keys: parameterKeys, required: ["range", "measures"]) else {
       return nil
     }
-    let range: BucketRange? = members["range"].flatMap { reader.choice($0, at: path.appending("range"), what: "range") }
+    let range: BucketRange? = members["range"].flatMap { value in
+      guard let text = reader.string(value, at: path.appending("range")) else { return nil }
+      guard let range = BucketRange(rawValue: text) else {
+        reader.report(path.appending("range"), "unknown range '\(text)'", hint: "Use " + BucketRange.spelling)
+        return nil
+      }
+      return range
+    }
     var granularity = defaultGranularity
     var granularityValid = true
     if let value = members["granularity"] {

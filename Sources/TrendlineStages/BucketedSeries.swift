@@ -46,6 +46,10 @@ public struct BucketedSeries: Sendable, Equatable {
   /// training beside unknown weeks with it would be the only number the chart, its average and
   /// the cohort see of such a user, and would pull them all down.
   public var unrecorded: Set<Measure>
+  /// Per best measure, the best before the window (sessions up to as-of that start before its
+  /// first period); absent when there is none. A bucket is a record when it beats this and
+  /// every bucket before it (SPEC 11.8), which the window alone cannot tell.
+  public var bestBefore: MeasureValues = [:]
 
   public init(
     range: BucketRange, granularity: Granularity, measures: [Measure], asOf: Int64,

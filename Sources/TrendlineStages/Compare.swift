@@ -21,7 +21,7 @@ public struct Compare: Sendable, Equatable, Codable {
   /// The day every weekly row starts on when the cohort is aligned (`compare.weekStart`): each
   /// user's compared weekly chart is then bucketed again with weeks starting that day, for the
   /// cohort only. Nil: rows start on Mondays, and a user's week that starts on another day
-  /// joins the row of the Monday nearest its start (days −3…+3).
+  /// joins the row of the Monday week that holds its start (the Monday 0…6 days before it).
   public var weekStart: Weekday?
 
   /// SPEC 6's defaults: the quartiles and the 90th percentile; the top ten users.
@@ -317,9 +317,9 @@ public struct Compare: Sendable, Equatable, Codable {
     return ((days + offset) % 7 + 7) % 7
   }
 
-  /// A bucket's row in the cohort: its local start date, weeks moved to the nearest
-  /// `rowWeekday` (days −3…+3) so users whose weeks start on different days share rows. An
-  /// aligned cohort's weeks already start on it, and stay.
+  /// A bucket's row in the cohort: its local start date, weeks moved back to the latest
+  /// `rowWeekday` on or before it (0…6 days) so users whose weeks start on different days share
+  /// rows. An aligned cohort's weeks already start on it, and stay.
   ///
   /// - Complexity: O(1).
   public static func dateKey(_ start: Date, zone: TimeZone, granularity: Granularity, rowWeekday: Weekday = .monday)
@@ -331,14 +331,16 @@ public struct Compare: Sendable, Equatable, Codable {
   }
 
   /// The row a bucket whose local start date is day `days` (since 1970-01-01) joins, as a day:
-  /// the same day, or for weeks the nearest `rowWeekday` (−3…+3 days), as
-  /// ``dateKey(_:zone:granularity:rowWeekday:)`` keys it.
+  /// the same day, or for weeks the row week that holds the start, the latest `rowWeekday` on or
+  /// before it, as ``dateKey(_:zone:granularity:rowWeekday:)`` keys it.
+  ///
+  /// Never a later day (SPEC 11.9): a Sunday-first week joined to the Monday after it put a row
+  /// after as-of at the cohort's right edge, a week no one had started, drawn as a fall to zero.
   ///
   /// - Complexity: O(1).
   public static func rowDay(_ days: Int64, granularity: Granularity, rowWeekday: Weekday = .monday) -> Int64 {
     guard granularity == .week else { return days }
-    let past = daysPastRowWeekday(days, rowWeekday)
-    return days + (past <= 3 ? -past : 7 - past)
+    return days - daysPastRowWeekday(days, rowWeekday)
   }
 
   private static func rowKey(days given: Int64, _ granularity: Granularity, _ rowWeekday: Weekday) -> String {

@@ -67,12 +67,31 @@ public struct Emit: Sendable, Equatable {
       }
       if count > 0 { average[measure] = sum / Double(count) }
     }
-    return SeriesOutput(
+    var output = SeriesOutput(
       user: user, chart: chart, timeZone: calendar.timeZoneName, units: units,
       asOf: Date(epochSeconds: series.asOf),
       range: series.range, granularity: series.granularity, measures: series.measures,
       domain: domain, asOfBucket: series.buckets.firstIndex { $0.start <= series.asOf && series.asOf < $0.end },
-      bands: bands, buckets: buckets, average: average
-    ).withDerivedFields(zone: calendar.timeZone)
+      bands: bands, buckets: buckets, average: average)
+    for measure in series.measures where measure.mark == .line {
+      output.recordBuckets[measure] = Self.records(measure, of: series)
+    }
+    return output.withDerivedFields(zone: calendar.timeZone)
+  }
+
+  /// The indexes of `series`' buckets whose `measure` beats every earlier value, the best
+  /// before the window included (SPEC 11.8). The first value ever is no record, and a value
+  /// equal to the best is none either: a record is a new best.
+  ///
+  /// - Complexity: O(*b*) for *b* buckets.
+  static func records(_ measure: Measure, of series: BucketedSeries) -> [Int] {
+    var best = series.bestBefore[measure]
+    var records: [Int] = []
+    for (index, bucket) in series.buckets.enumerated() {
+      guard let value = bucket.values[measure] else { continue }
+      if let previous = best, value > previous { records.append(index) }
+      best = max(best ?? value, value)
+    }
+    return records
   }
 }

@@ -47,7 +47,7 @@ public struct FillGaps: Sendable, Equatable {
         filled.append(
           BucketedSeries.Bucket(
             start: periods.start(index), end: periods.end(index),
-            partial: index == periods.count - 1,
+            partial: periods.isPartial(index, asOf: series.asOf),
             values: zeros))
       }
     }

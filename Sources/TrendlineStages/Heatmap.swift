@@ -54,7 +54,7 @@ public struct Heatmap: Sendable, Equatable {
         id: dates.localDate(periods.start(index)),
         start: Date(epochSeconds: periods.start(index)),
         end: Date(epochSeconds: periods.end(index)),
-        partial: index == periods.count - 1,
+        partial: periods.isPartial(index, asOf: asOf),
         groups: catalog.muscleGroups.enumerated().map { column, group in
           let count = counts[index][column]
           return HeatmapOutput.Group(

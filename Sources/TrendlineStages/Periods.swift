@@ -94,6 +94,14 @@ public struct Periods: Sendable, Equatable {
   /// Period `index`'s end: the next period's first instant.
   public func end(_ index: Int) -> Int64 { boundaries[index + 1] }
 
+  /// Whether period `index` is still running at `asOf`, the last second a chart counts: a
+  /// period whose last second is as-of is finished (SPEC 11.9). A week whose Sunday is as-of
+  /// has `elapsed` 1, so it is complete and counts in trends and averages; marking it partial
+  /// hatched a whole week and left it out of the trend.
+  ///
+  /// - Complexity: O(1).
+  public func isPartial(_ index: Int, asOf: Int64) -> Bool { asOf < end(index) - 1 }
+
   /// The index of the period containing `instant`, or nil when it is outside them all.
   ///
   /// - Complexity: O(log *p*), where *p* is the number of periods.

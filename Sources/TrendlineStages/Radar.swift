@@ -81,7 +81,7 @@ public struct Radar: Sendable, Equatable {
     let dates = RFC3339.Formatter(timeZone: calendar.timeZone)
     let outputPeriods = (0..<periods.count).map { index in
       let (start, end) = (periods.start(index), periods.end(index))
-      let partial = index == periods.count - 1
+      let partial = periods.isPartial(index, asOf: asOf)
       return RadarOutput.Period(
         id: dates.localDate(start),
         start: Date(epochSeconds: start), end: Date(epochSeconds: end), partial: partial,

@@ -163,7 +163,7 @@ enum ValidateCommand {
       if let weekStart = compare.weekStart {
         lines.append("  weeks: every user's weeks bucketed again to start on \(weekStart.rawValue)")
       } else {
-        lines.append("  weeks: each user's week joins the row of the Monday nearest its start")
+        lines.append("  weeks: each user's week joins the row of the Monday week holding its start")
       }
     } else {
       lines.append("compare: none")

@@ -90,33 +90,38 @@ import _TrendlineTestSupport
   }
 
   /// Lena's weekly training volume, checked by hand against her export: 14 weeks from Monday
-  /// 31 August to the week of as-of (Tuesday 1 December), which is 2 of its 7 days in.
+  /// 31 August to the week of as-of (Tuesday 1 December), which is 2 of its 7 days in. Her
+  /// users.csv zone is blank and her export states Europe/Berlin, so her weeks start at
+  /// midnight in Berlin (SPEC 11.9): 22:00 UTC in summer time, 23:00 in winter.
   @Test func lenaTrainingVolumeByHand() throws {
     let output = try series("overview", "lena", "training-volume")
     let marks = try #require(SeedChartMarks(output, measure: .volumeKg, labelCount: 5))
 
-    #expect(marks.bars.count == 14)
-    let first = try #require(marks.bars.first)
+    #expect(marks.values.count == 14)
+    let first = try #require(marks.values.first)
     #expect(first.id == "2026-08-31")
-    // A week is 604 800 s; 0.35 × that is 2 d 10 h 48 min either side of Monday 00:00.
-    #expect(first.xStart == instant("2026-08-28T13:12:00Z"))
-    #expect(first.xEnd == instant("2026-09-02T10:48:00Z"))
+    // A week is 604 800 s; 0.35 × that is 2 d 10 h 48 min either side of Monday 00:00 in Berlin
+    // (30 August 22:00 UTC).
+    #expect(first.x == instant("2026-08-30T22:00:00Z"))
+    #expect(first.xStart == instant("2026-08-28T11:12:00Z"))
+    #expect(first.xEnd == instant("2026-09-02T08:48:00Z"))
     #expect(first.y == 1877.5)
     #expect(
       first.accessibilityLabel
         == "Week of 31 Aug 2026: sessions 1 (trend 1.3) · duration 49 min (trend 81 min) · volume 1\u{2009}878 kg "
         + "(trend 2\u{2009}723 kg)")
-    let last = try #require(marks.bars.last)
+    let last = try #require(marks.values.last)
     #expect(last.id == "2026-11-30")
     #expect(last.partial)
     #expect(last.elapsed == 2.0 / 7.0)
     #expect(last.y == 0)
-    #expect(marks.bars.dropLast().allSatisfy { !$0.partial && $0.elapsed == 1 })
+    #expect(marks.values.dropLast().allSatisfy { !$0.partial && $0.elapsed == 1 })
 
-    #expect(marks.now == .init(index: 13, id: "2026-11-30", x: instant("2026-11-30T00:00:00Z")))
-    #expect(marks.xDomain == instant("2026-08-27T12:00:00Z")...instant("2026-12-03T12:00:00Z"))
+    #expect(marks.now == .init(index: 13, id: "2026-11-30", x: instant("2026-11-29T23:00:00Z")))
+    // Half a week (3.5 d) before the first start and after the last.
+    #expect(marks.xDomain == instant("2026-08-27T10:00:00Z")...instant("2026-12-03T11:00:00Z"))
     #expect(marks.trend.count == 14)
-    #expect(marks.trend.last == .init(id: "2026-11-30", x: instant("2026-11-30T00:00:00Z"), y: 3276.25))
+    #expect(marks.trend.last == .init(id: "2026-11-30", x: instant("2026-11-29T23:00:00Z"), y: 3276.25))
     // The 13 complete weeks: 39 595 kg.
     #expect(marks.average == 3045.769230769231)
 
@@ -140,32 +145,46 @@ import _TrendlineTestSupport
     #expect(duration.unit == "min")
     #expect(duration.tickValues == [0, 2400, 4800, 7200, 9600])
     #expect(duration.ticks.map(\.label) == ["0", "40", "80", "120", "160"])
-    // At most 2 sessions a week, but the bands' top level (Heavy, from 5) and room for its label
-    // reach 6: 4 steps of 2.
+    // At most 2 sessions a week: the axis reaches the top of the band holding them (Regular,
+    // from 3), not the bands above (Heavy, from 5), which left her bars in the bottom quarter.
     let sessions = try #require(SeedChartMarks(output, measure: .sessions, labelCount: 5))
-    #expect(sessions.yDomain == 0...8)
+    #expect(sessions.yDomain == 0...4)
 
     #expect(SeedChartMarks(output, measure: .e1rmKg, labelCount: 5) == nil)
     #expect(SeedChartMarks(output, measure: .volumeKg, labelCount: 6) == nil)
   }
 
   /// Ethan's monthly bench e1RM, in pounds and New York time: the month under way has no bench
-  /// set yet, so it has a trend point and "now" but no bar.
+  /// set yet, so it has a trend point and "now" but no point. A best is a line on a fitted axis
+  /// with its records ringed (SPEC 11.8).
   @Test func ethanBenchInPoundsByHand() throws {
     let output = try series("lifts", "ethan", "bench-e1rm")
     let marks = try #require(SeedChartMarks(output, measure: .e1rmKg, labelCount: 5))
+    #expect(marks.mark == .line)
     #expect(output.buckets.count == 13)
-    #expect(marks.bars.count == 12)
-    #expect(marks.bars.allSatisfy { !$0.partial })
-    #expect(marks.bars.last?.id == "2026-11-01")
+    #expect(marks.values.count == 12)
+    #expect(marks.values.allSatisfy { !$0.partial })
+    #expect(marks.values.last?.id == "2026-11-01")
     #expect(marks.trend.count == 13)
     #expect(marks.now == .init(index: 12, id: "2026-12-01", x: instant("2026-12-01T05:00:00Z")))
-    // The best month is 246 lb: 4 steps of 60 lb fall short, 4 of 80 reach it; 320 lb in kg.
+    // The months run 227.5 … 246 lb, widened by 5 % of the span (0.925 lb) each side to
+    // 226.575 … 246.925. Five labels: a step of 5 from 225 reaches 245, 6 from 222 reaches 246,
+    // both short; 8 from 224 reaches 256. 224 lb = 101.60469088 kg, 256 lb = 116.11964672 kg.
     #expect(marks.unit == "lb")
-    #expect(marks.yDomain == 0...145.14955840000002)
-    #expect(marks.ticks.map(\.label) == ["0", "80", "160", "240", "320"])
+    #expect(marks.yDomain == 101.60469088...116.11964672)
+    #expect(marks.ticks.map(\.label) == ["224", "232", "240", "248", "256"])
+    let three = try #require(SeedChartMarks(output, measure: .e1rmKg, labelCount: 3))
+    // Three labels: 10 from 220 reaches 240, short; 15 from 225 reaches 255.
+    #expect(three.ticks.map(\.label) == ["225", "240", "255"])
+    // Before the window (his 2025 export) his best e1RM was 246 lb and his top set 205 lb: no
+    // month beats 246 (November equals it, which is no new best); September's 210 lb top set is
+    // the one record, and November's 210 is not.
+    #expect(marks.values.filter(\.isRecord).map(\.id) == [])
+    let top = try #require(SeedChartMarks(output, measure: .topSetKg, labelCount: 5))
+    #expect(top.values.filter(\.isRecord).map(\.id) == ["2026-09-01"])
+    #expect(output.recordBuckets == [.e1rmKg: [], .topSetKg: [9]])
     #expect(
-      marks.bars.first?.accessibilityLabel
+      marks.values.first?.accessibilityLabel
         == "Dec 2025: e1RM 227.5 lb (trend 227.5 lb) · top set 195 lb (trend 195 lb)")
   }
 
@@ -181,29 +200,36 @@ import _TrendlineTestSupport
           let marks = try #require(SeedChartMarks(output, measure: measure, labelCount: count), "\(context)")
           checked += 1
 
-          #expect(marks.bars.count == output.buckets.filter { $0.values[measure] != nil }.count, "\(context)")
-          for bar in marks.bars {
-            let bucket = try #require(buckets[bar.id], "\(context)")
-            #expect(bar.y == bucket.values[measure], "\(context)")
-            #expect(bar.xStart == bucket.bar.start && bar.xEnd == bucket.bar.end, "\(context)")
-            #expect(bar.partial == bucket.partial && bar.elapsed == bucket.elapsed, "\(context)")
-            #expect(bar.accessibilityLabel == bucket.label && !bar.accessibilityLabel.isEmpty, "\(context)")
-            #expect(bar.y <= marks.yDomain.upperBound, "\(context): bar \(bar.id)")
+          // A best is a line on a fitted axis, a total bars from 0 (SPEC 11.8).
+          #expect(marks.mark == (measure.isBest ? .line : .bar), "\(context)")
+          #expect(marks.values.count == output.buckets.filter { $0.values[measure] != nil }.count, "\(context)")
+          let records = Set(output.recordBuckets[measure] ?? [])
+          #expect(marks.values.filter(\.isRecord).count == records.count, "\(context)")
+          for value in marks.values {
+            let bucket = try #require(buckets[value.id], "\(context)")
+            #expect(value.y == bucket.values[measure], "\(context)")
+            #expect(value.x == bucket.start, "\(context)")
+            #expect(value.xStart == bucket.bar.start && value.xEnd == bucket.bar.end, "\(context)")
+            #expect(value.partial == bucket.partial && value.elapsed == bucket.elapsed, "\(context)")
+            #expect(value.accessibilityLabel == bucket.label && !value.accessibilityLabel.isEmpty, "\(context)")
+            #expect(marks.yDomain.contains(value.y), "\(context): value \(value.id)")
             let xDomain = try #require(marks.xDomain, "\(context)")
-            #expect(xDomain.contains(bar.xStart) && xDomain.contains(bar.xEnd), "\(context): bar \(bar.id)")
+            #expect(xDomain.contains(value.xStart) && xDomain.contains(value.xEnd), "\(context): value \(value.id)")
           }
           #expect(marks.trend.count == output.buckets.filter { $0.trend?[measure] != nil }.count, "\(context)")
           for point in marks.trend {
             #expect(point.y == buckets[point.id]?.trend?[measure], "\(context)")
-            #expect(point.y <= marks.yDomain.upperBound, "\(context): trend \(point.id)")
+            #expect(marks.yDomain.contains(point.y), "\(context): trend \(point.id)")
           }
           #expect(marks.average == output.average[measure], "\(context)")
-          if let average = marks.average { #expect(average <= marks.yDomain.upperBound, "\(context)") }
+          if let average = marks.average { #expect(marks.yDomain.contains(average), "\(context)") }
 
           #expect(marks.ticks.count == count, "\(context)")
-          #expect(marks.ticks.first == YAxis.Tick(value: 0, label: "0"), "\(context)")
+          if marks.mark == .bar { #expect(marks.ticks.first == YAxis.Tick(value: 0, label: "0"), "\(context)") }
           #expect(marks.tickValues == marks.tickValues.sorted(), "\(context)")
-          #expect(marks.yDomain.lowerBound == 0 && marks.yDomain.upperBound == marks.ticks.last?.value, "\(context)")
+          #expect(
+            marks.yDomain.lowerBound == marks.ticks.first?.value && marks.yDomain.upperBound == marks.ticks.last?.value,
+            "\(context)")
           if count == YAxis.defaultLabelCount {
             let domain = try #require(output.yAxis[measure]?.domain)
             #expect(marks.yDomain == domain.min...domain.max, "\(context)")

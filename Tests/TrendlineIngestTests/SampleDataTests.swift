@@ -72,7 +72,7 @@ private func readFolder(_ name: String, layout: MappedCSVLayout? = nil) throws -
     let options = UserReader.Options(
       format: layout == nil ? .auto : .fixed(.mappedCSV), layout: layout,
       lookup: ExerciseLookup(catalog: catalog))
-    out[user.id] = (try UserReader.read(user, settings: settings.read, options: options).ingest, user.files)
+    out[user.id] = (try UserReader.read(user, settings: settings, options: options).ingest, user.files)
   }
   return out
 }

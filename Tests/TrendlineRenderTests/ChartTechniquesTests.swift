@@ -24,13 +24,21 @@ import TrendlineSchema
 
   /// The domain runs from 1 793 876 400 (9 Nov − 3.5 days) to 1 795 690 800 (23 Nov + 3.5 days),
   /// 1 814 400 s over the plot's 584 px (64 … 648). The as-of bucket starts 23 Nov, 1 795 388 400:
-  /// 1 512 000 s in, five sixths across, so "now" is at 64 + 486.67 = 550.67.
-  @Test func nowRuleIsAtTheAsOfBucketWithThePastDimmedUpToIt() throws {
+  /// 1 512 000 s in, five sixths across, so "now" is at 64 + 486.67 = 550.67. Only the part of
+  /// that week already passed is washed, as a forecast dims only the hours of today gone: its
+  /// bar starts 211 680 s before 23 Nov (1 300 320 s into the domain, x = 64 + 418.53 = 482.53)
+  /// and is 423 360 s (136.27 px) wide, 5 of 7 days elapsed: 97.33 px.
+  @Test func nowRuleIsAtTheAsOfBucketWithThePartOfItsWeekPassedWashed() throws {
     let svg = SeriesSVGRenderer(seriesFixture()).render()
     #expect(attribute("x1", of: "class=\"tl-now\"", in: svg) == "550.67")
     #expect(count("class=\"tl-now\"", in: svg) == 2)  // one per panel
-    #expect(attribute("x", of: "class=\"tl-past\"", in: svg) == "64")
-    #expect(attribute("width", of: "class=\"tl-past\"", in: svg) == "486.67")
+    #expect(attribute("x", of: "class=\"tl-past\"", in: svg) == "482.53")
+    #expect(attribute("width", of: "class=\"tl-past\"", in: svg) == "97.33")
+    // A finished as-of bucket has nothing "so far" to wash.
+    var finished = seriesFixture()
+    finished.buckets[2].partial = false
+    finished.buckets[2].elapsed = 1
+    #expect(!SeriesSVGRenderer(finished).render().contains("tl-past"))
     // The point is on the trend at as-of: sessions 1.5, in the trend's colour.
     let layout = SeriesSVGRenderer(seriesFixture()).layout
     let sessions = try #require(layout.panels.first)
@@ -67,7 +75,7 @@ import TrendlineSchema
     let svg = SeriesSVGRenderer(idle).render()
     #expect(!svg.contains("tl-now"))
     #expect(!svg.contains("tl-past"))
-    #expect(svg.contains("No sessions in the month up to 29 Nov 2026"))
+    #expect(svg.contains("No sessions in the month up to 27 Nov 2026"))
   }
 
   // MARK: Range with an average

@@ -16,20 +16,23 @@ let asOf = Date(epochSeconds: 1_795_993_199)
 let week: Int64 = 7 * 86_400
 
 /// Three Monday weeks in Oslo from 2026-11-09, the last partial; bars ± round(0.35 × week).
+/// Three Monday weeks from 9 November 2026 in Oslo, as of Friday 27 November 23:59:59: the
+/// third week is partial, 5 of its 7 days elapsed.
 func seriesFixture(user: String = "ingrid", bands: ValueBands? = nil) -> SeriesOutput {
   let firstMonday: Int64 = 1_794_178_800  // 2026-11-09T00:00:00+01:00
   let half: Int64 = 211_680  // round(0.35 × 604 800)
+  let friday = Date(epochSeconds: 1_795_820_399)  // 2026-11-27T23:59:59+01:00
   let buckets = (0..<3).map { i -> SeriesOutput.Bucket in
     let start = firstMonday + Int64(i) * week
     return SeriesOutput.Bucket(
       id: ["2026-11-09", "2026-11-16", "2026-11-23"][i], start: Date(epochSeconds: start),
-      end: Date(epochSeconds: start + week), partial: i == 2,
+      end: Date(epochSeconds: start + week), partial: i == 2, elapsed: i == 2 ? 5.0 / 7 : 1,
       values: [.sessions: [2, 0, 3][i], .volumeKg: [4000, 0, 5200][i]],
       trend: [.sessions: [1, 1.67, 1.5][i], .volumeKg: [2000, 3066.67, 2600][i]],
       bar: Extent(start: Date(epochSeconds: start - half), end: Date(epochSeconds: start + half)))
   }
   return SeriesOutput(
-    user: user, chart: "training-volume", timeZone: oslo, asOf: asOf, range: .oneMonth, granularity: .week,
+    user: user, chart: "training-volume", timeZone: oslo, asOf: friday, range: .oneMonth, granularity: .week,
     measures: [.sessions, .volumeKg],
     domain: Extent(
       start: Date(epochSeconds: firstMonday - 302_400), end: Date(epochSeconds: firstMonday + 2 * week + 302_400)),

@@ -73,7 +73,7 @@ import _TrendlineTestSupport
     func read(_ settings: UserSettings = UserSettings()) throws -> (
       ingest: UserIngest, inputs: [InputFile]
     ) {
-      try UserReader.read(user, settings: settings.read, options: pipeline.readOptions)
+      try UserReader.read(user, settings: settings, options: pipeline.readOptions)
     }
 
     /// Looks up, reads on a miss, stores: what `UserJob` does.
@@ -296,7 +296,7 @@ import _TrendlineTestSupport
     (.truncatedHeader, "the cache file is cut off"),
     (.empty, "the cache file is cut off"),
     (.garbage, "not a Trendline cache file"),
-    (.otherVersion, "cache format version 7, this trendline reads version 5"),
+    (.otherVersion, "cache format version 7, this trendline reads version 6"),
     (.reservedBits, "the cache file is malformed: reserved header bits are set"),
     (.appendedBytes, "the cache file is malformed: bytes after the payload"),
     (.otherUser, "the cache file holds user 'bob'"),
@@ -328,7 +328,7 @@ import _TrendlineTestSupport
       try cache.store(
         lookup,
         read: try UserReader.read(
-          bobUser, settings: ReadSettings(), options: fixture.pipeline.readOptions))
+          bobUser, settings: UserSettings(), options: fixture.pipeline.readOptions))
       bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cache.path(for: "bob"))))
     }
     try Data(bytes).write(to: url)

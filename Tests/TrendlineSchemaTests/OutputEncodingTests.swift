@@ -115,6 +115,10 @@ import TrendlineSchema
           "sessions",
           "volumeKg"
         ],
+        "mark": {
+          "sessions": "bar",
+          "volumeKg": "bar"
+        },
         "domain": {
           "start": "2025-10-16T11:30:00+02:00",
           "end": "2025-10-30T12:00:00+01:00"
@@ -355,7 +359,8 @@ import TrendlineSchema
         "average": {
           "sessions": 3,
           "volumeKg": 1250.5
-        }
+        },
+        "recordBuckets": {}
       }
 
       """
@@ -522,6 +527,12 @@ import TrendlineSchema
             "sets",
             "durationSeconds"
           ],
+          "mark": {
+            "durationSeconds": "bar",
+            "sessions": "bar",
+            "sets": "bar",
+            "volumeKg": "bar"
+          },
           "domain": {
             "start": "1969-12-31T20:29:59-03:30",
             "end": "1969-12-31T20:30:01-03:30"
@@ -686,7 +697,8 @@ import TrendlineSchema
             "sessions": -1.5,
             "sets": -1e+16,
             "volumeKg": 1234.5678
-          }
+          },
+          "recordBuckets": {}
         }
 
         """#)
@@ -709,11 +721,13 @@ import TrendlineSchema
           "range": "all",
           "granularity": "day",
           "measures": [],
+          "mark": {},
           "domain": null,
           "asOfBucket": null,
           "yAxis": {},
           "buckets": [],
-          "average": {}
+          "average": {},
+          "recordBuckets": {}
         }
 
         """#)
@@ -1279,5 +1293,18 @@ import TrendlineSchema
       try roundTrip(OutputFixtures.cohortSeriesWithoutRanking, zone: "UTC")
         == OutputFixtures.cohortSeriesWithoutRanking)
     #expect(try roundTrip(OutputFixtures.cohortRadar, zone: "UTC") == OutputFixtures.cohortRadar)
+    // A best: its `mark` is `line` and its records are listed (SPEC 11.8).
+    var best = OutputFixtures.series
+    best.measures = [.sessions, .e1rmKg]
+    best.mark = [.sessions: .bar, .e1rmKg: .line]
+    best.recordBuckets = [.e1rmKg: [0, 1]]
+    best.average = [.sessions: 1, .e1rmKg: 100]
+    for index in best.buckets.indices {
+      best.buckets[index].values = [.sessions: 1, .e1rmKg: 100 + Double(index)]
+      best.buckets[index].trend = [.sessions: 1, .e1rmKg: 100]
+    }
+    #expect(try roundTrip(best, zone: "UTC") == best)
+    let written = String(decoding: try OutputWriter.encode(best, timeZone: TimeZone(identifier: "UTC")!), as: UTF8.self)
+    #expect(written.contains(#""e1rmKg": "line""#))
   }
 }

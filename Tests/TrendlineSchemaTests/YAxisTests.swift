@@ -78,8 +78,9 @@ import TrendlineSchema
   }
 
   @Test func aSeriesAxisCoversTheTrendAverageAndBands() {
-    // Values up to 3 sessions, a trend of 4.2, bands up to "Heavy" at 5 (room above it: half of
-    // 5 − 3) — the largest drawn is 6, so five labels step by 2 to 8.
+    // Values up to 3 sessions, a trend of 4.2, bands "Regular" from 3 and "Heavy" from 5: the
+    // band holding 4.2 ends at 5, the largest drawn, so five labels step by 2 (1.25 is not a
+    // whole session) to 8.
     let start = Date(epochSeconds: 1_794_178_800)  // 2026-11-09T00:00:00+01:00
     var output = SeriesOutput(
       user: "ada", chart: "c", timeZone: "Europe/Oslo", asOf: start, range: .oneMonth, granularity: .week,
@@ -95,10 +96,42 @@ import TrendlineSchema
           id: "2026-11-09", start: start, end: start, partial: false, values: [.sessions: 3],
           trend: [.sessions: 4.2], bar: Extent(start: start, end: start))
       ], average: [.sessions: 3])
-    #expect(output.largestDrawn(.sessions) == 6)
+    #expect(output.largestDrawn(.sessions) == 5)
     output = output.withDerivedFields()
     #expect(output.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 8))
     #expect(output.buckets[0].label == "Week of 9 Nov 2026: sessions 3 (trend 4.2)")
+  }
+
+  /// A best is drawn as a line on an axis fitted around its values (SPEC 11.8). 100 … 112.5 kg
+  /// widen by 5 % of the 12.5 span (0.625) to 99.375 … 113.125. Five labels: a step of 4
+  /// (13.75 / 4 = 3.44 needed) from 96 reaches 112, short of 113.125; 5 from 95 reaches 115.
+  /// Three: 8 from 96 reaches 112 and 10 from 90 reaches 110, both short; 15 from 90 reaches 120.
+  @Test func aBestIsFittedAroundItsValues() {
+    let axis = YAxis(measure: .e1rmKg, fitting: 100, 112.5, units: .metric)
+    #expect(axis.ticks[5]?.map(\.value) == [95, 100, 105, 110, 115])
+    #expect(axis.domain == AxisDomain(min: 95, max: 115))
+    #expect(axis.ticks[3]?.map(\.label) == ["90", "105", "120"])
+    // One value, 60 kg: widened by one unit each side, 59 … 61; a step of 1 from 59.
+    #expect(YAxis(measure: .topSetKg, fitting: 60, 60, units: .metric).ticks[5]?.map(\.value) == [59, 60, 61, 62, 63])
+    // Never below 0: 0.4 kg widens to 0 … 1.4; a step of 1 from 0.
+    #expect(YAxis(measure: .topSetKg, fitting: 0.4, 0.4, units: .metric).ticks[3]?.map(\.value) == [0, 1, 2])
+  }
+
+  /// A series' best measure gets the fitted axis, its totals the axis from 0.
+  @Test func aSeriesFitsItsBestsAndNotItsTotals() {
+    let start = Date(epochSeconds: 1_794_182_400)
+    let output = SeriesOutput(
+      user: "ada", chart: "c", timeZone: "UTC", asOf: start, range: .oneMonth, granularity: .week,
+      measures: [.sessions, .e1rmKg], domain: nil,
+      buckets: [100, 112.5].map { e1rm in
+        .init(
+          id: "2026-11-09", start: start, end: start, partial: false, values: [.sessions: 2, .e1rmKg: e1rm],
+          bar: Extent(start: start, end: start))
+      }, average: [.sessions: 2, .e1rmKg: 106.25]
+    ).withDerivedFields()
+    #expect(output.mark == [.sessions: .bar, .e1rmKg: .line])
+    #expect(output.yAxis[.e1rmKg]?.domain == AxisDomain(min: 95, max: 115))
+    #expect(output.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 4))
   }
 
   /// The cohort's shared axis is stamped into a written file as its last member: the same bytes

@@ -98,15 +98,18 @@ import TrendlineStages
   @Test func partialLastBucketAndWholeFirstBucket() {
     // 1w by day up to 10 June: the window starts 3 June 23:59:59, so the first bucket is the
     // whole of 3 June and counts the 08:00 session before the window start (SPEC 9.2); 8
-    // buckets, 3 … 10 June, only the last (containing as-of) partial. Measures: one session of
-    // 1 set, 60 min = 3600 s, 5 × 100 kg = 500 kg.
-    let series = FillGaps().apply(
-      Bucket(range: .oneWeek, measures: [.sessions, .sets, .durationSeconds, .volumeKg]).apply(
-        [session("2025-06-03T08:00:00Z"), session("2025-06-10T18:00:00Z")], calendar: utc,
-        asOf: at("2025-06-10T23:59:59Z")))
+    // buckets, 3 … 10 June. As-of at the end of 10 June is that day's last second, so the day
+    // is finished and no bucket is partial (SPEC 11.9); as-of at 18:00 leaves the last one
+    // partial, 18 h + 1 s of 24 elapsed. Measures: one session of 1 set, 60 min = 3600 s,
+    // 5 × 100 kg = 500 kg.
+    let bucket = Bucket(range: .oneWeek, measures: [.sessions, .sets, .durationSeconds, .volumeKg])
+    let sessions = [session("2025-06-03T08:00:00Z"), session("2025-06-10T18:00:00Z")]
+    let series = FillGaps().apply(bucket.apply(sessions, calendar: utc, asOf: at("2025-06-10T23:59:59Z")))
     #expect(series.buckets.count == 8)
-    #expect(
-      series.buckets.map(\.partial) == [false, false, false, false, false, false, false, true])
+    #expect(series.buckets.map(\.partial) == [false, false, false, false, false, false, false, false])
+    let evening = FillGaps().apply(bucket.apply(sessions, calendar: utc, asOf: at("2025-06-10T18:00:00Z")))
+    #expect(evening.buckets.map(\.partial) == [false, false, false, false, false, false, false, true])
+    #expect(Emit.elapsed(evening.buckets[7], asOf: evening.asOf) == 64_801.0 / 86_400)
     #expect(series.buckets[0].start == at("2025-06-03T00:00:00Z"))
     #expect(
       series.buckets[0].values == [.sessions: 1, .sets: 1, .durationSeconds: 3600, .volumeKg: 500])
@@ -144,10 +147,39 @@ import TrendlineStages
   }
 
   @Test func autoGranularity() {
-    // 1w, 1m → day; 3m, 6m → week; 1y, all → month; an explicit granularity wins.
-    let resolved = BucketRange.allCases.map { Bucket(range: $0, measures: []).resolvedGranularity }
-    #expect(resolved == [.day, .day, .week, .week, .month, .month])
+    // Up to 31 days → day (1w, 1m, 31d, 4w); up to 186 → week (32d, 5w, 3m, 6m, 26w); beyond and
+    // all → month (27w = 189 days, 7m, 1y, 18m, 2y); an explicit granularity wins.
+    let ranges = ["1w", "1m", "31d", "4w", "32d", "5w", "3m", "6m", "26w", "27w", "7m", "1y", "18m", "2y", "all"]
+    let resolved = ranges.map { Bucket(range: BucketRange(rawValue: $0)!, measures: []).resolvedGranularity }
+    #expect(
+      resolved == [
+        .day, .day, .day, .day, .week, .week, .week, .week, .week, .month, .month, .month, .month, .month, .month,
+      ])
     #expect(Bucket(range: .oneYear, granularity: .week, measures: []).resolvedGranularity == .week)
+  }
+
+  @Test func rangesAreACountAndAUnitUpToTenYears() {
+    #expect(BucketRange(rawValue: "18m")?.count == 18)
+    #expect(BucketRange(rawValue: "18m")?.unit == .month)
+    #expect(BucketRange(rawValue: "3660d")?.rawValue == "3660d")
+    #expect(BucketRange(rawValue: "10y") != nil)
+    // One spelling per range, and nothing past ten years or below one unit.
+    for refused in ["0d", "07d", "+2y", "-1m", "11y", "121m", "523w", "3661d", "2", "y", "2Y", "2 y", "1.5y", ""] {
+      #expect(BucketRange(rawValue: refused) == nil, "\(refused)")
+    }
+  }
+
+  @Test func aYearAndAHalfBackCountsMonthsInTheUsersCalendar() {
+    // 18 months back from 31 August 2025 23:59:59 UTC is the last day of February 2024, a leap
+    // year: 29 February 23:59:59. By month the window's first bucket is February 2024, and
+    // February 2024 … August 2025 is 19 periods.
+    let bucket = Bucket(range: BucketRange(rawValue: "18m")!, granularity: .month, measures: [.sessions])
+    let asOf = at("2025-08-31T23:59:59Z")
+    #expect(bucket.windowStart([], calendar: utc, asOf: asOf) == at("2024-02-29T23:59:59Z"))
+    let series = bucket.apply([session("2024-02-10T09:00:00Z")], calendar: utc, asOf: asOf)
+    #expect(series.periods?.count == 19)
+    #expect(series.periods?.start(0) == at("2024-02-01T00:00:00Z"))
+    #expect(series.buckets.count == 1)
   }
 
   @Test func inactiveUserGetsTrailingZeroBuckets() {
@@ -172,13 +204,13 @@ import TrendlineStages
 
   @Test func sessionsAfterAsOfAreNotUsed() {
     // The 11 June session is after as-of (10 June 23:59:59) and counts nowhere; one at exactly
-    // as-of counts (SPEC 9.1: at or before).
+    // as-of counts (SPEC 9.1: at or before), in a day finished at as-of (SPEC 11.9).
     let series = Bucket(range: .oneWeek, measures: [.sessions]).apply(
       [session("2025-06-10T23:59:59Z"), session("2025-06-11T00:00:00Z")], calendar: utc,
       asOf: at("2025-06-10T23:59:59Z"))
     #expect(
       rows(series) == [
-        Row("2025-06-10T00:00:00Z", "2025-06-11T00:00:00Z", partial: true, sessions: 1)
+        Row("2025-06-10T00:00:00Z", "2025-06-11T00:00:00Z", partial: false, sessions: 1)
       ])
   }
 

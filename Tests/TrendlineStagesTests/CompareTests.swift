@@ -37,7 +37,8 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
 
 /// A user in Oslo and one in New York whose weeks start on Monday 24 November land in one
 /// row, although their weeks start six hours apart; a Sunday-first user's week of
-/// 23 November joins the same row (the Monday nearest its start).
+/// 23 November joins the row of the Monday week holding its start, 17 November, never the
+/// later one (SPEC 11.9).
 @Test func usersInDifferentZonesShareALocalDateBucket() {
   let compare = Compare(rankMeasure: .volumeKg, rankTop: 2)
   var part = compare.add(series("oslo", zone: "Europe/Oslo", [("2025-11-24T00:00:00+01:00", 2, 100)]), to: nil)
@@ -45,10 +46,11 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   part = compare.add(series("sunday", zone: "America/New_York", [("2025-11-23T00:00:00-05:00", 3, 200)]), to: part)
   let cohort = compare.reduce(part, chart: "volume", asOf: "2025-11-29")
   #expect(cohort.users == 3)
-  #expect(cohort.buckets.map(\.date) == ["2025-11-24"])
-  #expect(cohort.buckets[0].n == 3)
-  #expect(cohort.buckets[0].values[.sessions]?.mean == 3)  // (2 + 3 + 4) / 3
-  #expect(cohort.buckets[0].values[.volumeKg]?.quantile("p50") == 200)
+  #expect(cohort.buckets.map(\.date) == ["2025-11-17", "2025-11-24"])
+  #expect(cohort.buckets.map(\.n) == [1, 2])
+  #expect(cohort.buckets[0].values[.sessions]?.mean == 3)  // the Sunday user alone
+  #expect(cohort.buckets[1].values[.sessions]?.mean == 3)  // (2 + 4) / 2
+  #expect(cohort.buckets[1].values[.volumeKg]?.quantile("p50") == 200)  // (100 + 300) / 2
   // The largest volume is 300: five labels need a step of at least 300 / 4 = 75, so 80 and an
   // axis to 320; three labels 150 (0, 150, 300). Sessions reach 4: a step of 1, an axis to 4.
   #expect(cohort.yAxis[.volumeKg]?.domain == AxisDomain(min: 0, max: 320))

@@ -23,6 +23,37 @@ import TrendlineStages
     #expect(Extent.barHalfWidth(length) == expected)
   }
 
+  /// Records on a best's line (SPEC 11.8): top sets by week, 1m by week as of Sunday 30 November
+  /// 2025 (UTC, Monday weeks: 27 Oct … 24 Nov). Before the window, 5 October: 100 kg. Weeks:
+  /// 27 Oct 95 (under the old best), 3 Nov 102.5 (a record), 10 Nov none (no weighted set: no
+  /// point, and no record), 17 Nov 102.5 (equal: no new best), 24 Nov 105 (a record).
+  @Test func recordsBeatEveryEarlierValueTheOnesBeforeTheWindowToo() {
+    let lift = { (kg: Double) in [trained("Squat", [20], kg: kg, reps: 1)] }
+    let sessions = [
+      session("2025-10-05T09:00:00Z", lift(100)), session("2025-10-28T09:00:00Z", lift(95)),
+      session("2025-11-04T09:00:00Z", lift(102.5)), session("2025-11-11T09:00:00Z", [trained("Plank", [30])]),
+      session("2025-11-18T09:00:00Z", lift(102.5)), session("2025-11-25T09:00:00Z", lift(105)),
+    ]
+    let series = Bucket(range: .oneMonth, granularity: .week, measures: [.sessions, .topSetKg]).apply(
+      sessions, calendar: utc, asOf: at("2025-11-30T23:59:59Z"))
+    #expect(series.bestBefore == [.topSetKg: 100])
+    let output = Emit().apply(series, user: "ada", chart: "c", calendar: utc)
+    #expect(output.buckets.map(\.id) == ["2025-10-27", "2025-11-03", "2025-11-10", "2025-11-17", "2025-11-24"])
+    #expect(output.recordBuckets == [.topSetKg: [1, 4]])
+    #expect(output.mark == [.sessions: .bar, .topSetKg: .line])
+    // The week of 24 Nov ends at as-of's last second: finished, elapsed 1 (SPEC 11.9).
+    #expect(output.buckets.last?.partial == false)
+    #expect(output.buckets.last?.elapsed == 1)
+    // Without an earlier best, the first value is no record: nothing to beat.
+    let fresh = Bucket(range: .oneMonth, granularity: .week, measures: [.topSetKg]).apply(
+      Array(sessions.dropFirst()), calendar: utc, asOf: at("2025-11-30T23:59:59Z"))
+    #expect(Emit().apply(fresh, user: "ada", chart: "c", calendar: utc).recordBuckets == [.topSetKg: [1, 4]])
+    // From 3 November only (buckets 3, 10, 17, 24 Nov): 102.5 is the first value, 105 the record.
+    let late = Bucket(range: .oneMonth, granularity: .week, measures: [.topSetKg]).apply(
+      Array(sessions.dropFirst(2)), calendar: utc, asOf: at("2025-11-30T23:59:59Z"))
+    #expect(Emit().apply(late, user: "ada", chart: "c", calendar: utc).recordBuckets == [.topSetKg: [3]])
+  }
+
   @Test func weeklySeriesGeometry() {
     // 3m by week, UTC, as-of Saturday 29 Nov 2025: weeks from Monday 25 Aug to Monday 24 Nov
     // (14 buckets, filled). A week is 604 800 s: the domain is padded by 302 400 s = 3.5 days,

@@ -3,9 +3,9 @@ import TrendlineSchema
 import TrendlineStages
 
 @Suite struct FillGapsTests {
-  /// 1m by week up to Sunday 29 June 2025 (UTC, Monday weeks): the window starts Thursday 29 May,
-  /// so the weeks of 26 May, 2, 9, 16 and 23 June. Two sessions in each week except 9 and 16
-  /// June: a two-week hole.
+  /// 1m by week up to Saturday 28 June 2025 (UTC, Monday weeks): the window starts Wednesday
+  /// 28 May, so the weeks of 26 May, 2, 9, 16 and 23 June, the last one a day short of done
+  /// (partial). Two sessions in each week except 9 and 16 June: a two-week hole.
   let sessions = [
     session("2025-05-27T09:00:00Z"), session("2025-05-29T09:00:00Z"),
     session("2025-06-03T09:00:00Z"), session("2025-06-05T09:00:00Z"),
@@ -14,7 +14,7 @@ import TrendlineStages
   let bucket = Bucket(range: .oneMonth, granularity: .week, measures: [.sessions])
 
   @Test func twoWeekHoleBecomesTwoZeroBuckets() {
-    let raw = bucket.apply(sessions, calendar: utc, asOf: at("2025-06-29T23:59:59Z"))
+    let raw = bucket.apply(sessions, calendar: utc, asOf: at("2025-06-28T23:59:59Z"))
     // Without filling, the hole is invisible: three adjacent bars.
     #expect(
       raw.buckets.map(\.start) == [
@@ -32,7 +32,7 @@ import TrendlineStages
   }
 
   @Test func centeredMeanDipsThroughTheHole() {
-    let raw = bucket.apply(sessions, calendar: utc, asOf: at("2025-06-29T23:59:59Z"))
+    let raw = bucket.apply(sessions, calendar: utc, asOf: at("2025-06-28T23:59:59Z"))
     // Unfilled, [2, 2, 2] smooths to a flat 2 (the last, partial, from the two before it): the
     // trend lies about the two empty weeks.
     let lying = Smooth(method: .centeredMean, window: 5).apply(raw)
@@ -53,7 +53,7 @@ import TrendlineStages
       sessions.filter { $0.start < at("2025-06-09T00:00:00Z") } + [
         session("2025-06-10T09:00:00Z"), session("2025-06-17T09:00:00Z"),
         session("2025-06-24T09:00:00Z"),
-      ], calendar: utc, asOf: at("2025-06-29T23:59:59Z"))
+      ], calendar: utc, asOf: at("2025-06-28T23:59:59Z"))
     #expect(FillGaps().apply(full) == full)
   }
 }

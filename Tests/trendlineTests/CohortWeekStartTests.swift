@@ -6,10 +6,11 @@ import _TrendlineTestSupport
 ///
 /// mona's weeks start on Monday, sunny's on Sunday (`users.csv`). mona trained on Sunday
 /// 23 November 2025 and Monday 24 November, sunny on Sunday 23 November (all UTC).
-/// - By default each user's week joins the row of the Monday nearest its start: mona's weeks
-///   of 17 and 24 November are rows 17 and 24 November with one session each; sunny's week of
-///   Sunday 23 November (a day before Monday 24) joins row 24 November. So row 17: 1 active of
-///   2 users, sessions 1 (mona); row 24: 2 active, sessions 1 and 1.
+/// - By default each user's week joins the row of the Monday week holding its start (SPEC 11.9):
+///   mona's weeks of 17 and 24 November are rows 17 and 24 November with one session each;
+///   sunny's week of Sunday 23 November is in the Monday week of 17 November and joins that
+///   row, never the later one. So row 17: 2 active of 2 users, sessions 1 and 1; row 24:
+///   1 active, sessions 1 (mona).
 /// - Aligned to Sunday, mona's sessions are bucketed again into Sunday weeks: both fall in the
 ///   week of 23 November, so there is one row, 23 November: mona 2 sessions, sunny 1; mean 1.5.
 ///   mona's own chart keeps her Monday weeks.
@@ -52,12 +53,13 @@ import _TrendlineTestSupport
     ((row["values"] as! [String: Any])["sessions"] as! [String: Any]).mapValues { ($0 as! NSNumber).doubleValue }
   }
 
-  @Test func byDefaultEachWeekJoinsTheNearestMonday() throws {
+  @Test func byDefaultEachWeekJoinsTheMondayWeekHoldingItsStart() throws {
     let (rows, mona) = try cohort(weekStart: nil)
     #expect(rows.map { $0["date"] as! String } == ["2025-11-17", "2025-11-24"])
-    #expect(rows.map { $0["active"] as! Int } == [1, 2])
+    #expect(rows.map { $0["active"] as! Int } == [2, 1])
+    #expect(sessions(rows[0])["mean"] == 1)
     #expect(sessions(rows[0])["max"] == 1)
-    #expect(sessions(rows[1])["mean"] == 1)
+    #expect(sessions(rows[1])["max"] == 1)
     #expect(mona == ["2025-11-17", "2025-11-24"])
   }
 

@@ -27,11 +27,13 @@ import _TrendlineTestSupport
     let scratch = try RunCommandTests.Scratch()
     let out = try Self.overview(asOf: "2026-12-01", in: scratch)
 
-    // lena (UTC, Monday weeks): the week of 30 Nov is two days old. Its 0 sessions are no input
+    // lena (Europe/Berlin, which her export states under a blank users.csv cell, SPEC 11.9;
+    // Monday weeks): the week of 30 Nov is two days old. Its 0 sessions are no input
     // of the trend, which stays at 3 276.25 kg (the mean of the complete weeks around it), not
     // the 2 184 kg a 0 pulled it to.
     let lena = try Self.json(out.appendingPathComponent("users/lena/training-volume.json"))
     #expect(lena["schema"] as? String == "trendline/series@2")
+    #expect(lena["timeZone"] as? String == "Europe/Berlin")
     let buckets = try #require(lena["buckets"] as? [[String: Any]])
     let last = try #require(buckets.last)
     #expect(last["id"] as? String == "2026-11-30")
@@ -51,13 +53,15 @@ import _TrendlineTestSupport
     #expect(!giuliaPage.contains(">0 min<"))
 
     // The cohort's duration covers the 11 users whose exports state one (not giulia, marta,
-    // owen, sam, sofia, tom or tyler, idle in the window or not); its last row is marked as the
-    // week in progress.
+    // owen, sam, sofia, tom or tyler, idle in the window or not); its last two rows are weeks in
+    // progress: the Monday users' week of 30 Nov, and the row of 23 Nov, which the Sunday users'
+    // week of Sunday 29 Nov joins (the Monday week holding its start, SPEC 11.9).
     let cohort = try Self.json(out.appendingPathComponent("cohort/training-volume.json"))
     #expect(cohort["asOf"] as? String == "2026-12-01")
     let rows = try #require(cohort["buckets"] as? [[String: Any]])
-    #expect(rows.last?["partial"] as? Bool == true)
-    #expect(rows.dropLast().allSatisfy { $0["partial"] as? Bool == false })
+    #expect(rows.suffix(2).map { $0["date"] as? String } == ["2026-11-23", "2026-11-30"])
+    #expect(rows.suffix(2).allSatisfy { $0["partial"] as? Bool == true })
+    #expect(rows.dropLast(2).allSatisfy { $0["partial"] as? Bool == false })
     let duration = try #require(
       (rows[rows.count - 2]["values"] as? [String: Any])?["durationSeconds"] as? [String: Any])
     #expect(duration["n"] as? Int == 11)

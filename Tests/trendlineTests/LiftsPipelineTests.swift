@@ -18,12 +18,13 @@ import _TrendlineTestSupport
     ])
     #expect(result.status == 0, "\(result.stderr)")
     let user = output.appendingPathComponent("users/giulia")
-    // Weekly sessions from 19 Oct: 4, 3, 3, 3, 3, and 0 so far in the week of 23 Nov.
+    // Weekly sessions from 19 Oct: 4, 3, 3, 3, 3, and 0 in the week of 23 Nov, which as-of's
+    // Sunday finishes (SPEC 11.9): a complete week that missed the target ends the streak.
     let streak = try json(user.appendingPathComponent("twice-a-week.json"))
     #expect(streak["schema"] as? String == "trendline/streak@1")
-    #expect((streak["current"] as? [String: Any])?["length"] as? Int == 5)
+    #expect((streak["current"] as? [String: Any])?["length"] as? Int == 0)
     #expect(streak["met"] as? Int == 10)
-    #expect(streak["complete"] as? Int == 26)
+    #expect(streak["complete"] as? Int == 27)
     // Bench press: her heaviest set is 50 kg × 8 on 23 October.
     let records = try json(user.appendingPathComponent("big-three-records.json"))
     let exercises = try #require(records["exercises"] as? [[String: Any]])
