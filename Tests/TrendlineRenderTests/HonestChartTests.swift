@@ -25,7 +25,7 @@ import Testing
     let svg = SeriesSVGRenderer(idleSeries(), lastSession: lastSession).render()
     let said = try parseXML(svg).filter { $0.attributes["class"] == "tl-empty" }
     #expect(said.count == 2)  // one per panel
-    #expect(svg.contains(">No sessions in the month up to 29 Nov 2026 · last session 12 Aug 2026</text>"))
+    #expect(svg.contains(">No sessions in the month up to 27 Nov 2026 · last session 12 Aug 2026</text>"))
     // Zeros of filled gaps are not drawn as a trend or an average.
     #expect(!svg.contains("tl-trend") && !svg.contains("tl-average"))
     let never = SeriesSVGRenderer(idleSeries()).render()
