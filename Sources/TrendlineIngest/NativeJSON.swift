@@ -33,7 +33,9 @@ enum NativeJSON {
     }
 
     var result = FileIngest(file: file, format: .nativeJSON)
-    if settingsProblem == nil, members.contains(where: { $0.key == "timeZone" }) { result.statedTimeZone = settings.timeZone }
+    if settingsProblem == nil, members.contains(where: { $0.key == "timeZone" }) {
+      result.statedTimeZone = settings.timeZone
+    }
     let decoder = NativeSetDecoder(settings: settings, stated: stated)
     var duplicates = DuplicateSetFilter()
     // The last `sessions` member is the one read, as a lookup reads a repeated key.

@@ -281,7 +281,8 @@ public enum UserReader {
     var files: [FileIngest] = []
     var inputs: [InputFile] = []
     for index in user.files.indices {
-      let (file, input) = try readFile(at: index, of: user, settings: settings.read, options: options, reached: &reached)
+      let (file, input) = try readFile(
+        at: index, of: user, settings: settings.read, options: options, reached: &reached)
       files.append(file)
       inputs.append(input)
     }

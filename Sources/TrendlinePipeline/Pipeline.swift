@@ -21,6 +21,11 @@ public struct Pipeline: Sendable, Equatable {
   public var charts: [Chart]
   public var compare: Compare?
   public var output: Output
+  /// `asOf`: the date (or instant) a pipeline over a fixed set of exports is read as of, as
+  /// `--as-of` gives it, which wins over it; nil (the usual) for today. A pipeline of sample or
+  /// archived data states the day its data ends, so that a run on any later day does not open
+  /// on empty periods.
+  public var asOf: String?
 
   public struct Source: Sendable, Equatable {
     public var input: URL

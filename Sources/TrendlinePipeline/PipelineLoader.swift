@@ -122,7 +122,7 @@ final class PipelineChecker: ParameterReader {
 
   // MARK: The whole file
 
-  static let rootKeys = ["version", "name", "source", "charts", "compare", "output"]
+  static let rootKeys = ["version", "name", "asOf", "source", "charts", "compare", "output"]
 
   func pipeline(contentHash: String) -> Pipeline? {
     let root = JSONPath()
@@ -143,6 +143,15 @@ final class PipelineChecker: ParameterReader {
     if let value = members["name"], let given = string(value, at: root.appending("name"), nonEmpty: true) {
       name = given
     }
+    var asOf: String?
+    if let value = members["asOf"], let text = string(value, at: root.appending("asOf"), nonEmpty: true) {
+      do throws(AsOf.Invalid) {
+        _ = try AsOf(reading: text)
+        asOf = text
+      } catch {
+        report(root.appending("asOf"), .asOf(error.description))
+      }
+    }
     let source = members["source"].flatMap { self.source($0, at: root.appending("source")) }
     let charts = members["charts"].map { self.charts($0, at: root.appending("charts"), catalog: source?.catalog) } ?? []
     let compare = members["compare"].flatMap { self.compare($0, at: root.appending("compare"), charts: charts) }
@@ -151,9 +160,11 @@ final class PipelineChecker: ParameterReader {
       output = given
     }
     guard let source else { return nil }
-    return Pipeline(
+    var pipeline = Pipeline(
       version: PipelineLoader.supportedVersion, name: name, file: file, contentHash: contentHash, source: source,
       charts: charts, compare: compare, output: output)
+    pipeline.asOf = asOf
+    return pipeline
   }
 
   // MARK: source

@@ -10,6 +10,8 @@ import TrendlineSupport
 enum PipelineProblem: Equatable {
   // MARK: The file
   case unsupportedVersion(Int64, supported: Int)
+  /// `asOf` that ``AsOf/init(reading:)`` refuses, with its words.
+  case asOf(String)
   // MARK: source
   case csvWithoutCSVFormat
   case csvFormatWithoutMapping
@@ -70,6 +72,7 @@ enum PipelineProblem: Equatable {
     case .unknownDateOrder(let text): return "unknown dateOrder '\(text)'"
     case .unknownDelimiter(let text): return "unknown delimiter '\(text)'"
     case .dateFormat(let problem): return problem
+    case .asOf(let problem): return problem
     case .catalogMissing(let shown): return "cannot read catalog '\(shown)': no such file"
     case .catalogUnreadable(let shown, let reason): return "cannot read catalog '\(shown)': \(reason)"
     case .noCharts: return "the pipeline has no charts"
@@ -121,6 +124,8 @@ enum PipelineProblem: Equatable {
       return "Valid delimiters: \",\", \";\", \"\\t\" (tab); leave it out to detect it from the header"
     case .dateFormat: return "Use letters yyyy (or yy) MM dd HH mm ss, e.g. \"dd.MM.yyyy HH:mm\" or \"dd/MM/yy\""
     case .catalogMissing: return "Paths are relative to the pipeline file's folder"
+    case .asOf:
+      return "Give a date such as \"2026-11-29\" or an instant such as \"2026-11-29T18:00:00Z\", or leave it out"
     case .catalogUnreadable, .notAStageArray, .notAStageObject: return nil
     case .noCharts: return "Add one, e.g. \"volume\": [{\"bucket\": {…}}]"
     case .chartDefinedTwice: return "Give each chart its own name"

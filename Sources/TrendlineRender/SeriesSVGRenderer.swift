@@ -74,7 +74,8 @@ public struct SeriesSVGRenderer: Sendable {
         output.yAxis[measure]
         ?? YAxis(measure: measure, largest: output.largestDrawn(measure), units: output.units)
       let domain =
-        MeasureDisplay.scaled(axis.domain.min, measure, output.units)...MeasureDisplay.scaled(
+        MeasureDisplay.scaled(
+          axis.domain.min, measure, output.units)...MeasureDisplay.scaled(
           axis.domain.max, measure, output.units)
       panels.append(
         Panel(
@@ -251,12 +252,16 @@ public struct SeriesSVGRenderer: Sendable {
         b.element("rect", [("x", f(x + 3)), ("y", f(y - 5)), ("width", "10"), ("height", "10"), ("fill", Palette.bar)])
       case .point:
         b.element(
-          "line", [("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.bar), ("stroke-width", "2")])
+          "line",
+          [("x1", f(x)), ("x2", f(x + 16)), ("y1", f(y)), ("y2", f(y)), ("stroke", Palette.bar), ("stroke-width", "2")])
         b.element("circle", [("cx", f(x + 8)), ("cy", f(y)), ("r", "3"), ("fill", Palette.bar)])
       case .record:
         b.element(
           "circle",
-          [("cx", f(x + 8)), ("cy", f(y)), ("r", "6"), ("fill", "none"), ("stroke", Palette.trend), ("stroke-width", "1.5")])
+          [
+            ("cx", f(x + 8)), ("cy", f(y)), ("r", "6"), ("fill", "none"), ("stroke", Palette.trend),
+            ("stroke-width", "1.5"),
+          ])
       case .partial:
         b.element(
           "rect",
@@ -523,7 +528,8 @@ public struct SeriesSVGRenderer: Sendable {
       b.element(
         "circle",
         [
-          ("class", record ? "tl-point tl-record" : "tl-point"), ("cx", f(cx)), ("cy", f(cy)), ("r", record ? "4.5" : "3"),
+          ("class", record ? "tl-point tl-record" : "tl-point"), ("cx", f(cx)), ("cy", f(cy)),
+          ("r", record ? "4.5" : "3"),
           ("fill", bucket.partial ? "#FFFFFF" : Palette.bar), ("stroke", Palette.bar), ("stroke-width", "1.5"),
           ("data-start", String(bucket.start.epochSeconds)),
         ]
@@ -534,7 +540,10 @@ public struct SeriesSVGRenderer: Sendable {
       if record {
         b.element(
           "circle",
-          [("cx", f(cx)), ("cy", f(cy)), ("r", "8"), ("fill", "none"), ("stroke", Palette.trend), ("stroke-width", "1.5")])
+          [
+            ("cx", f(cx)), ("cy", f(cy)), ("r", "8"), ("fill", "none"), ("stroke", Palette.trend),
+            ("stroke-width", "1.5"),
+          ])
         b.element(
           "text",
           [
@@ -610,7 +619,9 @@ public struct SeriesSVGRenderer: Sendable {
       (output.average[measure].map { MeasureDisplay.text($0, measure, output.units) } ?? "–") + " "
         + MeasureDisplay.short(measure)
     }
-    let form = output.measures.allSatisfy { $0.mark == .line } ? "Lines" : output.measures.contains { $0.mark == .line } ? "Bars and lines" : "Bars"
+    let form =
+      output.measures.allSatisfy { $0.mark == .line }
+      ? "Lines" : output.measures.contains { $0.mark == .line } ? "Bars and lines" : "Bars"
     let records = output.measures.reduce(0) { $0 + (output.recordBuckets[$1]?.count ?? 0) }
     return
       "\(form) of \(measures) per \(per) for \(output.user), "

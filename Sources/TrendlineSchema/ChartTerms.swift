@@ -86,7 +86,10 @@ public enum Granularity: String, Codable, Sendable, CaseIterable {
 public struct BucketRange: Hashable, Sendable, Codable, RawRepresentable, CustomStringConvertible {
   /// A calendar unit a range counts.
   public enum Unit: String, Sendable, CaseIterable {
-    case day = "d", week = "w", month = "m", year = "y"
+    case day = "d"
+    case week = "w"
+    case month = "m"
+    case year = "y"
 
     /// The most of this unit a range may count: ten years' worth.
     public var limit: Int {

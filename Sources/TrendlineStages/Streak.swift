@@ -46,7 +46,8 @@ public struct Streak: Sendable, Equatable {
           StreakOutput.Period(
             id: dates.localDate(window.start(index)),
             start: Date(epochSeconds: window.start(index)), end: Date(epochSeconds: window.end(index)),
-            partial: window.isPartial(index, asOf: series.asOf), value: value, met: value.map { $0 >= atLeast } ?? false))
+            partial: window.isPartial(index, asOf: series.asOf), value: value, met: value.map { $0 >= atLeast } ?? false
+          ))
       }
     }
     let complete = periods.filter { !$0.partial }

@@ -233,7 +233,7 @@ enum RunCommand {
   }
 
   static func run(_ arguments: [String]) -> ExitCode {
-    let options: Options
+    var options: Options
     switch parse(arguments, with: parseArguments, help: help, command: name) {
     case .options(let parsed): options = parsed
     case .exit(let code): return code
@@ -252,6 +252,8 @@ enum RunCommand {
         help: "trendline run --help")
     }
     guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
+    // The pipeline's own as-of (checked by the loader) stands where --as-of is not given.
+    if options.asOf == nil && options.backfill == nil { options.asOf = pipeline.asOf }
     let now = Int64(Date().timeIntervalSince1970)
     if options.asOf == nil && options.backfill == nil && !AsOf.supportedInstants.contains(now) {
       return usageFailure(

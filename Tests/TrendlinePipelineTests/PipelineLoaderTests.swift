@@ -641,6 +641,46 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
     #expect(actual == wanted, "\(id)")
   }
 
+  /// `asOf`: a pipeline over fixed data states the day its data ends; a value `--as-of` would
+  /// refuse is refused here, before any input is read, at its place.
+  @Test func anAsOfIsADateOrAnInstant() throws {
+    let scratch = try Scratch()
+    defer { scratch.remove() }
+    func pipeline(_ asOf: String) -> String {
+      """
+      {"version": 1, "asOf": \(asOf), "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"c": [{"bucket": {"range": "2y", "measures": ["sessions"]}}]}}
+      """
+    }
+    #expect(try scratch.load(pipeline(#""2026-11-29""#)).get().asOf == "2026-11-29")
+    #expect(try scratch.load(pipeline(#""2026-11-29T18:00:00Z""#)).get().asOf == "2026-11-29T18:00:00Z")
+    let refused = try scratch.load(pipeline(#""2026-02-30""#)).failureDescriptions
+    #expect(refused.count == 1)
+    #expect(refused.first?.hasPrefix("broken.json:1:24: error: ") == true, "\(refused)")
+    #expect(try scratch.load(pipeline("20261129")).failureDescriptions.count == 1)
+    // Without one, today.
+    let today = try scratch.load(
+      pipeline(#""2026-11-29""#).replacingOccurrences(of: #""asOf": "2026-11-29", "#, with: ""))
+    #expect(try today.get().asOf == nil)
+  }
+
+  /// A range is a number and a unit, up to ten years; anything else names the spellings.
+  @Test func aRangeOutsideTheSpellingsIsRefused() throws {
+    let scratch = try Scratch()
+    defer { scratch.remove() }
+    func pipeline(_ range: String) -> String {
+      """
+      {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"c": [{"bucket": {"range": "\(range)", "measures": ["sessions"]}}]}}
+      """
+    }
+    #expect(try scratch.load(pipeline("18m")).get().charts[0].bucket?.range.rawValue == "18m")
+    let refused = try scratch.load(pipeline("11y")).failureDescriptions
+    #expect(refused.count == 1)
+    #expect(refused.first?.contains("unknown range '11y'") == true, "\(refused)")
+    #expect(refused.first?.contains("7d, 6w, 3m, 18m, 2y (at most ten years)") == true, "\(refused)")
+  }
+
   @Test func invalidJSONPointsAtTheByte() throws {
     let scratch = try Scratch()
     defer { scratch.remove() }
