@@ -68,15 +68,17 @@ public enum HTMLReport {
     public var user: String
     public var ok: Bool
     public var message: String?
-    /// Sessions up to as-of, as the user's page counts them.
-    public var sessions: Int
     public var rowsRejected: Int
-    public init(user: String, ok: Bool, message: String? = nil, sessions: Int, rowsRejected: Int) {
+    /// The user at a glance; nil for a user that failed.
+    public var glance: Glance?
+    public init(
+      user: String, ok: Bool, message: String? = nil, rowsRejected: Int, glance: Glance? = nil
+    ) {
       self.user = user
       self.ok = ok
       self.message = message
-      self.sessions = sessions
       self.rowsRejected = rowsRejected
+      self.glance = glance
     }
   }
 
@@ -152,22 +154,7 @@ public enum HTMLReport {
       body += figure(chart)
       if let segmented = segments[chart.name] { body += segmentsFigure(segmented) }
     }
-    body +=
-      "<section><h2>Users</h2>\n<div class=\"scroll\"><table class=\"users\"><thead><tr><th scope=\"col\">User</th>"
-      + "<th scope=\"col\">Status</th><th scope=\"col\">Sessions up to as-of</th>"
-      + "<th scope=\"col\">Rejected rows</th>"
-      + "</tr></thead>\n<tbody>\n"
-    for entry in index.users {
-      let link = "users/" + pathComponent(entry.user) + ".html"
-      body +=
-        "<tr><th scope=\"row\"><a href=\"" + XMLEscape.escape(link) + "\">" + XMLEscape.escape(entry.user) + "</a></th>"
-      body +=
-        entry.ok
-        ? "<td class=\"ok\">ok</td>"
-        : "<td class=\"failed\">failed: " + XMLEscape.escape(entry.message ?? "") + "</td>"
-      body += "<td>\(entry.sessions)</td><td>\(entry.rowsRejected)</td></tr>\n"
-    }
-    body += "</tbody></table></div></section>\n"
+    body += dashboard(index.users, asOf: index.asOf)
     return document(title: "\(index.pipeline) — Trendline report", body: body)
   }
 
@@ -187,8 +174,11 @@ public enum HTMLReport {
       + SVGRenderer.render(chart, idPrefix: idPrefix, lastSession: lastSession, width: .compact) + "</div>\n"
   }
 
+  /// A chart's card: its title, the drawing (and a heat map's body figure, a radar's bars), and
+  /// its table folded under it, so a page is its charts first and numbers on demand (the tables
+  /// made a user page 6,700 px of mostly rows).
   static func figure(_ chart: ChartDocument, lastSession: Date? = nil) -> String {
-    let name = XMLEscape.escape(chart.name)
+    let name = XMLEscape.escape(title(chart.name))
     var out =
       "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
     if case .user(.heatmap(let output)) = chart { out += bodyFigure(output, lastSession: lastSession) }
@@ -212,8 +202,18 @@ public enum HTMLReport {
         + "</div><div class=\"tl-narrow\">\n" + AreaBarsSVGRenderer(output, width: .compact).render()
         + "</div>\n</figure>\n"
     }
-    out += DataTable.html(chart)
+    out +=
+      "<details class=\"values\"><summary>The numbers as a table</summary>\n" + DataTable.html(chart) + "</details>\n"
     return out + "</section>\n"
+  }
+
+  /// A chart's title from its name in the pipeline, as a person reads it: `training-volume` →
+  /// "Training volume", `bench_e1rm` → "Bench e1rm". The name itself stays in the drawing's own
+  /// title and in every file name.
+  static func title(_ name: String) -> String {
+    let words = name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+    guard let first = words.first else { return name }
+    return first.uppercased() + words.dropFirst()
   }
 
   /// A heat map drawn on the body, before its grid, with a button per period that shows the
@@ -250,7 +250,7 @@ public enum HTMLReport {
   /// latest bucket where it is known ("sessions, Week of 23 Nov 2026: percentile rank 25"), as a
   /// section of the user's page.
   public static func cohortPlace(_ cohort: CohortSeriesOutput, user: SeriesOutput) -> String {
-    let name = XMLEscape.escape(cohort.chart)
+    let name = XMLEscape.escape(title(cohort.chart))
     var out =
       "<section class=\"chart place\" id=\"place-" + XMLEscape.escape(idSafe(cohort.chart)) + "\"><h2>" + name
       + " among \(cohort.users) users</h2>\n<figure class=\"chart\">\n"
@@ -475,19 +475,29 @@ public enum HTMLReport {
     .ok{color:#116329}
     .scroll{overflow-x:auto;max-width:100%}
     table{border-collapse:collapse;margin-top:12px;font-size:12px;width:100%}
+    details.values{margin-top:10px}
+    details.values summary{cursor:pointer;color:#57606A;font-size:13px}
     caption{text-align:left;color:#57606A;padding-bottom:4px}
     th,td{border-bottom:1px solid #D8DEE4;padding:3px 6px;text-align:right;vertical-align:top}
     th[scope=row],td:first-child,thead th:first-child{text-align:left}
     th[scope=row]{white-space:nowrap}
     thead th{border-bottom:2px solid #AFB8C1}
+    table.sortable th button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:0;\
+    cursor:pointer;text-align:inherit}
+    table.sortable th[aria-sort=ascending] button::after{content:" \\2191"}
+    table.sortable th[aria-sort=descending] button::after{content:" \\2193"}
+    table.sortable td{white-space:nowrap}
+    td.up{color:#116329}
+    td.down{color:#A40E26}
+    svg.tl-spark{display:inline-block;vertical-align:middle}
     @media (prefers-color-scheme:dark){
     body{background:#0D1117;color:#E6EDF3}
     a{color:#4493F8}
     section{background:#161B22;border-color:#30363D}
-    .meta,caption{color:#9198A1}
+    .meta,caption,details.values summary{color:#9198A1}
     .readout{background:#0D1117;color:#E6EDF3}
-    .failed{color:#FF7B72}
-    .ok{color:#3FB950}
+    .failed,td.down{color:#FF7B72}
+    .ok,td.up{color:#3FB950}
     th,td{border-bottom-color:#30363D}
     thead th{border-bottom-color:#6E7681}
     .tl-hover:focus .tl-plot{stroke:#4493F8}
@@ -641,9 +651,37 @@ public enum HTMLReport {
       fig.querySelectorAll('.periods button').forEach(function(btn){
         btn.addEventListener('click',function(){showPeriod(fig,btn);});});
     });
+    function sortBy(table,th){
+      var down=th.getAttribute('aria-sort')==='ascending',col=[].indexOf.call(th.parentNode.children,th);
+      var numeric=th.getAttribute('data-kind')==='number',tb=table.tBodies[0],rows=[].slice.call(tb.rows);
+      table.querySelectorAll('thead th').forEach(function(o){o.removeAttribute('aria-sort');});
+      th.setAttribute('aria-sort',down?'descending':'ascending');
+      rows.sort(function(a,b){
+        var x=a.cells[col].getAttribute('data-sort'),y=b.cells[col].getAttribute('data-sort');
+        var c=numeric?(+x)-(+y):(x<y?-1:x>y?1:0);return down?-c:c;});
+      rows.forEach(function(r){tb.appendChild(r);});
+    }
+    document.querySelectorAll('table.sortable').forEach(function(table){
+      table.querySelectorAll('thead th').forEach(function(th){
+        th.querySelector('button').addEventListener('click',function(){sortBy(table,th);});});
+    });
     if(location.hash==='#selftest'){
       var failures=[];
       function fail(what){if(failures.length<20)failures.push(what);}
+      document.querySelectorAll('table.sortable').forEach(function(table){
+        var heads=table.querySelectorAll('thead th'),n=table.tBodies[0].rows.length;
+        heads.forEach(function(th,col){
+          [1,2].forEach(function(){
+            th.querySelector('button').click();
+            var keys=[].map.call(table.tBodies[0].rows,function(r){return r.cells[col].getAttribute('data-sort');});
+            var down=th.getAttribute('aria-sort')==='descending',numeric=th.getAttribute('data-kind')==='number';
+            for(var i=1;i<keys.length;i++){var c=numeric?(+keys[i])-(+keys[i-1]):(keys[i]<keys[i-1]?-1:\
+    keys[i]>keys[i-1]?1:0);if(down?c>0:c<0){fail('sort '+th.textContent);break;}}
+            if(keys.length!==n)fail('sort lost rows');
+          });
+        });
+        heads[0].querySelector('button').click();
+      });
       document.querySelectorAll('figure.body').forEach(function(fig){
         var buttons=fig.querySelectorAll('.periods button'),first=fig.querySelector('[aria-pressed=true]');
         buttons.forEach(function(btn){

@@ -109,6 +109,9 @@ public struct Manifest: Decodable, Sendable, Equatable {
     /// ``InputIdentity`` of the user's exports and settings as this run read them, so a check
     /// of a shard can name the user whose input changed since.
     public var inputIdentity: String? = nil
+    /// The user at a glance as of the run's as-of (``Glance``), for the report's index; absent
+    /// for a user that failed.
+    public var glance: Glance? = nil
   }
 
   /// One input file: size and content hash identify it, and its own row accounting.
@@ -179,7 +182,7 @@ extension Manifest.Totals: Decodable {
 extension Manifest.UserRecord: Decodable {
   private enum CodingKeys: String, CodingKey {
     case user, status, message, files, afterAsOf, sessions, unmappedExercises, elapsedMs, cache, segment
-    case inputIdentity
+    case inputIdentity, glance
   }
 
   public init(from decoder: any Decoder) throws {
@@ -196,6 +199,7 @@ extension Manifest.UserRecord: Decodable {
     cache = try container.decodeIfPresent(String.self, forKey: .cache)
     segment = try container.decodeIfPresent(String.self, forKey: .segment)
     inputIdentity = try container.decodeIfPresent(String.self, forKey: .inputIdentity)
+    glance = try container.decodeIfPresent(Glance.self, forKey: .glance)
   }
 }
 
@@ -307,6 +311,10 @@ extension Manifest.UserRecord: OutputWritable {
     writer.member("elapsedMs", elapsedMs)
     writer.key("files")
     writer.array(files) { $1.write(to: &$0) }
+    if let glance {
+      writer.key("glance")
+      glance.write(to: &writer)
+    }
     if let inputIdentity { writer.member("inputIdentity", inputIdentity) }
     if let message { writer.member("message", message) }
     rows.writeMembers(to: &writer)

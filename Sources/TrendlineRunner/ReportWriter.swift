@@ -63,13 +63,12 @@ enum ReportWriter {
       .appendingPathComponent(user + ".html", isDirectory: false)
   }
 
-  /// The index's line for a user: all the report keeps of a manifest record. Its sessions are
-  /// those up to as-of, the ones the user's page and charts count; the manifest's `sessions`
-  /// also holds the `afterAsOf` ones it read and left out.
+  /// The index's line for a user: all the report keeps of a manifest record, its ``Glance``
+  /// counting only the sessions up to as-of, as the user's page and charts do.
   static func indexEntry(_ record: Manifest.UserRecord) -> HTMLReport.UserEntry {
     HTMLReport.UserEntry(
-      user: record.user, ok: record.status == .ok, message: record.message,
-      sessions: record.sessions - record.afterAsOf, rowsRejected: record.rows.rejected)
+      user: record.user, ok: record.status == .ok, message: record.message, rowsRejected: record.rows.rejected,
+      glance: record.glance)
   }
 
   /// `cohort/<chart>.svg` (with `svg`) and `report/index.html` (with `html`) of a run or a

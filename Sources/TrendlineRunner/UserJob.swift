@@ -150,6 +150,7 @@ enum UserJob {
     let calendar = settings.calendar
     let asOf = snapshot.asOf.resolve(for: calendar)
     record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
+    record.glance = Glance(ingest.sessions, calendar: calendar, asOf: asOf)
 
     // The names this run writes in the user's folder; whatever else an earlier run left there
     // (a chart since removed from the pipeline, an SVG no longer asked for) goes at the end.
@@ -269,6 +270,8 @@ enum UserJob {
     var record = record
     record.status = .failed
     record.message = message
+    // A failed user's charts are not shown, and neither is a glance of them.
+    record.glance = nil
     return record
   }
 

@@ -304,7 +304,14 @@ struct XMLError: Error, CustomStringConvertible {
     let index = HTMLReport.index(
       .init(
         pipeline: evil, asOf: "2026-11-29", charts: charts,
-        users: [.init(user: evil, ok: false, message: evil, sessions: 0, rowsRejected: 0)]))
+        users: [
+          .init(user: evil, ok: false, message: evil, rowsRejected: 0),
+          .init(
+            user: evil + "2", ok: true, rowsRejected: 0,
+            glance: Glance(
+              lastSession: "2026-11-27", daysSinceLastSession: 2, weekStreak: 1, sessions: 2, previousSessions: 3,
+              records: 0, weekly: [1, 0, 2], lastWeekPartial: true)),
+        ]))
     #expect(!index.contains("<script>alert"))
   }
 

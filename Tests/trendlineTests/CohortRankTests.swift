@@ -67,7 +67,7 @@ import _TrendlineTestSupport
     let scratch = try Scratch()
     let out = try Self.run(scratch)
     let page = try String(contentsOf: out.appendingPathComponent("report/users/ana.html"), encoding: .utf8)
-    #expect(page.contains("<section class=\"chart place\" id=\"place-volume\"><h2>volume among 5 users</h2>"))
+    #expect(page.contains("<section class=\"chart place\" id=\"place-volume\"><h2>Volume among 5 users</h2>"))
     #expect(page.contains("the orange line ana"))
     #expect(page.contains(": percentile rank 30</figcaption>"))
     // Placed once, between the two comments that let a merge place it again.

@@ -87,7 +87,8 @@ import _TrendlineTestSupport
   }
 
   /// With sessions after as-of (lena has 11 after 1 October), the index counts those up to it,
-  /// as her page does: 76, not the 87 the manifest read.
+  /// as her page does (76, not the 87 the manifest read): her last session is as-of's day, and
+  /// her last 4 weeks hold 6 sessions, 1 fewer than the 4 before.
   @Test func theIndexCountsSessionsUpToAsOf() throws {
     let scratch = try RunCommandTests.Scratch()
     let out = try Self.overview(asOf: "2026-10-01", in: scratch)
@@ -96,7 +97,14 @@ import _TrendlineTestSupport
     #expect(lena["sessions"] as? Int == 87)
     #expect(lena["afterAsOf"] as? Int == 11)
     let index = try Self.text(out.appendingPathComponent("report/index.html"))
-    #expect(index.contains(#"lena</a></th><td class="ok">ok</td><td>76</td>"#))
+    let glance = try #require(lena["glance"] as? [String: Any])
+    #expect(glance["lastSession"] as? String == "2026-10-01")
+    #expect(glance["sessions"] as? Int == 6)
+    #expect(glance["previousSessions"] as? Int == 7)
+    #expect(
+      index.contains(
+        #"lena</a></th><td data-sort="0">1 Oct 2026<br><span class="meta">today</span></td>"#
+          + #"<td data-sort="42">42 weeks</td><td data-sort="6">6</td><td data-sort="-1" class="down">"#))
     let page = try Self.text(out.appendingPathComponent("report/users/lena.html"))
     #expect(page.contains("76 sessions up to as-of"))
   }

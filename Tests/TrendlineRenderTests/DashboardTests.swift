@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TrendlineSchema
+
+@testable import TrendlineRender
+
+/// The index's users as a dashboard: a row per user with their glance, every cell carrying the
+/// value it sorts by, and the weekly sparklines on one scale.
+@Suite struct DashboardTests {
+  static let ada = HTMLReport.UserEntry(
+    user: "ada", ok: true, rowsRejected: 1,
+    glance: Glance(
+      lastSession: "2026-11-27", daysSinceLastSession: 2, weekStreak: 3, sessions: 5, previousSessions: 7,
+      records: 2, weekly: [0, 1, 2, 4], lastWeekPartial: true))
+  static let bo = HTMLReport.UserEntry(user: "bo", ok: false, message: "no exports", rowsRejected: 0)
+
+  @Test func aRowSaysEachFigureAndSortsByIt() {
+    let html = HTMLReport.dashboard([Self.ada, Self.bo], asOf: "2026-11-29")
+    #expect(html.contains(#"<table class="users sortable">"#))
+    #expect(html.contains(#"<th scope="col" data-kind="number"><button type="button">Last session</button></th>"#))
+    #expect(
+      html.contains(
+        #"<th scope="row" data-sort="ada"><a href="users/ada.html">ada</a></th>"#
+          + #"<td data-sort="2">27 Nov 2026<br><span class="meta">2 days ago</span></td>"#
+          + #"<td data-sort="3">3 weeks</td><td data-sort="5">5</td>"#))
+    // 5 against 7: two fewer, with an arrow and in words.
+    #expect(
+      html.contains(
+        #"<td data-sort="-2" class="down"><span aria-label="2 fewer than the 28 days before (7)" "#
+          + #"title="2 fewer than the 28 days before (7)">▼ −2</span></td><td data-sort="2">2</td>"#))
+    // A failed user has no figures: a dash, sorted after everyone's.
+    #expect(html.contains(#"<td data-sort="-1">–</td>"#))
+    #expect(html.contains(#"<td class="failed" data-sort="failed">failed: no exports</td>"#))
+  }
+
+  /// Four weeks, 0, 1, 2 and 4 sessions, on a shared scale of 4: bars 5 px wide every 7 px,
+  /// 20 px for the largest; none for 0; the week under way lighter.
+  @Test func theSparklineIsBarsFromZeroOnTheSharedScale() {
+    let svg = HTMLReport.sparkline(Self.ada.glance!, scale: 4)
+    #expect(svg.contains(#"viewBox="0 0 26 21""#))
+    #expect(svg.contains(##"<rect x="7" y="15" width="5" height="5" fill="#0072B2"/>"##))
+    #expect(svg.contains(##"<rect x="14" y="10" width="5" height="10" fill="#0072B2"/>"##))
+    #expect(svg.contains(##"<rect x="21" y="0" width="5" height="20" fill="#9CC3E4"/>"##))
+    #expect(svg.components(separatedBy: "<rect").count == 4)
+    #expect(
+      svg.contains(#"aria-label="Sessions a week, the last 4 weeks, oldest first: 0, 1, 2, 4 (the last week so far)""#))
+  }
+}
