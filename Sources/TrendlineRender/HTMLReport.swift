@@ -439,7 +439,11 @@ public enum HTMLReport {
 
   /// Light by default, dark under `prefers-color-scheme: dark`: the page's colours, and the
   /// charts' through their presentation attributes, which CSS outranks (each colour of
-  /// ``Palette`` is matched by value; a heat map's cell text, on its own shade, is left alone).
+  /// ``Palette`` is matched by value). A heat map's shades (cells, body regions, legend) and the
+  /// counts on them are inverted in lightness with their hue kept (`invert(1) hue-rotate(180deg)`):
+  /// the light ramp's untrained near-white was the brightest shape on a dark page; inverted, no
+  /// training is dark and the most is light. The outlines keep the light scheme's white and grid
+  /// colours, so that inverted they are dark too.
   /// Every pair is WCAG AA: 4.5:1 for text, 3:1 for marks. Tables scroll inside their card.
   static let css = """
     :root{color-scheme:light dark}
@@ -513,6 +517,10 @@ public enum HTMLReport {
     .tl-chart [stroke="#FFFFFF"]{stroke:#161B22}
     .tl-chart [fill="#F3F5F7"]{fill:#21262D}
     .tl-chart .tl-bg{fill:#161B22}
+    .tl-heatmap rect[data-id],.tl-heatmap .tl-on-cell,.tl-body g[data-id]>*,.tl-heatmap rect[stroke="#D8DEE4"],\
+    .tl-body rect[stroke="#D8DEE4"]{filter:invert(1) hue-rotate(180deg)}
+    .tl-body g[data-id]>*{stroke:#FFFFFF}
+    .tl-heatmap rect[stroke="#D8DEE4"],.tl-body rect[stroke="#D8DEE4"]{stroke:#D8DEE4}
     }
 
     """

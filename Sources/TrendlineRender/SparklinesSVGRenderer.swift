@@ -32,10 +32,38 @@ public struct SparklinesSVGRenderer: Sendable {
   }
 
   var width: Double { chartWidth.value(regular: 460) }
-  /// The names' column, and the longest name it holds: longer names are cut with "…"; the full
-  /// name is in the row's `<title>` and the data table.
+  /// The names' column, and the longest line of a name it holds: a longer name goes on two
+  /// lines, broken between words (on a phone "Romanian Deadli…" named no exercise), and only
+  /// one longer still is cut with "…"; the full name is in the row's `<title>` and the data
+  /// table.
   var nameWidth: Double { chartWidth == .regular ? 210 : 120 }
   var maxNameLength: Int { chartWidth == .regular ? 30 : 16 }
+
+  /// The most lines a name takes: three lines of 11 px text, 12 px apart, fit a 40 px row.
+  static let maxNameLines = 3
+
+  /// `name` in lines of at most `length` characters, broken between words (inside a word
+  /// longer than a line), at most ``maxNameLines``, the last cut with "…" if the name goes on.
+  ///
+  /// - Complexity: O(*n*) in the name's length.
+  static func nameLines(_ name: String, length: Int) -> [String] {
+    var lines: [String] = []
+    var rest = Substring(name)
+    while !rest.isEmpty && lines.count < maxNameLines {
+      guard rest.count > length else {
+        lines.append(String(rest))
+        return lines
+      }
+      let head = rest.prefix(length + 1)
+      let breakAt = head.lastIndex(of: " ") ?? rest.index(rest.startIndex, offsetBy: length)
+      lines.append(String(rest[..<breakAt]))
+      rest = rest[breakAt...].drop { $0 == " " }
+    }
+    if !rest.isEmpty, let last = lines.popLast() {
+      lines.append(String(last.prefix(length - 1)) + "…")
+    }
+    return lines
+  }
 
   /// The x scale of row `row`'s line: the output's domain onto the line's 100 px.
   ///
@@ -102,9 +130,12 @@ public struct SparklinesSVGRenderer: Sendable {
       let unloaded = Self.unloaded(line, output)
       b.open("g", [("class", "tl-line")])
       b.element("title", [], content: line.exercise)
-      var name = line.exercise
-      if name.count > maxNameLength { name = String(name.prefix(maxNameLength - 1)) + "…" }
-      b.element("text", [("x", "16"), ("y", f(plot.y + plot.height / 2 + 4))], content: name)
+      let name = Self.nameLines(line.exercise, length: maxNameLength)
+      for (index, text) in name.enumerated() {
+        // Centred on the row's middle, 12 px apart.
+        let y = plot.y + plot.height / 2 + 4 + (Double(index) - Double(name.count - 1) / 2) * 12
+        b.element("text", [("x", "16"), ("y", f(y))], content: text)
+      }
       // A faint baseline marks the window, so an empty stretch reads as "no sessions".
       b.element(
         "line",

@@ -46,3 +46,25 @@ import TrendlineSchema
       svg.contains(#"aria-label="Sessions a week, the last 4 weeks, oldest first: 0, 1, 2, 4 (the last week so far)""#))
   }
 }
+
+/// Exercise names on a phone's sparklines: broken between words onto up to three lines of 16
+/// characters, never cut while they fit.
+@Suite struct SparklineNameTests {
+  @Test(arguments: [
+    ("Squat (Barbell)", ["Squat (Barbell)"]),
+    ("Romanian Deadlift (Barbell)", ["Romanian", "Deadlift", "(Barbell)"]),
+    ("Bicep Curl (Dumbbell)", ["Bicep Curl", "(Dumbbell)"]),
+    ("Standing Calf Raise (Machine)", ["Standing Calf", "Raise (Machine)"]),
+    ("Lat Pull-Downs al Cavo Alto a Presa Larga", ["Lat Pull-Downs", "al Cavo Alto a", "Presa Larga"]),
+    ("Supercalifragilisticexpialidocious", ["Supercalifragili", "sticexpialidocio", "us"]),
+    (
+      "A B C D E F G H I J K L M N O P Q R S T U V W X Y Z A B C D E F G H I J K L M N",
+      [
+        "A B C D E F G H", "I J K L M N O P", "Q R S T U V W X…",
+      ]
+    ),
+  ])
+  func brokenBetweenWords(name: String, lines: [String]) {
+    #expect(SparklinesSVGRenderer.nameLines(name, length: 16) == lines)
+  }
+}
