@@ -26,17 +26,20 @@ trap 'rm -rf "$work"' EXIT
 shots=${1:-"$work/shots"}
 mkdir -p "$shots"
 
-echo "== browser: trendline run Pipelines/overview.json --as-of 2026-11-29"
+echo "== browser: trendline run Pipelines/overview.json --as-of 2026-11-29, and lifts.json"
 swift run -c release trendline run Pipelines/overview.json --as-of 2026-11-29 --output "$work/out" --quiet
+# lifts.json has bests (bench e1RM, top sets): ethan's page is checked for lines with records.
+swift run -c release trendline run Pipelines/lifts.json --as-of 2026-11-29 --output "$work/lifts" --quiet
 
 # CI runs as root, so the sandbox must be off; no GPU in a container.
 browser() { chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars "$@" 2>"$work/stderr"; }
 
-pages=("$work/out/report/index.html" "$work/out/report/users/"*.html)
+pages=("$work/out/report/index.html" "$work/out/report/users/"*.html "$work/lifts/report/users/ethan.html")
 failed=0
 for page in "${pages[@]}"; do
   name=$(basename "$(dirname "$page")")-$(basename "$page" .html)
   [ "$(basename "$page")" = index.html ] && name=index
+  [[ "$page" == "$work/lifts/"* ]] && name=lifts-$name
   browser --screenshot="$shots/$name.png" --window-size=1280,2400 "file://$page" >/dev/null
   [ -s "$shots/$name.png" ] || { echo "browser: no screenshot of $page"; failed=1; }
   browser --screenshot="$shots/$name-390.png" --window-size=390,2400 "file://$page" >/dev/null
@@ -77,6 +80,27 @@ if grep -qi '<script>alert' <<<"$dom"; then
 fi
 scripts=$(grep -o '<script' <<<"$dom" | wc -l)
 [ "$scripts" = 1 ] || { echo "browser: mason: $scripts script elements, expected only the report's own"; failed=1; }
+
+echo "== browser: a best is a line with its records ringed, a total bars (SPEC 11.8)"
+browser --dump-dom "file://$work/lifts/report/users/ethan.html" >"$work/ethan-lifts.html"
+python3 - "$work/ethan-lifts.html" <<'PY' || failed=1
+import sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+# The wide drawing of each chart: its <svg> up to the next </svg>.
+def chart(title):
+    start = dom.find(f">{title}</title>")
+    assert start >= 0, f"no drawing titled {title}"
+    return dom[dom.rfind("<svg", 0, start): dom.find("</svg>", start)]
+bench = chart("bench-e1rm — ethan")
+problems = []
+if 'class="tl-bars"' in bench: problems.append("bench-e1rm is drawn with bars")
+if bench.count('class="tl-line"') != 2: problems.append("bench-e1rm: not a line per measure")
+if 'class="tl-point tl-record"' not in bench: problems.append("bench-e1rm: no record ringed")
+legs = chart("leg-sets — ethan")
+if 'class="tl-bars"' not in legs: problems.append("leg-sets (a total) is not drawn with bars")
+for problem in problems: print("browser:", problem)
+sys.exit(1 if problems else 0)
+PY
 
 [ "$failed" = 0 ] || exit 1
 echo "browser: ${#pages[@]} pages passed their self-test, light and dark, at 1280 and 390 px; screenshots in $shots"

@@ -133,7 +133,9 @@ public enum HTMLReport {
     }
     body += recent(page)
     body += notedRows(page)
-    return document(title: "\(page.user) — Trendline", body: body)
+    return document(
+      title: "\(page.user) — Trendline", body: body,
+      asOf: (page.asOf.epochSeconds, LocalDate(page.asOf, in: page.timeZone).utcMidnight.epochSeconds))
   }
 
   /// `report/index.html`.
@@ -155,7 +157,10 @@ public enum HTMLReport {
       if let segmented = segments[chart.name] { body += segmentsFigure(segmented) }
     }
     body += dashboard(index.users, asOf: index.asOf)
-    return document(title: "\(index.pipeline) — Trendline report", body: body)
+    // The index's charts are the cohort's, whose rows are dates: none may start after as-of's.
+    let day = LocalDate(key: String(index.asOf.prefix(10)))?.utcMidnight.epochSeconds
+    return document(
+      title: "\(index.pipeline) — Trendline report", body: body, asOf: day.map { ($0 + 86_399, $0) })
   }
 
   /// A user id as a URL path segment: ids are plain file names already (the input layout checks
@@ -429,11 +434,15 @@ public enum HTMLReport {
     return out + "</section>\n"
   }
 
-  static func document(title: String, body: String) -> String {
-    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+  /// A report page. `asOf` is the page's as-of instant and the first second of its date in UTC
+  /// (cohort rows are dates placed at UTC midnight), on `<main>`: the self-test checks that no
+  /// chart shows a point after them (SPEC 11.9).
+  static func document(title: String, body: String, asOf: (instant: Int64, day: Int64)? = nil) -> String {
+    let bounds = asOf.map { " data-asof=\"\($0.instant)\" data-asof-day=\"\($0.day)\"" } ?? ""
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       + "<title>" + XMLEscape.escape(title) + "</title>\n<style>\n" + css + "</style>\n</head>\n"
-      + "<body data-script=\"pending\">\n<main>\n" + body + "</main>\n<script>\n" + script
+      + "<body data-script=\"pending\">\n<main" + bounds + ">\n" + body + "</main>\n<script>\n" + script
       + "</script>\n</body>\n</html>\n"
   }
 
@@ -543,6 +552,8 @@ public enum HTMLReport {
   /// - no text is drawn under 11 px, and nothing runs out of its card;
   /// - arrow keys move the read-out, and a drag across a plot shows the range's summary;
   /// - each period button of a body figure shows that period, and only it;
+  /// - no chart has a point after as-of (`<main data-asof>`), and every sortable table sorts
+  ///   by each column both ways without losing a row;
   /// - every mark a screen reader stops at says something;
   /// - the page fetched nothing.
   static let script = """
@@ -676,6 +687,15 @@ public enum HTMLReport {
     if(location.hash==='#selftest'){
       var failures=[];
       function fail(what){if(failures.length<20)failures.push(what);}
+      var main=document.querySelector('main');
+      if(main.hasAttribute('data-asof')){
+        var asof=+main.getAttribute('data-asof'),day=+main.getAttribute('data-asof-day');
+        document.querySelectorAll('svg.tl-chart').forEach(function(svg){
+          var bound=svg.classList.contains('tl-cohort-series')?day:asof;
+          svg.querySelectorAll('.tl-pts > g[data-t]').forEach(function(p){
+            if(+p.getAttribute('data-t')>bound)fail('after as-of: '+p.getAttribute('data-r'));});
+        });
+      }
       document.querySelectorAll('table.sortable').forEach(function(table){
         var heads=table.querySelectorAll('thead th'),n=table.tBodies[0].rows.length;
         heads.forEach(function(th,col){
