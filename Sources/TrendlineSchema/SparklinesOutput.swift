@@ -85,7 +85,9 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
     let high = values.max() ?? 0
     let span = max(high - low, max(abs(low), abs(high)) * minimumSpan, high == low && high == 0 ? 1 : 0)
     let middle = (low + high) / 2
-    return AxisDomain(min: middle - span / 2, max: middle + span / 2)
+    // Never past the values: middle ± half the span can land an ulp inside them (24.94758035
+    // kg came out as …006), and an app that clips to the domain would drop that point.
+    return AxisDomain(min: Swift.min(low, middle - span / 2), max: Swift.max(high, middle + span / 2))
   }
 
   /// Whether `points` of `value` have no load: a weight whose every point is 0.
