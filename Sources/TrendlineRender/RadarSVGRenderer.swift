@@ -126,10 +126,10 @@ public struct RadarSVGRenderer: Sendable {
         ("fill-opacity", "0.18"), ("stroke", colour), ("stroke-width", "2"), ("stroke-linejoin", "round"),
       ]
       if period.partial { attributes.append(("stroke-dasharray", "5 3")) }
-      let said = zip(output.axes, period.counts).map { "\($0.label) \($1)" }.joined(separator: ", ")
       attributes += SVGFrame.mark(
-        PeriodName.long(LocalDate(period.start, in: zone), granularity) + (period.partial ? " (so far)" : "") + ": "
-          + said)
+        ReadOut.radarPeriod(
+          start: period.start, partial: period.partial, axes: output.axes, counts: period.counts,
+          granularity: granularity, zone: zone))
       b.element("polygon", attributes)
     }
     b.newline()

@@ -8,7 +8,7 @@ import TrendlineSchema
 /// the span of its own points: a line that stops early shows that the exercise stopped.
 /// Each line has its own y range, because a sparkline shows a shape, not a magnitude (the number
 /// beside it gives the magnitude); but never narrower than a fifth of its largest value
-/// (``minimumSpan``), so a 2.5 kg change on an 80 kg top set moves the line an eighth of its
+/// (``SparklinesOutput/minimumSpan``), so a 2.5 kg change on an 80 kg top set moves the line an eighth of its
 /// height, not all of it. A line of a weight value whose every point is 0 (a body-weight or
 /// cardio exercise: no load recorded) is said in words, not drawn as a flat line at "0 kg".
 public struct SparklinesSVGRenderer: Sendable {
@@ -163,8 +163,9 @@ public struct SparklinesSVGRenderer: Sendable {
           "circle",
           [("cx", f(x.x(last.t))), ("cy", f(y.y(lastShown))), ("r", "2.5"), ("fill", Palette.trend)]
             + SVGFrame.mark(
-              line.exercise + ": latest " + ShownNumber.display(lastShown) + unit + ", "
-                + SVGFrame.count(line.points.count, "session") + " in the window"))
+              ReadOut.sparkline(
+                exercise: line.exercise, latest: last.v, sessions: line.points.count, noLoad: false,
+                value: output.value, units: output.units)))
         b.element(
           "text", [("x", f(plot.maxX + 12)), ("y", f(plot.y + plot.height / 2 + 4))],
           content: ShownNumber.display(lastShown) + unit)
@@ -195,18 +196,11 @@ public struct SparklinesSVGRenderer: Sendable {
     return b.text
   }
 
-  /// The smallest y span of a line, as a share of its largest value.
-  static let minimumSpan = 0.2
-
-  /// Row `plot`'s y scale for `values`: their range, widened about its middle to at least
-  /// ``minimumSpan`` of the largest magnitude (1 when that is 0), so a flat line sits in the
-  /// middle and a small change looks small.
+  /// Row `plot`'s y scale for `values`: ``SparklinesOutput/fittedDomain(_:)``, the rule the
+  /// JSON's `yDomain` is written by, here over the values as shown.
   static func yScale(_ values: [Double], plot: PlotRect) -> LinearScale {
-    let low = values.min() ?? 0
-    let high = values.max() ?? 0
-    let span = max(high - low, max(abs(low), abs(high)) * minimumSpan, high == low && high == 0 ? 1 : 0)
-    let middle = (low + high) / 2
-    return LinearScale(domain: (middle - span / 2)...(middle + span / 2), bottom: plot.maxY - 2, top: plot.y + 2)
+    let domain = SparklinesOutput.fittedDomain(values)
+    return LinearScale(domain: domain.min...domain.max, bottom: plot.maxY - 2, top: plot.y + 2)
   }
 
   /// The unit after a shown value: reps, or the person's weight unit.
@@ -228,9 +222,8 @@ public struct SparklinesSVGRenderer: Sendable {
     }
   }
 
-  /// A line of a weight value whose every point is 0: an exercise with no load recorded
-  /// (a plank, a run), whose values are unknown rather than 0 kg.
+  /// A line of a weight value whose every point is 0 (``SparklinesOutput/hasNoLoad(_:_:)``).
   static func unloaded(_ line: SparklinesOutput.Line, _ output: SparklinesOutput) -> Bool {
-    output.value != .reps && line.points.allSatisfy { $0.v == 0 }
+    SparklinesOutput.hasNoLoad(line.points, output.value)
   }
 }

@@ -35,11 +35,10 @@ public struct StreakSVGRenderer: Sendable {
       ? ChartWidth.compactWidth : max(Self.left * 2 + Double(perRow) * (Self.cell + Self.gap), 420)
     let unit = output.granularity.rawValue
     let share = output.share.map { ShownNumber.display($0 * 100, decimals: 0) + " %" } ?? "–"
-    let target =
-      "\(MeasureDisplay.text(output.atLeast, output.measure, output.units)) \(MeasureDisplay.short(output.measure))"
-    let summary =
-      "current \(output.current.length) \(unit)\(output.current.length == 1 ? "" : "s") · longest "
-      + "\(output.longest.length) · \(share) of \(output.complete) complete \(unit)s met"
+    let target = ReadOut.streakTarget(output.atLeast, output.measure, output.units)
+    let summary = ReadOut.streakSummary(
+      current: output.current.length, longest: output.longest.length, share: output.share, complete: output.complete,
+      granularity: output.granularity)
     // Header lines wrap on a phone; the 13 px summary is measured a seventh wider.
     let subtitle = SVGFrame.wrap(
       [output.user, "\(unit)s with at least \(target)", "as of \(LocalDate(output.asOf, in: zone).long)"],
@@ -78,7 +77,10 @@ public struct StreakSVGRenderer: Sendable {
       }
       let value = period.value.map { MeasureDisplay.text($0, output.measure, output.units) } ?? "no value"
       let label = "\(LocalDate(period.start, in: zone).long): \(value)\(period.partial ? " so far" : "")"
-      b.open("rect", attributes + SVGFrame.mark(label + (period.met ? ", met" : period.partial ? "" : ", missed")))
+      let said = ReadOut.streakPeriod(
+        start: period.start, partial: period.partial, value: period.value, met: period.met, measure: output.measure,
+        zone: zone, units: output.units)
+      b.open("rect", attributes + SVGFrame.mark(said))
       b.element("title", [], content: label)
       b.close("rect")
     }

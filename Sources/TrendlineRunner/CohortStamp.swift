@@ -163,7 +163,7 @@ enum CohortStamp {
     else { return (false, nil) }
     let bytes = [UInt8](data)
     guard let written = user.values[chart.cohort.chart] ?? Self.buckets(bytes) else { return (false, nil) }
-    let (member, rank, segment) = try stamp(chart, of: written, user: user, groupBy: groupBy)
+    let (member, rank, segment, rows) = try stamp(chart, of: written, user: user, groupBy: groupBy)
     guard let stamped = SeriesOutput.stamping(member: member, into: bytes) else { return (false, nil) }
     try replace(staged, with: stamped, at: path, ownStaged: ownStaged)
     guard decode else { return (true, nil) }
@@ -171,13 +171,14 @@ enum CohortStamp {
     series.cohortYAxis = chart.cohort.yAxis
     series.cohortRank = rank
     series.segmentRank = segment
+    series.cohortRows = rows
     return (true, series)
   }
 
-  /// The user's stamp of `chart`: the encoded member (the cohort's axis, then the ranks), and
-  /// the ranks themselves.
+  /// The user's stamp of `chart`: the encoded member (the cohort's axis, then the ranks and the
+  /// cohort row of each bucket), and the ranks and rows themselves.
   private static func stamp(_ chart: Chart, of written: CohortRanks.Buckets, user: User, groupBy: String?) throws
-    -> (member: [UInt8], rank: [Measure: [Double?]], segment: SeriesOutput.SegmentRank?)
+    -> (member: [UInt8], rank: [Measure: [Double?]], segment: SeriesOutput.SegmentRank?, rows: [String?])
   {
     let rank = chart.ranks.ranks(of: written)
     let segment = groupBy.map { groupBy in
@@ -187,8 +188,10 @@ enum CohortStamp {
         rank: chart.segmentRanks[key]?.ranks(of: written)
           ?? rank.mapValues { Array(repeating: nil, count: $0.count) })
     }
-    let member = try chart.axis + SeriesOutput.cohortRankMember(rank, segment: segment, measures: written.measures)
-    return (member, rank, segment)
+    let rows = chart.ranks.rows(of: written)
+    let member =
+      try chart.axis + SeriesOutput.cohortRankMember(rank, segment: segment, rows: rows, measures: written.measures)
+    return (member, rank, segment, rows)
   }
 
   /// What the ranks need of a written series (its measures, and each bucket's id and values),

@@ -34,9 +34,12 @@ public enum ChartOutput: Sendable, Equatable {
   }
 
   /// The same output stating `units`. Stages compute in kilograms and metres and never see a
-  /// person's units, so the one place that runs a chart stamps them on what it made.
+  /// person's units, so the one place that runs a chart stamps them on what it made. The
+  /// read-outs of sparklines, records and streaks are in those units, so they are written again
+  /// here; a series' are written by `Emit`, which is given the units.
   ///
-  /// - Complexity: O(1), the output's arrays being shared, not copied.
+  /// - Complexity: O(1) for a series, radar or heat map, the output's arrays being shared, not
+  ///   copied; O(*n*) for the *n* lines, records or periods of the others.
   public func with(units: Units) -> ChartOutput {
     switch self {
     case .series(var value):
@@ -50,13 +53,13 @@ public enum ChartOutput: Sendable, Equatable {
       return .heatmap(value)
     case .sparklines(var value):
       value.units = units
-      return .sparklines(value)
+      return .sparklines(value.withDerivedFields())
     case .records(var value):
       value.units = units
-      return .records(value)
+      return .records(value.withDerivedFields())
     case .streak(var value):
       value.units = units
-      return .streak(value)
+      return .streak(value.withDerivedFields())
     }
   }
 

@@ -286,6 +286,8 @@ extension Array where Element: PeriodOfOutput {
 protocol PeriodOfOutput {
   var id: String { get set }
   var start: Date { get }
+  var end: Date { get }
+  var label: String { get set }
   var isIncomplete: Bool { get }
   func completed(zone: TimeZone, asOf: Int64) -> Self
 }
@@ -333,5 +335,19 @@ enum UserOutputHeader {
       try c.decode(String.self, forKey: .chart), try c.decode(String.self, forKey: .timeZone),
       try c.decode(Date.self, forKey: .asOf)
     )
+  }
+}
+
+extension Array where Element: PeriodOfOutput {
+  /// Each period's `label` written by `readOut(period, granularity, zone)`: every period is
+  /// named at the first one's granularity, in the zone named `zone`, as the SVG names them (a
+  /// radar or heat map output does not store its granularity).
+  ///
+  /// - Complexity: O(*p*) calls of `readOut` for *p* periods.
+  mutating func writeLabels(zone: String, _ readOut: (Element, Granularity, TimeZone) -> String) {
+    guard let first else { return }
+    let zone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+    let granularity = PeriodName.granularity(start: first.start, end: first.end)
+    for index in indices { self[index].label = readOut(self[index], granularity, zone) }
   }
 }

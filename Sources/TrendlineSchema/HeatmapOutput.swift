@@ -30,8 +30,14 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
     public var end: Date
     public var partial: Bool
     public var groups: [Group]
+    /// What a screen reader says for the period: `Week of 23 Nov 2026 (so far): Chest 2,
+    /// Quadriceps 1`, the trained groups most first, or `nothing trained`
+    /// (``ReadOut/heatmapPeriod(start:partial:groups:granularity:zone:)``). Written by
+    /// ``HeatmapOutput/withDerivedFields()``.
+    public var label: String = ""
 
-    public init(id: String, start: Date, end: Date, partial: Bool, groups: [Group]) {
+    public init(id: String, start: Date, end: Date, partial: Bool, groups: [Group], label: String = "") {
+      self.label = label
       self.id = id
       self.start = start
       self.end = end
@@ -50,6 +56,13 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
   public var asOf: Date
   /// Oldest first; the last one contains as-of.
   public var periods: [Period]
+  /// The largest `sessions` of any group in any period, the count where `intensity` is 1: the
+  /// legend's top (0 when nothing was trained).
+  public var largest: Int
+  /// The index in `periods` of the one a body figure shows first: the newest with a session,
+  /// else the newest (on the 1st of a month the month so far is empty, and a blank figure reads
+  /// as "no data"); `null` without periods.
+  public var shownPeriod: Int?
 
   public init(user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, periods: [Period]) {
     self.schema = Self.schemaID
@@ -59,20 +72,46 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
     self.units = units
     self.asOf = asOf
     self.periods = periods
+    self.largest = 0
+    self = withDerivedFields()
   }
 
-  enum CodingKeys: String, UserOutputCodingKey { case schema, user, chart, timeZone, asOf, periods }
+  /// This output with what its groups imply written out for an app: `largest`, `shownPeriod`
+  /// and each period's `label`, every period named at the first one's granularity. The
+  /// initializers call it; a caller that changes `periods` calls it again.
+  ///
+  /// - Complexity: O(*p* × *g* log *g*), where *p* is the number of periods and *g* of groups.
+  public func withDerivedFields() -> HeatmapOutput {
+    var output = self
+    output.largest = periods.lazy.flatMap { $0.groups.lazy.map(\.sessions) }.max() ?? 0
+    output.shownPeriod = periods.lastIndex { $0.groups.contains { $0.sessions > 0 } } ?? periods.indices.last
+    output.periods.writeLabels(zone: timeZone) { period, granularity, zone in
+      ReadOut.heatmapPeriod(
+        start: period.start, partial: period.partial, groups: period.groups, granularity: granularity, zone: zone)
+    }
+    return output
+  }
+
+  enum CodingKeys: String, UserOutputCodingKey {
+    case schema, user, chart, timeZone, asOf, periods, largest, shownPeriod
+  }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     units = try UserOutputHeader.units(decoder)
     periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+    // `largest`, `shownPeriod` and the labels were added to `trendline/heatmap@1` later: an older
+    // file's are worked out as a run would write them.
+    let largest = try c.decodeAdded(Int.self, forKey: .largest)
+    self.largest = largest ?? 0
+    shownPeriod = try c.decodeIfPresent(Int.self, forKey: .shownPeriod)
+    if largest == nil || periods.contains(where: \.label.isEmpty) { self = withDerivedFields() }
   }
 }
 
 extension HeatmapOutput.Period: PeriodOfOutput {
-  enum CodingKeys: String, CodingKey { case id, start, end, partial, groups }
+  enum CodingKeys: String, CodingKey { case id, start, end, partial, groups, label }
 
   /// Decodes a period; `id`, added to this schema's version later, may be absent and is then
   /// the local start date (``completed(zone:asOf:)``).
@@ -83,12 +122,14 @@ extension HeatmapOutput.Period: PeriodOfOutput {
     end = try c.decode(Date.self, forKey: .end)
     partial = try c.decode(Bool.self, forKey: .partial)
     groups = try c.decode([HeatmapOutput.Group].self, forKey: .groups)
+    label = try c.decodeAdded(String.self, forKey: .label) ?? ""
   }
 
 }
 
 extension HeatmapOutput: OutputWritable {
-  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, periods`.
+  /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, periods`, then the
+  /// drawing's `largest, shownPeriod`.
   ///
   /// - Complexity: O(*p* × *g*), where *p* is the number of periods and *g* of groups.
   public func write(to writer: inout OutputWriter) throws {
@@ -96,12 +137,15 @@ extension HeatmapOutput: OutputWritable {
       schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     writer.key("periods")
     try writer.array(periods)
+    writer.member("largest", largest)
+    writer.key("shownPeriod")
+    if let shownPeriod { writer.number(shownPeriod) } else { writer.null() }
     writer.endObject()
   }
 }
 
 extension HeatmapOutput.Period: OutputWritable {
-  /// Writes `id, start, end, partial, groups`.
+  /// Writes `id, start, end, partial, groups, label`.
   ///
   /// - Complexity: O(*g*), where *g* is the number of groups.
   public func write(to writer: inout OutputWriter) throws {
@@ -112,6 +156,7 @@ extension HeatmapOutput.Period: OutputWritable {
     writer.member("partial", partial)
     writer.key("groups")
     try writer.array(groups)
+    writer.member("label", label)
     writer.endObject()
   }
 }

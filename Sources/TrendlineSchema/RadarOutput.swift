@@ -34,11 +34,16 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     public var counts: [Int]
     /// `counts` ÷ the largest count over all axes and periods of this output, 0…1.
     public var scale: [Double]
+    /// What a screen reader says for the period's polygon, as the SVG does: `Nov 2026 (so far):
+    /// Chest 2, Back 1, Legs 0` (``ReadOut/radarPeriod(start:partial:axes:counts:granularity:zone:)``).
+    /// Filled in by ``RadarOutput``'s initializers, which know the axes and the zone.
+    public var label: String = ""
 
     public init(
       id: String, start: Date, end: Date, partial: Bool, elapsed: Double = 1, sessions: Int, counts: [Int],
-      scale: [Double]
+      scale: [Double], label: String = ""
     ) {
+      self.label = label
       self.id = id
       self.start = start
       self.end = end
@@ -76,6 +81,16 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
   public var largest: Int
   /// Most sessions first, then by name.
   public var unmappedExercises: [UnmappedExercise]
+  /// Each spoke's angle in degrees, parallel to `axes`: measured clockwise from straight up, so
+  /// spoke *i* of *n* is at 360 × *i* ÷ *n* (`[0, 72, 144, 216, 288]` for five). An app draws the
+  /// spoke at (sin θ, −cos θ) on a y-down canvas (SwiftUI's, SVG's); a y-up formula would turn
+  /// the chart anticlockwise.
+  public var axisAngles: [Double]
+  /// The grid's rings: a sessions axis from 0 to a round count at or above `largest`, with rings
+  /// for 3, 4, 5 and 7 labels (``YAxis``, `unit` `sessions`). A chart with *k* rings puts each
+  /// at `ticks[k]`'s value and a vertex at `counts[i]` on the radial scale 0 … the last tick of
+  /// `ticks[k]`. `scale` stays relative to `largest`, the SVG's outer ring.
+  public var rings: YAxis
 
   public init(
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, axes: [Axis], periods: [Period],
@@ -91,10 +106,30 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     self.periods = periods
     self.largest = periods.lazy.flatMap(\.counts).max() ?? 0
     self.unmappedExercises = unmappedExercises
+    self.axisAngles = []
+    self.rings = YAxis(unit: "", domain: AxisDomain(min: 0, max: 0), ticks: [:])
+    self = withDerivedFields()
+  }
+
+  /// This output with what its counts imply written out for an app: `axisAngles`, `rings` and
+  /// each period's `label` (spoke order, at the first period's granularity, as the SVG names
+  /// them). The initializers call it; a caller that changes `axes` or `periods` calls it again.
+  ///
+  /// - Complexity: O(*p* × *a*), where *p* is the number of periods and *a* of axes.
+  public func withDerivedFields() -> RadarOutput {
+    var output = self
+    output.axisAngles = (0..<axes.count).map { 360 * Double($0) / Double(axes.count) }
+    output.rings = YAxis(measure: .sessions, largest: Double(largest), units: units)
+    output.periods.writeLabels(zone: timeZone) { period, granularity, zone in
+      ReadOut.radarPeriod(
+        start: period.start, partial: period.partial, axes: axes, counts: period.counts, granularity: granularity,
+        zone: zone)
+    }
+    return output
   }
 
   enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, axes, largest, periods, unmappedExercises
+    case schema, user, chart, timeZone, asOf, axes, largest, periods, unmappedExercises, axisAngles, rings
   }
 
   public init(from decoder: any Decoder) throws {
@@ -105,11 +140,17 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
     largest = try c.decodeAdded(Int.self, forKey: .largest) ?? periods.lazy.flatMap(\.counts).max() ?? 0
     unmappedExercises = try c.decode([UnmappedExercise].self, forKey: .unmappedExercises)
+    // Added to `trendline/radar@1` later: an older file's are worked out as a run would write them.
+    let angles = try c.decodeAdded([Double].self, forKey: .axisAngles)
+    let rings = try c.decodeAdded(YAxis.self, forKey: .rings)
+    axisAngles = angles ?? []
+    self.rings = rings ?? YAxis(unit: "", domain: AxisDomain(min: 0, max: 0), ticks: [:])
+    if angles == nil || rings == nil || periods.contains(where: \.label.isEmpty) { self = withDerivedFields() }
   }
 }
 
 extension RadarOutput.Period: PeriodOfOutput {
-  enum CodingKeys: String, CodingKey { case id, start, end, partial, elapsed, sessions, counts, scale }
+  enum CodingKeys: String, CodingKey { case id, start, end, partial, elapsed, sessions, counts, scale, label }
 
   /// Decodes a period; `id` and `elapsed`, added to `trendline/radar@1` later, may be absent and
   /// are then filled in by the output (``completed(zone:asOf:)``).
@@ -123,6 +164,7 @@ extension RadarOutput.Period: PeriodOfOutput {
     sessions = try c.decode(Int.self, forKey: .sessions)
     counts = try c.decode([Int].self, forKey: .counts)
     scale = try c.decode([Double].self, forKey: .scale)
+    label = try c.decodeAdded(String.self, forKey: .label) ?? ""
   }
 
   var isIncomplete: Bool { id.isEmpty || elapsed < 0 }
@@ -140,7 +182,7 @@ extension RadarOutput.Period: PeriodOfOutput {
 
 extension RadarOutput: OutputWritable {
   /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, axes, largest, periods,
-  /// unmappedExercises`.
+  /// unmappedExercises`, then the drawing's `axisAngles, rings`.
   ///
   /// - Complexity: O(*p* × *a* + *u*), where *p* is the number of periods, *a* of axes and *u*
   ///   of unmapped exercises.
@@ -154,6 +196,10 @@ extension RadarOutput: OutputWritable {
     try writer.array(periods)
     writer.key("unmappedExercises")
     try writer.array(unmappedExercises)
+    writer.key("axisAngles")
+    try writer.array(axisAngles) { try $0.number($1) }
+    writer.key("rings")
+    try rings.write(to: &writer)
     writer.endObject()
   }
 }
@@ -171,7 +217,7 @@ extension RadarOutput.Axis: OutputWritable {
 }
 
 extension RadarOutput.Period: OutputWritable {
-  /// Writes `id, start, end, partial, elapsed, sessions, counts, scale`.
+  /// Writes `id, start, end, partial, elapsed, sessions, counts, scale, label`.
   ///
   /// - Complexity: O(*a*), where *a* is the number of axes.
   public func write(to writer: inout OutputWriter) throws {
@@ -186,6 +232,7 @@ extension RadarOutput.Period: OutputWritable {
     writer.array(counts) { $0.number($1) }
     writer.key("scale")
     try writer.array(scale) { try $0.number($1) }
+    writer.member("label", label)
     writer.endObject()
   }
 }

@@ -373,3 +373,124 @@ extension [UInt8] {
     text.withUTF8 { append(contentsOf: $0) }
   }
 }
+
+// The read-outs of the charts other than the series: one sentence an app gives a screen reader
+// for a period, a line, a record or a streak, in the user's units and zone, so that no app
+// formats a number or a date of its own (and every app says what the SVG says).
+extension ReadOut {
+  /// `5 sessions`, `1 session`: a count with its noun.
+  ///
+  /// - Complexity: O(1).
+  public static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+  /// A radar period: `Nov 2026 (so far): Chest 2, Back 1, Legs 0`, each axis's sessions in spoke
+  /// order, as the SVG's polygon says it.
+  ///
+  /// - Complexity: O(*a*), where *a* is the number of axes.
+  public static func radarPeriod(
+    start: Date, partial: Bool, axes: [RadarOutput.Axis], counts: [Int], granularity: Granularity, zone: TimeZone
+  ) -> String {
+    PeriodName.long(LocalDate(start, in: zone), granularity) + (partial ? " (so far)" : "") + ": "
+      + zip(axes, counts).map { "\($0.label) \($1)" }.joined(separator: ", ")
+  }
+
+  /// A heat map period: `Week of 23 Nov 2026 (so far): Chest 2, Quadriceps 1`, the groups
+  /// trained, most sessions first (catalog order among equals), or `nothing trained`. The 30-odd
+  /// untrained groups are left out: read aloud, they would bury the few that were trained.
+  ///
+  /// - Complexity: O(*g* log *g*), where *g* is the number of groups.
+  public static func heatmapPeriod(
+    start: Date, partial: Bool, groups: [HeatmapOutput.Group], granularity: Granularity, zone: TimeZone
+  ) -> String {
+    let trained = groups.enumerated().filter { $0.element.sessions > 0 }.sorted {
+      ($0.element.sessions, $1.offset) > ($1.element.sessions, $0.offset)
+    }
+    let said = trained.map { "\($0.element.name) \($0.element.sessions)" }.joined(separator: ", ")
+    return PeriodName.long(LocalDate(start, in: zone), granularity) + (partial ? " (so far)" : "") + ": "
+      + (trained.isEmpty ? "nothing trained" : said)
+  }
+
+  /// A sparkline's latest value as drawn beside it: `225 lb`, `12 reps` (one decimal at most).
+  ///
+  /// - Complexity: O(1).
+  public static func sparklineValue(_ v: Double, _ value: SparklinesOutput.Value, _ units: Units) -> String {
+    value == .reps
+      ? ShownNumber.display(v) + " reps"
+      : ShownNumber.display(units.weight(fromKilograms: v)) + " " + units.weight.rawValue
+  }
+
+  /// A sparkline: `Bench Press: latest 225 lb, 5 sessions in the window`, or for a line with no
+  /// load `Plank: no load recorded, 3 sessions in the window`.
+  ///
+  /// - Complexity: O(1).
+  public static func sparkline(
+    exercise: String, latest: Double?, sessions: Int, noLoad: Bool, value: SparklinesOutput.Value, units: Units
+  ) -> String {
+    let window = count(sessions, "session") + " in the window"
+    guard !noLoad, let latest else { return exercise + ": no load recorded, " + window }
+    return exercise + ": latest " + sparklineValue(latest, value, units) + ", " + window
+  }
+
+  /// A record as it was set: `Bench Press: top set 102.5 kg on 3 Nov 2026, up from 100 kg`,
+  /// `… e1RM 110 kg …`, `Bench Press: 8 reps at 80 kg on 3 Nov 2026, up from 6`.
+  ///
+  /// - Complexity: O(1).
+  public static func record(_ record: RecordsOutput.Record, exercise: String, zone: TimeZone, units: Units) -> String {
+    let date = " on " + LocalDate(record.at, in: zone).long + ", up from "
+    switch record.kind {
+    case .topSetKg, .e1rmKg:
+      let measure: Measure = record.kind == .topSetKg ? .topSetKg : .e1rmKg
+      return exercise + ": " + MeasureDisplay.short(measure) + " " + MeasureDisplay.text(record.value, measure, units)
+        + date + MeasureDisplay.text(record.previous, measure, units)
+    case .repsAtWeight:
+      return exercise + ": " + MeasureDisplay.text(record.value, .reps, units) + " reps at "
+        + MeasureDisplay.text(record.weightKg, .topSetKg, units) + date
+        + MeasureDisplay.text(record.previous, .reps, units)
+    }
+  }
+
+  /// A records row: `Bench Press: top set 102.5 kg on 3 Nov 2026 · e1RM 116.7 kg on 3 Nov 2026 ·
+  /// 4 records`, `–` for a best never set.
+  ///
+  /// - Complexity: O(1).
+  public static func recordsExercise(_ exercise: RecordsOutput.Exercise, zone: TimeZone, units: Units) -> String {
+    func best(_ best: RecordsOutput.Best?, _ measure: Measure) -> String {
+      guard let best else { return MeasureDisplay.short(measure) + " –" }
+      return MeasureDisplay.short(measure) + " " + MeasureDisplay.text(best.value, measure, units) + " on "
+        + LocalDate(best.at, in: zone).long
+    }
+    return exercise.exercise + ": " + best(exercise.topSetKg, .topSetKg) + " · " + best(exercise.e1rmKg, .e1rmKg)
+      + " · " + count(exercise.records.count, "record")
+  }
+
+  /// The target of a streak: `2 sessions`, `5 000 kg volume`.
+  ///
+  /// - Complexity: O(1).
+  public static func streakTarget(_ atLeast: Double, _ measure: Measure, _ units: Units) -> String {
+    "\(MeasureDisplay.text(atLeast, measure, units)) \(MeasureDisplay.short(measure))"
+  }
+
+  /// A streak's three numbers, as the SVG's summary: `current 3 weeks · longest 5 · 67 % of 12
+  /// complete weeks met` (`–` with no complete period).
+  ///
+  /// - Complexity: O(1).
+  public static func streakSummary(
+    current: Int, longest: Int, share: Double?, complete: Int, granularity: Granularity
+  ) -> String {
+    let unit = granularity.rawValue
+    let shown = share.map { ShownNumber.display($0 * 100, decimals: 0) + " %" } ?? "–"
+    return "current \(count(current, unit)) · longest \(longest) · \(shown) of \(complete) complete \(unit)s met"
+  }
+
+  /// A streak period, as the SVG's square says it: `23 Nov 2026: 2 sessions, met`, `30 Nov 2026:
+  /// 1 sessions so far` (the period under way is not missed yet), `no value` for an unknown one.
+  ///
+  /// - Complexity: O(1).
+  public static func streakPeriod(
+    start: Date, partial: Bool, value: Double?, met: Bool, measure: Measure, zone: TimeZone, units: Units
+  ) -> String {
+    let shown = value.map { MeasureDisplay.text($0, measure, units) } ?? "no value"
+    return "\(LocalDate(start, in: zone).long): \(shown)\(partial ? " so far" : "")"
+      + (met ? ", met" : partial ? "" : ", missed")
+  }
+}

@@ -43,6 +43,11 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
     public var previous: Double
     public var weightKg: Double
     public var reps: Double
+    /// What a screen reader says for the record, in the user's units and zone: `Bench Press: top
+    /// set 102.5 kg on 3 Nov 2026, up from 100 kg`, `Bench Press: 8 reps at 80 kg on 3 Nov 2026,
+    /// up from 6` (``ReadOut/record(_:exercise:zone:units:)``). Written by
+    /// ``RecordsOutput/withDerivedFields()``.
+    public var label: String = ""
 
     public init(kind: Kind, at: Date, value: Double, previous: Double, weightKg: Double, reps: Double) {
       self.kind = kind
@@ -64,6 +69,9 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
     public var repsAtWeight: [Best]
     /// Oldest first.
     public var records: [Record]
+    /// The exercise's row read out: `Bench Press: top set 102.5 kg on 3 Nov 2026 · e1RM 116.7 kg
+    /// on 3 Nov 2026 · 4 records` (``ReadOut/recordsExercise(_:zone:units:)``).
+    public var label: String = ""
 
     public init(exercise: String, topSetKg: Best?, e1rmKg: Best?, repsAtWeight: [Best], records: [Record]) {
       self.exercise = exercise
@@ -93,6 +101,25 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
     self.units = units
     self.asOf = asOf
     self.exercises = exercises
+    self = withDerivedFields()
+  }
+
+  /// This output with its read-outs written, in its `units` and zone: each exercise's `label`
+  /// and each record's. The initializers call it, and so does ``ChartOutput/with(units:)``.
+  ///
+  /// - Complexity: O(*r*), where *r* is the number of records.
+  public func withDerivedFields() -> RecordsOutput {
+    var output = self
+    let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
+    for index in output.exercises.indices {
+      let exercise = output.exercises[index]
+      output.exercises[index].label = ReadOut.recordsExercise(exercise, zone: zone, units: units)
+      for record in exercise.records.indices {
+        output.exercises[index].records[record].label = ReadOut.record(
+          exercise.records[record], exercise: exercise.exercise, zone: zone, units: units)
+      }
+    }
+    return output
   }
 
   enum CodingKeys: String, UserOutputCodingKey { case schema, user, chart, timeZone, asOf, exercises }
@@ -102,6 +129,39 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
     (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
     units = try UserOutputHeader.units(decoder)
     exercises = try c.decode([Exercise].self, forKey: .exercises)
+    // The labels were added to `trendline/records@1` later: an older file's are written here.
+    if exercises.contains(where: { $0.label.isEmpty || $0.records.contains { $0.label.isEmpty } }) {
+      self = withDerivedFields()
+    }
+  }
+}
+
+extension RecordsOutput.Exercise {
+  enum CodingKeys: String, CodingKey { case exercise, topSetKg, e1rmKg, repsAtWeight, records, label }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    exercise = try c.decode(String.self, forKey: .exercise)
+    topSetKg = try c.decodeIfPresent(RecordsOutput.Best.self, forKey: .topSetKg)
+    e1rmKg = try c.decodeIfPresent(RecordsOutput.Best.self, forKey: .e1rmKg)
+    repsAtWeight = try c.decode([RecordsOutput.Best].self, forKey: .repsAtWeight)
+    records = try c.decode([RecordsOutput.Record].self, forKey: .records)
+    label = try c.decodeAdded(String.self, forKey: .label) ?? ""
+  }
+}
+
+extension RecordsOutput.Record {
+  enum CodingKeys: String, CodingKey { case kind, at, value, previous, weightKg, reps, label }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    kind = try c.decode(Kind.self, forKey: .kind)
+    at = try c.decode(Date.self, forKey: .at)
+    value = try c.decode(Double.self, forKey: .value)
+    previous = try c.decode(Double.self, forKey: .previous)
+    weightKg = try c.decode(Double.self, forKey: .weightKg)
+    reps = try c.decode(Double.self, forKey: .reps)
+    label = try c.decodeAdded(String.self, forKey: .label) ?? ""
   }
 }
 
@@ -119,7 +179,7 @@ extension RecordsOutput: OutputWritable {
 }
 
 extension RecordsOutput.Exercise: OutputWritable {
-  /// Writes `exercise, topSetKg, e1rmKg, repsAtWeight, records`; a missing best is `null`.
+  /// Writes `exercise, topSetKg, e1rmKg, repsAtWeight, records, label`; a missing best is `null`.
   ///
   /// - Complexity: O(*r*), where *r* is the number of bests and records.
   public func write(to writer: inout OutputWriter) throws {
@@ -133,6 +193,7 @@ extension RecordsOutput.Exercise: OutputWritable {
     try writer.array(repsAtWeight)
     writer.key("records")
     try writer.array(records)
+    writer.member("label", label)
     writer.endObject()
   }
 }
@@ -152,7 +213,7 @@ extension RecordsOutput.Best: OutputWritable {
 }
 
 extension RecordsOutput.Record: OutputWritable {
-  /// Writes `kind, at, value, previous, weightKg, reps`.
+  /// Writes `kind, at, value, previous, weightKg, reps, label`.
   ///
   /// - Complexity: O(1).
   public func write(to writer: inout OutputWriter) throws {
@@ -163,6 +224,7 @@ extension RecordsOutput.Record: OutputWritable {
     try writer.member("previous", previous)
     try writer.member("weightKg", weightKg)
     try writer.member("reps", reps)
+    writer.member("label", label)
     writer.endObject()
   }
 }

@@ -126,6 +126,13 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   /// With `compare.groupBy`: the user's segment and their percentile rank within it, as
   /// `cohortRank` is within every user.
   public var segmentRank: SegmentRank?
+  /// When the pipeline compares this chart: the `date` of the row of `cohort/<chart>.json` each
+  /// bucket joins, parallel to `buckets` (`null` where the cohort has no such row). A bucket's
+  /// own `id` for days and months; for a week that starts on another day than the cohort's rows
+  /// the row week holding its start (a Sunday week of 29 Nov 2026 joins the Monday row of
+  /// 23 Nov: SPEC 11.9), so an app overlays the user's line on the cohort with no calendar.
+  /// Stamped with `cohortRank`.
+  public var cohortRows: [String?]?
 
   /// A user's place in their segment (``segmentRank``).
   public struct SegmentRank: Codable, Sendable, Equatable {
@@ -184,7 +191,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 
   enum CodingKeys: String, UserOutputCodingKey {
     case schema, user, chart, timeZone, asOf, range, granularity, measures, mark, domain, asOfBucket, yAxis, bands
-    case buckets, average, recordBuckets, cohortYAxis, cohortRank, segmentRank
+    case buckets, average, recordBuckets, cohortYAxis, cohortRank, segmentRank, cohortRows
   }
 
   public init(from decoder: any Decoder) throws {
@@ -208,6 +215,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     cohortYAxis = try c.decodeIfPresent([Measure: YAxis].self, forKey: .cohortYAxis)
     cohortRank = try c.decodeIfPresent([Measure: [Double?]].self, forKey: .cohortRank)
     segmentRank = try c.decodeIfPresent(SegmentRank.self, forKey: .segmentRank)
+    cohortRows = try c.decodeIfPresent([String?].self, forKey: .cohortRows)
   }
 }
 
@@ -244,7 +252,9 @@ extension SeriesOutput: OutputWritable {
     writer.key("recordBuckets")
     writer.object(recordBuckets) { writer, indexes in writer.array(indexes) { $0.number($1) } }
     if let cohortYAxis { try Self.writeCohortYAxis(cohortYAxis, to: &writer) }
-    if let cohortRank { try Self.writeCohortRank(cohortRank, segment: segmentRank, measures: measures, to: &writer) }
+    if let cohortRank {
+      try Self.writeCohortRank(cohortRank, segment: segmentRank, rows: cohortRows, measures: measures, to: &writer)
+    }
     writer.endObject()
   }
 
@@ -253,9 +263,11 @@ extension SeriesOutput: OutputWritable {
     try writer.object(axes) { try $1.write(to: &$0) }
   }
 
-  /// `cohortRank`, then `segmentRank` when there is one, each measure in `measures` order.
+  /// `cohortRank`, then `segmentRank` when there is one, each measure in `measures` order, then
+  /// `cohortRows` when given.
   static func writeCohortRank(
-    _ rank: [Measure: [Double?]], segment: SegmentRank?, measures: [Measure], to writer: inout OutputWriter
+    _ rank: [Measure: [Double?]], segment: SegmentRank?, rows: [String?]?, measures: [Measure],
+    to writer: inout OutputWriter
   ) throws {
     func ranks(_ rank: [Measure: [Double?]]) throws {
       writer.beginObject()
@@ -278,17 +290,23 @@ extension SeriesOutput: OutputWritable {
       try ranks(segment.rank)
       writer.endObject()
     }
+    if let rows {
+      writer.key("cohortRows")
+      writer.array(rows) { writer, row in if let row { writer.string(row) } else { writer.null() } }
+    }
   }
 
-  /// `cohortRank` (and `segmentRank`) as members after `cohortYAxis`, `,\n  "cohortRank": {…}`:
+  /// `cohortRank` (and `segmentRank`, and `cohortRows` when given) as members after
+  /// `cohortYAxis`, `,\n  "cohortRank": {…}`:
   /// encoded per user and stamped after the chart's axis member (``stamping(member:into:)``).
   ///
   /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
   public static func cohortRankMember(
-    _ rank: [Measure: [Double?]], segment: SegmentRank?, measures: [Measure]
+    _ rank: [Measure: [Double?]], segment: SegmentRank?, rows: [String?]? = nil, measures: [Measure]
   ) throws -> [UInt8] {
     let wrapper = try OutputWriter.encode(
-      CohortRankMember(rank: rank, segment: segment, measures: measures), timeZone: TimeZone(secondsFromGMT: 0)!)
+      CohortRankMember(rank: rank, segment: segment, rows: rows, measures: measures),
+      timeZone: TimeZone(secondsFromGMT: 0)!)
     return Array(",\n".utf8) + wrapper.dropFirst(2).dropLast(3)
   }
 
@@ -352,11 +370,12 @@ extension SeriesOutput: OutputWritable {
 private struct CohortRankMember: OutputWritable {
   var rank: [Measure: [Double?]]
   var segment: SeriesOutput.SegmentRank?
+  var rows: [String?]?
   var measures: [Measure]
 
   func write(to writer: inout OutputWriter) throws {
     writer.beginObject()
-    try SeriesOutput.writeCohortRank(rank, segment: segment, measures: measures, to: &writer)
+    try SeriesOutput.writeCohortRank(rank, segment: segment, rows: rows, measures: measures, to: &writer)
     writer.endObject()
   }
 }

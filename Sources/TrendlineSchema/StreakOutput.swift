@@ -20,6 +20,10 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     /// without a weighted set), which does not meet the target.
     public var value: Double?
     public var met: Bool
+    /// What a screen reader says for the period's square, as the SVG does: `23 Nov 2026: 2, met`,
+    /// `30 Nov 2026: 1 so far` (the period under way is not missed yet), `… no value, missed`
+    /// (``ReadOut/streakPeriod(start:partial:value:met:measure:zone:units:)``).
+    public var label: String = ""
 
     public init(id: String, start: Date, end: Date, partial: Bool, value: Double?, met: Bool) {
       self.id = id
@@ -72,6 +76,9 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
   public var share: Double?
   /// Every period of the window, oldest first.
   public var periods: [Period]
+  /// The streak read out, the SVG's summary under its target: `Weeks with at least 2 sessions:
+  /// current 3 weeks · longest 5 · 67 % of 12 complete weeks met`.
+  public var label: String = ""
 
   public init(
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, range: BucketRange,
@@ -95,11 +102,34 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     self.met = met
     self.share = share
     self.periods = periods
+    self = withDerivedFields()
+  }
+
+  /// This output with its read-outs written, in its `units` and zone: `label` and each period's.
+  /// The initializers call it, and so does ``ChartOutput/with(units:)``.
+  ///
+  /// - Complexity: O(*p*), where *p* is the number of periods.
+  public func withDerivedFields() -> StreakOutput {
+    var output = self
+    let zone = TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!
+    let unit = granularity.rawValue
+    output.label =
+      unit.prefix(1).uppercased() + unit.dropFirst() + "s with at least "
+      + ReadOut.streakTarget(atLeast, measure, units) + ": "
+      + ReadOut.streakSummary(
+        current: current.length, longest: longest.length, share: share, complete: complete, granularity: granularity)
+    for index in output.periods.indices {
+      let period = output.periods[index]
+      output.periods[index].label = ReadOut.streakPeriod(
+        start: period.start, partial: period.partial, value: period.value, met: period.met, measure: measure,
+        zone: zone, units: units)
+    }
+    return output
   }
 
   enum CodingKeys: String, UserOutputCodingKey {
     case schema, user, chart, timeZone, asOf, range, granularity, measure, atLeast, current, longest, complete, met,
-      share, periods
+      share, periods, label
   }
 
   public init(from decoder: any Decoder) throws {
@@ -116,11 +146,14 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     met = try c.decode(Int.self, forKey: .met)
     share = try c.decodeIfPresent(Double.self, forKey: .share)
     periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+    // The labels were added to `trendline/streak@1` later: an older file's are written here.
+    label = try c.decodeAdded(String.self, forKey: .label) ?? ""
+    if label.isEmpty || periods.contains(where: \.label.isEmpty) { self = withDerivedFields() }
   }
 }
 
 extension StreakOutput.Period: PeriodOfOutput {
-  enum CodingKeys: String, CodingKey { case id, start, end, partial, value, met }
+  enum CodingKeys: String, CodingKey { case id, start, end, partial, value, met, label }
 
   /// Decodes a period; `id`, added to this schema's version later, may be absent and is then
   /// the local start date (``completed(zone:asOf:)``).
@@ -132,13 +165,14 @@ extension StreakOutput.Period: PeriodOfOutput {
     partial = try c.decode(Bool.self, forKey: .partial)
     value = try c.decodeIfPresent(Double.self, forKey: .value)
     met = try c.decode(Bool.self, forKey: .met)
+    label = try c.decodeAdded(String.self, forKey: .label) ?? ""
   }
 
 }
 
 extension StreakOutput: OutputWritable {
   /// Writes the keys in declaration order: `schema, user, chart, timeZone, units, asOf, range,
-  /// granularity, measure, atLeast, current, longest, complete, met, share, periods`.
+  /// granularity, measure, atLeast, current, longest, complete, met, share, periods, label`.
   ///
   /// - Complexity: O(*p*), where *p* is the number of periods.
   public func write(to writer: inout OutputWriter) throws {
@@ -158,6 +192,7 @@ extension StreakOutput: OutputWritable {
     if let share { try writer.number(share) } else { writer.null() }
     writer.key("periods")
     try writer.array(periods)
+    writer.member("label", label)
     writer.endObject()
   }
 }
@@ -179,7 +214,7 @@ extension StreakOutput.Run {
 }
 
 extension StreakOutput.Period: OutputWritable {
-  /// Writes `id, start, end, partial, value, met`.
+  /// Writes `id, start, end, partial, value, met, label`.
   ///
   /// - Complexity: O(1).
   public func write(to writer: inout OutputWriter) throws {
@@ -191,6 +226,7 @@ extension StreakOutput.Period: OutputWritable {
     writer.key("value")
     if let value { try writer.number(value) } else { writer.null() }
     writer.member("met", met)
+    writer.member("label", label)
     writer.endObject()
   }
 }

@@ -81,6 +81,19 @@ public struct CohortRanks: Sendable {
     return ranks
   }
 
+  /// The `date` of the cohort row each bucket joins (``SeriesOutput/cohortRows``), parallel to
+  /// the buckets: the same date, or for a week starting on another day the row week holding its
+  /// start (``Compare/rowDay(_:granularity:rowWeekday:)``); nil where the cohort has no such row.
+  /// Given to the app, so that overlaying a user's line on the cohort needs no calendar.
+  ///
+  /// - Complexity: O(*b*) for *b* buckets.
+  public func rows(of buckets: Buckets) -> [String?] {
+    buckets.days.map { day in
+      sorted[Compare.rowDay(day, granularity: granularity, rowWeekday: rowWeekday)] == nil
+        ? nil : Compare.rowKey(days: day, granularity, rowWeekday)
+    }
+  }
+
   /// `2025-11-24` as days since 1970-01-01; nil for text that is not such a date.
   static func days(of date: String) -> Int64? {
     guard date.utf8.count == 10, let year = Int64(date.prefix(4)), let month = Int64(date.dropFirst(5).prefix(2)),

@@ -343,7 +343,7 @@ public struct Compare: Sendable, Equatable, Codable {
     return days - daysPastRowWeekday(days, rowWeekday)
   }
 
-  private static func rowKey(days given: Int64, _ granularity: Granularity, _ rowWeekday: Weekday) -> String {
+  static func rowKey(days given: Int64, _ granularity: Granularity, _ rowWeekday: Weekday) -> String {
     let days = rowDay(given, granularity: granularity, rowWeekday: rowWeekday)
     let (year, month, day) = RFC3339.civilDate(fromDays: days)
     func pad(_ value: Int64, _ width: Int) -> String {

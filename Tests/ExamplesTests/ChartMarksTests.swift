@@ -245,6 +245,196 @@ import _TrendlineTestSupport
   }
 }
 
+extension ChartMarksTests {
+  /// `users/<user>/<chart>.json` (or `cohort/<chart>.json` with a nil user) of `pipeline`'s run.
+  func file(_ pipeline: String, _ user: String?, _ chart: String) throws -> OutputFile {
+    let path = user.map { "users/\($0)/\(chart).json" } ?? "cohort/\(chart).json"
+    return try decode(try output(pipeline).appendingPathComponent(path))
+  }
+
+  /// Lena's monthly radar: eight spokes 45° apart; at most 6 sessions on an axis (Back, in
+  /// November), so five rings need 4 steps of at least 1.5, a whole 2: 0 … 8; three need 2 of
+  /// 3: 0 … 6.
+  @Test func lenaRadarByHand() throws {
+    guard case .user(.radar(let output)) = try file("overview", "lena", "muscle-balance") else {
+      throw NotASeries(path: "muscle-balance")
+    }
+    let marks = try #require(RadarMarks(output, labelCount: 5))
+    #expect(marks.spokes.map(\.angle) == [0, 45, 90, 135, 180, 225, 270, 315])
+    #expect(marks.spokes.first == .init(id: "back", label: "Back", angle: 0))
+    #expect(marks.rings.map(\.label) == ["0", "2", "4", "6", "8"])
+    #expect(marks.radialDomain == 0...8)
+    #expect(try #require(RadarMarks(output, labelCount: 3)).rings.map(\.value) == [0, 3, 6])
+    #expect(marks.polygons.map(\.id) == ["2026-11-01", "2026-12-01"])
+    #expect(marks.polygons[0].counts == [6, 4, 2, 4, 2, 4, 4, 4])
+    #expect(
+      marks.polygons[0].accessibilityLabel
+        == "Nov 2026: Back 6, Glutes 4, Hamstrings 2, Quadriceps 4, Biceps 2, Triceps 4, Shoulders 4, Chest 4")
+    #expect(marks.polygons[1].partial)
+  }
+
+  /// Lena's weekly heat map: one session a week at most per group, and none yet in the week of
+  /// as-of, so the body figure opens on the week of 23 November.
+  @Test func lenaHeatmapByHand() throws {
+    guard case .user(.heatmap(let output)) = try file("overview", "lena", "muscle-heatmap") else {
+      throw NotASeries(path: "muscle-heatmap")
+    }
+    let marks = HeatmapMarks(output)
+    #expect(marks.largest == 1)
+    #expect(marks.shownPeriod == "2026-11-23")
+    #expect(
+      marks.periods.last
+        == .init(id: "2026-11-30", partial: true, accessibilityLabel: "Week of 30 Nov 2026 (so far): nothing trained"))
+    #expect(marks.cells.filter { $0.period == "2026-11-23" && $0.sessions > 0 }.allSatisfy { $0.intensity == 1 })
+  }
+
+  /// Lena's top sets over 91 days, in kilograms: a plank and pull-ups carry no load and are said,
+  /// not drawn; bench press 45 … 50 kg spans 5, less than a fifth of 50 (10), so 10 about 47.5.
+  @Test func lenaSparklinesByHand() throws {
+    guard case .user(.sparklines(let output)) = try file("overview", "lena", "exercise-trends") else {
+      throw NotASeries(path: "exercise-trends")
+    }
+    let marks = SparklineMarks(output)
+    let bench = try #require(marks.lines.first { $0.exercise == "Bench Press (Barbell)" })
+    #expect(bench.yDomain == 42.5...52.5)
+    #expect(bench.points.count == 12)
+    #expect(bench.latestLabel == "45 kg")
+    #expect(bench.accessibilityLabel == "Bench Press (Barbell): latest 45 kg, 12 sessions in the window")
+    // 95 … 97.5 kg: a fifth of 97.5 is 19.5, about the middle 96.25.
+    #expect(marks.lines.first { $0.exercise == "Deadlift (Barbell)" }?.yDomain == 86.5...106)
+    #expect(marks.lines.filter(\.noLoad).map(\.exercise) == ["Plank", "Pull Up"])
+    let plank = try #require(marks.lines.first { $0.exercise == "Plank" })
+    #expect(plank.points.isEmpty && plank.yDomain == nil && plank.latestLabel == nil)
+    #expect(plank.accessibilityLabel == "Plank: no load recorded, 6 sessions in the window")
+  }
+
+  /// Lena's records and her streak of two sessions a week.
+  @Test func lenaRecordsAndStreakByHand() throws {
+    guard case .user(.records(let records)) = try file("lifts", "lena", "big-three-records"),
+      case .user(.streak(let streak)) = try file("lifts", "lena", "twice-a-week")
+    else { throw NotASeries(path: "big-three-records") }
+    let rows = RecordsMarks(records).rows
+    #expect(rows.map(\.exercise) == ["Bench Press (Barbell)", "Deadlift (Barbell)", "Squat (Barbell)"])
+    #expect(
+      rows[1].accessibilityLabel
+        == "Deadlift (Barbell): top set 97.5 kg on 22 Jun 2026 · e1RM 117 kg on 22 Jun 2026 · 6 records")
+    #expect(
+      rows[1].records.first?.accessibilityLabel == "Deadlift (Barbell): 6 reps at 90 kg on 29 Dec 2025, up from 5")
+
+    let marks = StreakMarks(streak)
+    // 13 of 26 complete weeks met: 50 %; the longest run is 3 weeks from 15 June.
+    #expect(
+      marks.accessibilityLabel
+        == "Weeks with at least 2 sessions: current 0 weeks · longest 3 · 50 % of 26 complete weeks met")
+    #expect(
+      marks.squares.suffix(3).map(\.accessibilityLabel) == [
+        "16 Nov 2026: 2, met", "23 Nov 2026: 1, missed", "30 Nov 2026: 0 so far",
+      ])
+    #expect(marks.squares.last?.partial == true && marks.squares.last?.met == false)
+  }
+
+  /// Ethan's weeks start on Sunday (New York): his week of Sunday 29 November joins the cohort
+  /// row of Monday 23 November, the Monday week holding its start, and is drawn at that row.
+  @Test func ethanOverTheCohortByHand() throws {
+    guard case .cohort(.series(let cohort)) = try file("lifts", nil, "leg-sets"),
+      case .user(.series(let ethan)) = try file("lifts", "ethan", "leg-sets")
+    else { throw NotASeries(path: "leg-sets") }
+    let marks = try #require(CohortSeriesMarks(cohort, user: ethan, measure: .sets, labelCount: 5))
+    #expect(
+      marks.user.suffix(2) == [
+        .init(id: "2026-11-22", row: "2026-11-16", x: instant("2026-11-16T00:00:00Z"), y: 2),
+        .init(id: "2026-11-29", row: "2026-11-23", x: instant("2026-11-23T00:00:00Z"), y: 0),
+      ])
+    #expect(marks.rows.last?.id == "2026-11-30")
+  }
+
+  /// What holds for every output of every kind: the marks are the fields.
+  @Test func everyKindGivesItsMarksAsWritten() throws {
+    var checked: [String: Int] = [:]
+    var cohorts: [String: CohortSeriesOutput] = [:]
+    var compared: [(String, SeriesOutput)] = []
+    for url in try outputFiles() {
+      let context = url.path
+      switch try decode(url) {
+      case .user(.radar(let output)):
+        checked["radar", default: 0] += 1
+        #expect(output.axisAngles.count == output.axes.count, "\(context)")
+        for count in YAxis.labelCounts {
+          let marks = try #require(RadarMarks(output, labelCount: count), "\(context)")
+          #expect(marks.rings.count == count && marks.rings.first?.value == 0, "\(context)")
+          // Every vertex is inside the outer ring.
+          #expect(output.periods.allSatisfy { $0.counts.allSatisfy { Double($0) <= marks.radialDomain.upperBound } })
+          #expect(marks.polygons.map(\.accessibilityLabel) == output.periods.map(\.label), "\(context)")
+          #expect(marks.polygons.allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
+          #expect(marks.spokes.map(\.id) == output.axes.map(\.id), "\(context)")
+        }
+      case .user(.heatmap(let output)):
+        checked["heatmap", default: 0] += 1
+        let marks = HeatmapMarks(output)
+        #expect(marks.cells.count == output.periods.reduce(0) { $0 + $1.groups.count }, "\(context)")
+        #expect(marks.cells.allSatisfy { $0.sessions <= marks.largest }, "\(context)")
+        #expect(marks.cells.contains { $0.sessions == marks.largest } || output.periods.isEmpty, "\(context)")
+        #expect(marks.shownPeriod != nil || output.periods.isEmpty, "\(context)")
+        #expect(marks.periods.allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
+      case .user(.sparklines(let output)):
+        checked["sparklines", default: 0] += 1
+        let marks = SparklineMarks(output)
+        for (line, written) in zip(marks.lines, output.lines) {
+          #expect(line.noLoad == (written.yDomain == nil) && line.noLoad == (line.latestLabel == nil), "\(context)")
+          #expect(line.accessibilityLabel == written.label && !line.accessibilityLabel.isEmpty, "\(context)")
+          guard let domain = line.yDomain else { continue }
+          #expect(line.points.allSatisfy { domain.contains($0.y) && marks.xDomain.contains($0.x) }, "\(context)")
+        }
+      case .user(.records(let output)):
+        checked["records", default: 0] += 1
+        let marks = RecordsMarks(output)
+        #expect(marks.rows.map(\.accessibilityLabel) == output.exercises.map(\.label), "\(context)")
+        #expect(
+          marks.rows.flatMap(\.records).map(\.accessibilityLabel)
+            == output.exercises.flatMap { $0.records.map(\.label) }, "\(context)")
+        #expect(marks.rows.flatMap(\.records).allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
+      case .user(.streak(let output)):
+        checked["streak", default: 0] += 1
+        let marks = StreakMarks(output)
+        #expect(marks.squares.map(\.accessibilityLabel) == output.periods.map(\.label), "\(context)")
+        #expect(marks.accessibilityLabel == output.label && !output.label.isEmpty, "\(context)")
+      case .user(.series(let output)):
+        if output.cohortRank != nil {
+          compared.append(
+            (
+              url.deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().lastPathComponent + "/" + output.chart, output
+            ))
+        }
+      case .cohort(.series(let output)):
+        let run = url.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+        cohorts[run + "/" + output.chart] = output
+      case .cohort(.radar): break
+      }
+    }
+    // A compared user's every bucket names a row of the cohort's file, or none where it has none.
+    for (key, user) in compared {
+      let cohort = try #require(cohorts[key], "\(key)")
+      let rows = try #require(user.cohortRows, "\(key) of \(user.user)")
+      #expect(rows.count == user.buckets.count, "\(key) of \(user.user)")
+      let dates = Set(cohort.buckets.map(\.date))
+      #expect(rows.allSatisfy { $0.map(dates.contains) ?? true }, "\(key) of \(user.user)")
+      for measure in user.measures {
+        for count in YAxis.labelCounts {
+          let marks = try #require(CohortSeriesMarks(cohort, user: user, measure: measure, labelCount: count))
+          #expect(
+            marks.user.count == zip(user.buckets, rows).filter { $0.values[measure] != nil && $1 != nil }.count,
+            "\(key) of \(user.user)")
+          #expect(marks.user.allSatisfy { marks.yDomain.contains($0.y) }, "\(key) of \(user.user)")
+        }
+      }
+      checked["compared", default: 0] += 1
+    }
+    #expect(
+      checked == ["radar": 18, "heatmap": 18, "sparklines": 18, "records": 18, "streak": 18, "compared": 18 * 3])
+  }
+}
+
 /// A file a test reads as a series that holds another schema.
 private struct NotASeries: Error {
   var path: String

@@ -773,7 +773,8 @@ import TrendlineSchema
               "scale": [
                 0.6666666666666666,
                 0
-              ]
+              ],
+              "label": "Oct 2025: Back \"upper\" 4, Legs 0"
             },
             {
               "id": "2025-11-01",
@@ -783,7 +784,8 @@ import TrendlineSchema
               "elapsed": 0.5,
               "sessions": 0,
               "counts": [],
-              "scale": []
+              "scale": [],
+              "label": "Nov 2025 (so far): "
             }
           ],
           "unmappedExercises": [
@@ -795,7 +797,104 @@ import TrendlineSchema
               "name": "Zercher\tCarry",
               "sessions": 1
             }
-          ]
+          ],
+          "axisAngles": [
+            0,
+            180
+          ],
+          "rings": {
+            "unit": "sessions",
+            "domain": {
+              "min": 0,
+              "max": 4
+            },
+            "ticks": {
+              "3": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                }
+              ],
+              "4": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ],
+              "5": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                }
+              ],
+              "7": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 5,
+                  "label": "5"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ]
+            }
+          }
         }
 
         """#)
@@ -817,7 +916,101 @@ import TrendlineSchema
           "axes": [],
           "largest": 0,
           "periods": [],
-          "unmappedExercises": []
+          "unmappedExercises": [],
+          "axisAngles": [],
+          "rings": {
+            "unit": "sessions",
+            "domain": {
+              "min": 0,
+              "max": 4
+            },
+            "ticks": {
+              "3": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                }
+              ],
+              "4": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                }
+              ],
+              "5": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                }
+              ],
+              "7": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 5,
+                  "label": "5"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ]
+            }
+          }
         }
 
         """#)
@@ -862,16 +1055,20 @@ import TrendlineSchema
                   "sessions": 1,
                   "intensity": 0.3333333333333333
                 }
-              ]
+              ],
+              "label": "Jan 1900 (so far): Chest 3,  1"
             },
             {
               "id": "1970-01-01",
               "start": "1970-01-01T01:00:00+01:00",
               "end": "1970-01-02T01:00:00+01:00",
               "partial": false,
-              "groups": []
+              "groups": [],
+              "label": "Jan 1970: nothing trained"
             }
-          ]
+          ],
+          "largest": 3,
+          "shownPeriod": 0
         }
 
         """#)
@@ -909,11 +1106,22 @@ import TrendlineSchema
                   "t": "2025-10-26T02:00:00+01:00",
                   "v": 1e+21
                 }
-              ]
+              ],
+              "noLoad": false,
+              "yDomain": {
+                "min": 0,
+                "max": 1e+21
+              },
+              "latestLabel": "2 204 622 621 848 775 688 192 lb",
+              "label": "Squat (Barbell): latest 2 204 622 621 848 775 688 192 lb, 2 sessions in the window"
             },
             {
               "exercise": "Überzug",
-              "points": []
+              "points": [],
+              "noLoad": true,
+              "yDomain": null,
+              "latestLabel": null,
+              "label": "Überzug: no load recorded, 0 sessions in the window"
             }
           ]
         }
@@ -1293,6 +1501,17 @@ import TrendlineSchema
       try roundTrip(OutputFixtures.cohortSeriesWithoutRanking, zone: "UTC")
         == OutputFixtures.cohortSeriesWithoutRanking)
     #expect(try roundTrip(OutputFixtures.cohortRadar, zone: "UTC") == OutputFixtures.cohortRadar)
+    #expect(try roundTrip(OutputFixtures.emptyRadar, zone: "UTC") == OutputFixtures.emptyRadar)
+    #expect(try roundTrip(OutputFixtures.records, zone: "UTC") == OutputFixtures.records)
+    #expect(try roundTrip(OutputFixtures.streak, zone: "UTC") == OutputFixtures.streak)
+    // A compared series: the cohort's axis, the ranks, and each bucket's cohort row (`null` for
+    // a bucket whose row the cohort lacks).
+    var compared = OutputFixtures.series
+    compared.cohortYAxis = compared.yAxis
+    compared.cohortRank = Dictionary(
+      uniqueKeysWithValues: compared.measures.map { ($0, compared.buckets.map { _ in 50 }) })
+    compared.cohortRows = compared.buckets.indices.map { $0 == 0 ? nil : compared.buckets[$0].id }
+    #expect(try roundTrip(compared, zone: "UTC") == compared)
     // A best: its `mark` is `line` and its records are listed (SPEC 11.8).
     var best = OutputFixtures.series
     best.measures = [.sessions, .e1rmKg]

@@ -149,3 +149,43 @@ enum OutputFixtures {
   static let emptyCohortRadar = CohortRadarOutput(
     chart: "r", asOf: "2025-11-29", period: .day, partial: false, users: 0, axes: [])
 }
+
+extension OutputFixtures {
+  /// 3 November 2026, 18:00 UTC: a Tuesday evening.
+  static let recordDay = Date(epochSeconds: 1_793_728_800)
+
+  /// Bench Press with a record of each kind, and an exercise never done with weight.
+  static let records = RecordsOutput(
+    user: "ada", chart: "records", timeZone: "UTC", asOf: Date(epochSeconds: 1_796_169_599),
+    exercises: [
+      .init(
+        exercise: "Bench Press", topSetKg: .init(value: 102.5, weightKg: 102.5, reps: 1, at: recordDay),
+        e1rmKg: .init(value: 350.0 / 3, weightKg: 100, reps: 5, at: recordDay),
+        repsAtWeight: [.init(value: 8, weightKg: 80, reps: 8, at: recordDay)],
+        records: [
+          .init(kind: .topSetKg, at: recordDay, value: 102.5, previous: 100, weightKg: 102.5, reps: 1),
+          .init(kind: .e1rmKg, at: recordDay, value: 350.0 / 3, previous: 110, weightKg: 100, reps: 5),
+          .init(kind: .repsAtWeight, at: recordDay, value: 8, previous: 6, weightKg: 80, reps: 8),
+        ]),
+      .init(exercise: "Plank", topSetKg: nil, e1rmKg: nil, repsAtWeight: [], records: []),
+    ])
+
+  /// Four Monday weeks in UTC from 2 November 2026, the last under way: 2, 1, 3 sessions and
+  /// none so far, at least 2 a week.
+  static let streak: StreakOutput = {
+    let weeks = (0..<4).map { Date(epochSeconds: 1_793_577_600 + Int64($0) * 7 * 86_400) }
+    let values: [Double?] = [2, 1, nil, 0]
+    let periods = weeks.indices.map { index in
+      StreakOutput.Period(
+        id: ["2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23"][index], start: weeks[index],
+        end: weeks[index].addingTimeInterval(7 * 86_400), partial: index == 3, value: values[index],
+        met: index == 0)
+    }
+    return StreakOutput(
+      user: "ada", chart: "twice-a-week", timeZone: "UTC", asOf: Date(epochSeconds: 1_796_169_599),
+      range: .oneMonth, granularity: .week, measure: .sessions, atLeast: 2,
+      current: .init(length: 0, start: nil, end: nil, includesPartial: false),
+      longest: .init(length: 1, start: weeks[0], end: weeks[1], includesPartial: false), complete: 3, met: 1,
+      share: 1.0 / 3, periods: periods)
+  }()
+}

@@ -44,7 +44,9 @@ import TrendlineSchema
             "distance": "km"
           },
           "asOf": "1970-01-01T00:00:00+00:00",
-          "periods": []
+          "periods": [],
+          "largest": 0,
+          "shownPeriod": null
         }
 
         """)

@@ -36,16 +36,21 @@ import TrendlineStages
             .init(id: 4, name: "Chest", sessions: 1, intensity: 1.0 / 3.0),
             .init(id: 1, name: "Upper Back", sessions: 2, intensity: 2.0 / 3.0),
             .init(id: 2, name: "Traps", sessions: 0, intensity: 0),
-          ]),
+          ],
+          // Trained groups only, most sessions first: Upper Back's 2 before Chest's 1.
+          label: "Week of 10 Nov 2025: Upper Back 2, Chest 1"),
         HeatmapOutput.Period(
           id: "2025-11-17", start: date("2025-11-17T00:00:00Z"), end: date("2025-11-24T00:00:00Z"), partial: true,
           groups: [
             .init(id: 4, name: "Chest", sessions: 3, intensity: 1),
             .init(id: 1, name: "Upper Back", sessions: 0, intensity: 0),
             .init(id: 2, name: "Traps", sessions: 0, intensity: 0),
-          ]),
+          ], label: "Week of 17 Nov 2025 (so far): Chest 3"),
       ])
     #expect(output.schema == "trendline/heatmap@1")
+    // Chest's 3 in the week under way is the largest count, and that week, trained, is shown.
+    #expect(output.largest == 3)
+    #expect(output.shownPeriod == 1)
   }
 
   @Test func nothingTrainedIsZeroIntensityNotADivisionByZero() {

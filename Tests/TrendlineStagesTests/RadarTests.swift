@@ -60,14 +60,25 @@ let backAndChest = [
       output.periods == [
         RadarOutput.Period(
           id: "2025-10-01", start: date("2025-10-01T00:00:00Z"), end: date("2025-11-01T00:00:00Z"), partial: false,
-          sessions: 4, counts: [4, 2], scale: [1, 0.5]),
+          sessions: 4, counts: [4, 2], scale: [1, 0.5], label: "Oct 2025: Back 4, Chest 2"),
         // As-of is the last second of 20 November: 20 of November's 30 days have passed.
         RadarOutput.Period(
           id: "2025-11-01", start: date("2025-11-01T00:00:00Z"), end: date("2025-12-01T00:00:00Z"), partial: true,
-          elapsed: 20.0 / 30, sessions: 3, counts: [1, 2], scale: [0.25, 0.5]),
+          elapsed: 20.0 / 30, sessions: 3, counts: [1, 2], scale: [0.25, 0.5],
+          label: "Nov 2025 (so far): Back 1, Chest 2"),
       ])
     // The outer ring: the largest count over every axis and period.
     #expect(output.largest == 4)
+    // Two spokes: up, then down (180° clockwise).
+    #expect(output.axisAngles == [0, 180])
+    // Rings up to 4 sessions: five labels need 4 steps of at least 1, so 0 … 4; three need 2
+    // steps of 2, 0 … 4; four need 3 steps of at least 4/3, and a count's step is whole, so 2,
+    // 0 … 6; seven need 6 of at least 2/3, so 1, 0 … 6.
+    #expect(output.rings.unit == "sessions")
+    #expect(output.rings.ticks[5]?.map(\.value) == [0, 1, 2, 3, 4])
+    #expect(output.rings.ticks[3]?.map(\.label) == ["0", "2", "4"])
+    #expect(output.rings.ticks[4]?.map(\.label) == ["0", "2", "4", "6"])
+    #expect(output.rings.ticks[7]?.map(\.label) == ["0", "1", "2", "3", "4", "5", "6"])
   }
 
   @Test func sessionsCountsEverySessionAndScaleIsZeroWithoutCounts() {

@@ -20,10 +20,8 @@ import TrendlineStages
     #expect(
       output.domain
         == Extent(start: date("2025-08-30T23:59:59Z"), end: date("2025-11-29T23:59:59Z")))
-    #expect(
-      output.lines == [
-        .init(exercise: "Deadlift", points: [.init(t: date("2025-08-30T23:59:59Z"), v: 160)])
-      ])
+    #expect(output.lines.map(\.exercise) == ["Deadlift"])
+    #expect(output.lines.map(\.points) == [[.init(t: date("2025-08-30T23:59:59Z"), v: 160)]])
   }
 
   @Test(arguments: [
@@ -78,16 +76,39 @@ import TrendlineStages
     ]
     let output = Sparkline(value: .topSetKg)
       .apply(sessions, calendar: utc, asOf: at("2025-11-29T23:59:59Z"), user: "a", chart: "c")
+    #expect(output.lines.map(\.exercise) == ["Bench", "Curl", "Row"])
     #expect(
-      output.lines == [
-        .init(exercise: "Bench", points: [.init(t: date("2025-11-28T18:00:00Z"), v: 80)]),
-        .init(
-          exercise: "Curl",
-          points: [
-            .init(t: date("2025-11-20T18:00:00Z"), v: 15),
-            .init(t: date("2025-11-28T18:00:00Z"), v: 16),
-          ]),
-        .init(exercise: "Row", points: [.init(t: date("2025-11-20T18:00:00Z"), v: 70)]),
+      output.lines.map(\.points) == [
+        [.init(t: date("2025-11-28T18:00:00Z"), v: 80)],
+        [.init(t: date("2025-11-20T18:00:00Z"), v: 15), .init(t: date("2025-11-28T18:00:00Z"), v: 16)],
+        [.init(t: date("2025-11-20T18:00:00Z"), v: 70)],
       ])
+  }
+
+  /// What an app draws each line with: its own y domain, "no load", the latest value and a
+  /// read-out, in the user's units.
+  @Test func eachLineCarriesItsDomainLoadAndReadOut() {
+    let sessions = [
+      session("2025-11-20T18:00:00Z", [trained("Curl", [3], kg: 15, reps: 10), trained("Plank", [8], kg: 0, reps: 1)]),
+      session("2025-11-28T18:00:00Z", [trained("Curl", [3], kg: 16, reps: 10), trained("Plank", [8], kg: 0, reps: 1)]),
+    ]
+    let output = Sparkline(value: .topSetKg)
+      .apply(sessions, calendar: utc, asOf: at("2025-11-29T23:59:59Z"), user: "a", chart: "c")
+    let curl = output.lines[0]
+    // 15 … 16 kg spans 1, less than a fifth of 16 (3.2): 3.2 about the middle 15.5.
+    #expect(curl.exercise == "Curl" && !curl.noLoad)
+    #expect(curl.yDomain == AxisDomain(min: 13.9, max: 17.1))
+    #expect(curl.latestLabel == "16 kg")
+    #expect(curl.label == "Curl: latest 16 kg, 2 sessions in the window")
+    let plank = output.lines[1]
+    #expect(plank.exercise == "Plank" && plank.noLoad)
+    #expect(plank.yDomain == nil && plank.latestLabel == nil)
+    #expect(plank.label == "Plank: no load recorded, 2 sessions in the window")
+    // In pounds: 16 kg = 35.27396195 lb, shown to a tenth.
+    let pounds = ChartOutput.sparklines(output).with(units: Units(weight: .lb, distance: .km))
+    guard case .sparklines(let shown) = pounds else { return #expect(Bool(false)) }
+    #expect(shown.lines[0].latestLabel == "35.3 lb")
+    #expect(shown.lines[0].label == "Curl: latest 35.3 lb, 2 sessions in the window")
+    #expect(shown.lines[0].yDomain == curl.yDomain)
   }
 }

@@ -50,10 +50,15 @@ import _TrendlineTestSupport
         segment["value"] as? String,
         ((segment["rank"] as! [String: Any])["sessions"] as! [NSNumber]).last!.doubleValue
       )
-      // The ranks are the last members, after the cohort's axis, in the order the encoder writes.
+      // The ranks and the cohort rows are the last members, after the cohort's axis, in the order
+      // the encoder writes; the rows last.
       let text = String(decoding: data, as: UTF8.self)
-      #expect(text.hasSuffix("\n  }\n}\n"))
+      #expect(text.hasSuffix("\n  ]\n}\n"))
       #expect(text.range(of: "\"cohortYAxis\"")!.lowerBound < text.range(of: "\"cohortRank\"")!.lowerBound)
+      #expect(text.range(of: "\"segmentRank\"")!.lowerBound < text.range(of: "\"cohortRows\"")!.lowerBound)
+      // Monday weeks: each bucket joins the row of its own id.
+      let buckets = (chart["buckets"] as! [[String: Any]]).map { $0["id"] as! String }
+      #expect(chart["cohortRows"] as? [String] == buckets)
     }
     #expect(ranks == ["cy": 10, "ana": 30, "dee": 50, "ben": 70, "eve": 90])
     #expect(segments["ana"]! == ("A", 25))
