@@ -145,8 +145,8 @@ public struct CohortGatherer: Sendable {
     }
   }
 
-  /// Series cohorts with one y axis per measure and one domain, those of their largest values
-  /// and widest extent.
+  /// Series cohorts with one y axis per measure and one domain, those of their values (from 0
+  /// for a total, fitted around all of them for a best) and widest extent.
   static func onOneScale(_ cohorts: [CohortChart]) -> [CohortChart] {
     let series = cohorts.compactMap { chart -> CohortSeriesOutput? in
       if case .series(let output) = chart { return output }
@@ -156,7 +156,8 @@ public struct CohortGatherer: Sendable {
     var yAxis: [Measure: YAxis] = [:]
     for measure in first.measures {
       let largest = series.flatMap { $0.buckets.compactMap { $0.values[measure]?.max } }.max() ?? 0
-      yAxis[measure] = YAxis(measure: measure, largest: largest, units: .metric)
+      let lowest = series.flatMap { $0.buckets.compactMap { $0.values[measure]?.min } }.min() ?? 0
+      yAxis[measure] = YAxis(measure: measure, drawing: lowest, largest, units: .metric)
     }
     let domains = series.compactMap(\.domain)
     let domain =

@@ -73,9 +73,14 @@ public struct CohortSeriesSVGRenderer: Sendable {
     output.yAxis[measure] ?? YAxis(measure: measure, largest: 0, units: Self.units)
   }
 
-  /// The y scale of `measure`'s panel: 0 … the shared axis's top, in the unit shown.
+  /// The y scale of `measure`'s panel: the shared axis's bottom (0 for a total, fitted for a best)
+  /// … its top, in the unit shown.
   public func yScale(_ measure: Measure, plot: PlotRect) -> LinearScale {
-    let domain = 0...MeasureDisplay.scaled(axis(measure).domain.max, measure, Self.units)
+    let axis = axis(measure)
+    let domain =
+      MeasureDisplay.scaled(
+        axis.domain.min, measure, Self.units)...MeasureDisplay.scaled(
+        axis.domain.max, measure, Self.units)
     return LinearScale(domain: domain, bottom: plot.maxY, top: plot.y)
   }
 

@@ -66,6 +66,19 @@ public struct YAxis: Decodable, Sendable, Equatable {
     self.ticks = ticks
   }
 
+  /// The axis `measure` is drawn on when what is drawn runs `lowest…largest` (JSON units): from 0
+  /// for a bar (``init(measure:largest:units:)``), fitted around the values for a line
+  /// (``init(measure:fitting:_:units:)``), as its ``Measure/mark`` says. A user's series, the
+  /// cohort's and its segments' shared axes all come from here, so they agree.
+  ///
+  /// - Complexity: O(*k*²) for the *k* label counts.
+  public init(measure: Measure, drawing lowest: Double, _ largest: Double, units: Units) {
+    switch measure.mark {
+    case .bar: self.init(measure: measure, largest: largest, units: units)
+    case .line: self.init(measure: measure, fitting: lowest, largest, units: units)
+    }
+  }
+
   /// The axis of a measure drawn as a line (SPEC 11.8): round ticks around `lowest…largest`
   /// (JSON units) rather than from 0, so that 228 → 246 lb over a year reads as the climb it is.
   /// For *k* labels the ticks are a, a + s, … a + (k − 1)s, with s the smallest round step (as
@@ -245,12 +258,8 @@ extension SeriesOutput {
     }
     output.yAxis = [:]
     for measure in measures {
-      switch measure.mark {
-      case .bar: output.yAxis[measure] = YAxis(measure: measure, largest: largestDrawn(measure), units: units)
-      case .line:
-        let drawn = rangeDrawn(measure)
-        output.yAxis[measure] = YAxis(measure: measure, fitting: drawn.lowest, drawn.largest, units: units)
-      }
+      let drawn = measure.mark == .line ? rangeDrawn(measure) : (lowest: 0, largest: largestDrawn(measure))
+      output.yAxis[measure] = YAxis(measure: measure, drawing: drawn.lowest, drawn.largest, units: units)
     }
     return output
   }

@@ -201,7 +201,7 @@ public struct Compare: Sendable, Equatable, Codable {
   ///
   /// - Complexity: O(*v* log *v*), where *v* is the number of gathered values.
   public func reduce(_ part: SeriesPart, chart: String, asOf: String) -> CohortSeriesOutput {
-    var largest: MeasureValues = [:]
+    var (lowest, largest): (MeasureValues, MeasureValues) = ([:], [:])
     let buckets = part.counts.keys.sorted().map { date -> CohortSeriesOutput.Bucket in
       let measures = part.buckets[date] ?? [:]
       var values: [Measure: CohortStats] = [:]
@@ -209,6 +209,7 @@ public struct Compare: Sendable, Equatable, Codable {
         let sorted = (measures[measure] ?? []).sorted()
         values[measure] = stats(sorted)
         largest[measure] = max(largest[measure] ?? 0, sorted.last ?? 0)
+        if let first = sorted.first { lowest[measure] = min(lowest[measure] ?? first, first) }
       }
       let active = part.active[date] ?? 0
       return .init(
@@ -217,7 +218,8 @@ public struct Compare: Sendable, Equatable, Codable {
     }
     var yAxis: [Measure: YAxis] = [:]
     for measure in part.measures {
-      yAxis[measure] = YAxis(measure: measure, largest: largest[measure] ?? 0, units: .metric)
+      // A best's axis is fitted around every user's values (SPEC 11.8), a total's from 0.
+      yAxis[measure] = YAxis(measure: measure, drawing: lowest[measure] ?? 0, largest[measure] ?? 0, units: .metric)
     }
     var ranking: CohortSeriesOutput.Ranking?
     if let rankMeasure, part.measures.contains(rankMeasure) {

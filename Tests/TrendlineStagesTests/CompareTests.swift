@@ -136,3 +136,21 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   #expect(cohort.ranking?.users.map(\.user) == ["ben", "ana"])
   #expect(cohort.ranking?.users.map(\.value) == [800, 500])
 }
+
+/// A best's shared axis is fitted around every user's values, a total's runs from 0 (SPEC
+/// 11.8): e1RMs of 100 and 112.5 kg over two weeks give 95 … 115 (the rule worked out in
+/// `YAxisTests.aBestIsFittedAroundItsValues`); sessions of 2 and 3, 0 … 4.
+@Test func aBestsCohortAxisIsFittedAroundEveryUsersValues() {
+  let compare = Compare()
+  func best(_ user: String, _ e1rm: Double, sessions: Double) -> SeriesOutput {
+    var output = series(user, zone: "UTC", [("2025-11-24T00:00:00Z", sessions, 0)])
+    output.measures = [.sessions, .e1rmKg]
+    output.buckets[0].values = [.sessions: sessions, .e1rmKg: e1rm]
+    return output
+  }
+  let cohort = compare.reduce(
+    compare.add(best("ben", 112.5, sessions: 3), to: compare.add(best("ana", 100, sessions: 2), to: nil)),
+    chart: "bench", asOf: "2025-11-29")
+  #expect(cohort.yAxis[.e1rmKg]?.domain == AxisDomain(min: 95, max: 115))
+  #expect(cohort.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 4))
+}
