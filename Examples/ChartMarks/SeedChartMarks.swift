@@ -72,6 +72,9 @@ struct SeedChartMarks: Sendable, Equatable {
   var ticks: [YAxis.Tick]
   /// What the labels count in (`kg`, `lb`, `min`, `sessions`): the axis title.
   var unit: String
+  /// `xAxis.ticks[labelCount]`: the buckets labelled on the time axis and their labels, in the
+  /// user's zone, for `AxisMarks(values:)` on x: fewer at a larger text size.
+  var xTicks: [XAxis.Tick]
   var now: Now?
 
   /// The tick values, for `AxisMarks(values:)`.
@@ -107,6 +110,7 @@ struct SeedChartMarks: Sendable, Equatable {
     yDomain = bottom.value...top.value
     self.ticks = ticks
     unit = axis.unit
+    xTicks = output.xAxis.ticks[labelCount] ?? []
     // Checked, not trusted: an index past the buckets would trap, and "no now" is a valid chart.
     now = output.asOfBucket.flatMap { index in
       output.buckets.indices.contains(index)

@@ -342,7 +342,8 @@ extension AxisDomain: OutputWritable {
 
 extension CohortSeriesOutput: OutputWritable {
   /// Writes `schema, chart, asOf, range, granularity, measures, users, domain, buckets, yAxis,
-  /// ranking`; `ranking` is left out, not `null`, when there is none.
+  /// xAxis, ranking` (`xAxis` from the rows' dates, ``XAxis``, in UTC, where their dates are
+  /// placed); `ranking` is left out, not `null`, when there is none.
   ///
   /// - Complexity: O(*b* × *m* × *q*), where *b* is the number of buckets, *m* of measures
   ///   and *q* of quantiles.
@@ -362,6 +363,9 @@ extension CohortSeriesOutput: OutputWritable {
     try writer.array(buckets) { try $1.write(to: &$0, measures: measures) }
     writer.key("yAxis")
     try writer.object(yAxis) { try $1.write(to: &$0) }
+    writer.key("xAxis")
+    XAxis(starts: buckets.map(\.start), granularity: granularity, zone: TimeZone(identifier: "UTC")!).write(
+      to: &writer)
     if let ranking {
       writer.key("ranking")
       try ranking.write(to: &writer)

@@ -110,6 +110,14 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
   /// a bucket whose value beats every earlier one of the user's, before the window too (SPEC
   /// 11.8). The first value the user ever had is no record: there was nothing to beat.
   public var recordBuckets: [Measure: [Int]] = [:]
+  /// The time axis's labels for 3, 4, 5 and 7 labels (``XAxis``), in the user's zone: worked
+  /// out from the buckets when written (`xAxis`, after `recordBuckets`), so it never disagrees
+  /// with them.
+  public var xAxis: XAxis {
+    XAxis(
+      starts: buckets.map(\.start), granularity: granularity,
+      zone: TimeZone(identifier: timeZone) ?? TimeZone(identifier: "UTC")!)
+  }
   /// Each measure's mark (SPEC 11.8): `bar` for a total, `line` for a best (``Measure/mark``).
   public var mark: [Measure: SeriesMark]
   /// When the pipeline compares this chart: the cohort's shared axis of each measure (the
@@ -222,7 +230,7 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
 extension SeriesOutput: OutputWritable {
   /// Writes SPEC 7's keys in order: `schema, user, chart, timeZone, units, asOf, range,
   /// granularity, measures, mark, domain, asOfBucket, yAxis, bands, buckets, average,
-  /// recordBuckets` (`bands` only with a `bands` stage).
+  /// recordBuckets, xAxis` (`bands` only with a `bands` stage).
   ///
   /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
   public func write(to writer: inout OutputWriter) throws {
@@ -251,6 +259,8 @@ extension SeriesOutput: OutputWritable {
     try writer.measures(measures, average)
     writer.key("recordBuckets")
     writer.object(recordBuckets) { writer, indexes in writer.array(indexes) { $0.number($1) } }
+    writer.key("xAxis")
+    xAxis.write(to: &writer)
     if let cohortYAxis { try Self.writeCohortYAxis(cohortYAxis, to: &writer) }
     if let cohortRank {
       try Self.writeCohortRank(cohortRank, segment: segmentRank, rows: cohortRows, measures: measures, to: &writer)

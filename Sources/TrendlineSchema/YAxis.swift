@@ -154,16 +154,44 @@ public struct YAxis: Decodable, Sendable, Equatable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     unit = try c.decode(String.self, forKey: .unit)
     domain = try c.decode(AxisDomain.self, forKey: .domain)
-    let byName = try c.decode([String: [Tick]].self, forKey: .ticks)
-    var ticks: [Int: [Tick]] = [:]
-    for (name, list) in byName {
+    ticks = try c.decodeByLabelCount(forKey: .ticks)
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// An axis's `{"3": [...], "4": [...]}`, keyed by label count: a key that is not a whole
+  /// number is an error naming it.
+  func decodeByLabelCount<Element: Decodable>(forKey key: Key) throws -> [Int: [Element]] {
+    var byCount: [Int: [Element]] = [:]
+    for (name, list) in try decode([String: [Element]].self, forKey: key) {
       guard let count = Int(name) else {
         throw DecodingError.dataCorruptedError(
-          forKey: .ticks, in: c, debugDescription: "tick count '\(name)' is not a number")
+          forKey: key, in: self, debugDescription: "tick count '\(name)' is not a number")
       }
-      ticks[count] = list
+      byCount[count] = list
     }
-    self.ticks = ticks
+    return byCount
+  }
+}
+
+extension OutputWriter {
+  /// An axis's ticks as `{"3": [...], …}`, the label counts ascending, each tick an object
+  /// `writeTick` fills.
+  ///
+  /// - Complexity: O(*t*) calls of `writeTick`, where *t* is the number of ticks.
+  mutating func ticksByLabelCount<Tick>(
+    _ ticks: [Int: [Tick]], _ writeTick: (inout OutputWriter, Tick) throws -> Void
+  ) rethrows {
+    beginObject()
+    for count in ticks.keys.sorted() {
+      key(escaping: String(count))
+      try array(ticks[count]!) { writer, tick in
+        writer.beginObject()
+        try writeTick(&writer, tick)
+        writer.endObject()
+      }
+    }
+    endObject()
   }
 }
 
@@ -177,17 +205,10 @@ extension YAxis: OutputWritable {
     writer.key("domain")
     try domain.write(to: &writer)
     writer.key("ticks")
-    writer.beginObject()
-    for count in ticks.keys.sorted() {
-      writer.key(escaping: String(count))
-      try writer.array(ticks[count]!) { writer, tick in
-        writer.beginObject()
-        try writer.member("value", tick.value)
-        writer.member("label", tick.label)
-        writer.endObject()
-      }
+    try writer.ticksByLabelCount(ticks) { writer, tick in
+      try writer.member("value", tick.value)
+      writer.member("label", tick.label)
     }
-    writer.endObject()
     writer.endObject()
   }
 }

@@ -234,6 +234,14 @@ import _TrendlineTestSupport
             let domain = try #require(output.yAxis[measure]?.domain)
             #expect(marks.yDomain == domain.min...domain.max, "\(context)")
           }
+          // The time axis's labels as the file writes them, at most `count`, each on a bucket.
+          let written = try #require(
+            (try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])?["xAxis"]
+              as? [String: Any])
+          let ticks = try #require((written["ticks"] as? [String: Any])?[String(count)] as? [[String: Any]])
+          #expect(ticks.map { $0["label"] as? String } == marks.xTicks.map(\.label), "\(context)")
+          #expect(marks.xTicks.count <= count && marks.xTicks.count <= output.buckets.count, "\(context)")
+          #expect(marks.xTicks.allSatisfy { tick in output.buckets.contains { $0.start == tick.value } }, "\(context)")
           #expect(marks.now?.index == output.asOfBucket, "\(context)")
           #expect(marks.xDomain == output.domain.map { $0.start...$0.end }, "\(context)")
         }

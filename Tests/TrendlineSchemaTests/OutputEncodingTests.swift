@@ -360,7 +360,51 @@ import TrendlineSchema
           "sessions": 3,
           "volumeKg": 1250.5
         },
-        "recordBuckets": {}
+        "recordBuckets": {},
+        "xAxis": {
+          "ticks": {
+            "3": [
+              {
+                "value": "2025-10-20T00:00:00+02:00",
+                "label": "20 Oct 2025"
+              },
+              {
+                "value": "2025-10-27T00:00:00+01:00",
+                "label": "27 Oct"
+              }
+            ],
+            "4": [
+              {
+                "value": "2025-10-20T00:00:00+02:00",
+                "label": "20 Oct 2025"
+              },
+              {
+                "value": "2025-10-27T00:00:00+01:00",
+                "label": "27 Oct"
+              }
+            ],
+            "5": [
+              {
+                "value": "2025-10-20T00:00:00+02:00",
+                "label": "20 Oct 2025"
+              },
+              {
+                "value": "2025-10-27T00:00:00+01:00",
+                "label": "27 Oct"
+              }
+            ],
+            "7": [
+              {
+                "value": "2025-10-20T00:00:00+02:00",
+                "label": "20 Oct 2025"
+              },
+              {
+                "value": "2025-10-27T00:00:00+01:00",
+                "label": "27 Oct"
+              }
+            ]
+          }
+        }
       }
 
       """
@@ -698,7 +742,51 @@ import TrendlineSchema
             "sets": -1e+16,
             "volumeKg": 1234.5678
           },
-          "recordBuckets": {}
+          "recordBuckets": {},
+          "xAxis": {
+            "ticks": {
+              "3": [
+                {
+                  "value": "2025-10-25T22:29:59-02:30",
+                  "label": "25 Oct 2025"
+                },
+                {
+                  "value": "2025-10-25T22:30:00-02:30",
+                  "label": "25 Oct"
+                }
+              ],
+              "4": [
+                {
+                  "value": "2025-10-25T22:29:59-02:30",
+                  "label": "25 Oct 2025"
+                },
+                {
+                  "value": "2025-10-25T22:30:00-02:30",
+                  "label": "25 Oct"
+                }
+              ],
+              "5": [
+                {
+                  "value": "2025-10-25T22:29:59-02:30",
+                  "label": "25 Oct 2025"
+                },
+                {
+                  "value": "2025-10-25T22:30:00-02:30",
+                  "label": "25 Oct"
+                }
+              ],
+              "7": [
+                {
+                  "value": "2025-10-25T22:29:59-02:30",
+                  "label": "25 Oct 2025"
+                },
+                {
+                  "value": "2025-10-25T22:30:00-02:30",
+                  "label": "25 Oct"
+                }
+              ]
+            }
+          }
         }
 
         """#)
@@ -727,7 +815,15 @@ import TrendlineSchema
           "yAxis": {},
           "buckets": [],
           "average": {},
-          "recordBuckets": {}
+          "recordBuckets": {},
+          "xAxis": {
+            "ticks": {
+              "3": [],
+              "4": [],
+              "5": [],
+              "7": []
+            }
+          }
         }
 
         """#)
@@ -1385,6 +1481,50 @@ import TrendlineSchema
               }
             }
           },
+          "xAxis": {
+            "ticks": {
+              "3": [
+                {
+                  "value": "2025-10-01T00:00:00+00:00",
+                  "label": "Oct 2025"
+                },
+                {
+                  "value": "2025-11-01T00:00:00+00:00",
+                  "label": "Nov"
+                }
+              ],
+              "4": [
+                {
+                  "value": "2025-10-01T00:00:00+00:00",
+                  "label": "Oct 2025"
+                },
+                {
+                  "value": "2025-11-01T00:00:00+00:00",
+                  "label": "Nov"
+                }
+              ],
+              "5": [
+                {
+                  "value": "2025-10-01T00:00:00+00:00",
+                  "label": "Oct 2025"
+                },
+                {
+                  "value": "2025-11-01T00:00:00+00:00",
+                  "label": "Nov"
+                }
+              ],
+              "7": [
+                {
+                  "value": "2025-10-01T00:00:00+00:00",
+                  "label": "Oct 2025"
+                },
+                {
+                  "value": "2025-11-01T00:00:00+00:00",
+                  "label": "Nov"
+                }
+              ]
+            }
+          },
           "ranking": {
             "measure": "volumeKg",
             "top": 2,
@@ -1418,7 +1558,15 @@ import TrendlineSchema
           "users": 0,
           "domain": null,
           "buckets": [],
-          "yAxis": {}
+          "yAxis": {},
+          "xAxis": {
+            "ticks": {
+              "3": [],
+              "4": [],
+              "5": [],
+              "7": []
+            }
+          }
         }
 
         """#)
