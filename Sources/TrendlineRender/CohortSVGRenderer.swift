@@ -369,7 +369,7 @@ public struct CohortRadarSVGRenderer: Sendable {
     let legend = geometry.legendTop
     var b = SVGBuilder()
     func q(_ axis: CohortRadarOutput.Axis, _ name: String) -> Double? { axis.counts.quantile(name) }
-    let largest = output.axes.map { max(q($0, "p75") ?? 0, q($0, "p50") ?? $0.counts.mean) }.max() ?? 0
+    let largest = output.largestDrawn
     let rings = RingScale(largest: largest)
     let outer = rings.outer
     let desc =

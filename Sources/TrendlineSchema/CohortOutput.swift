@@ -428,7 +428,8 @@ extension CohortSeriesOutput.Ranking.Entry: OutputWritable {
 }
 
 extension CohortRadarOutput: OutputWritable {
-  /// Writes `schema, chart, asOf, period, partial, users, axes`.
+  /// Writes `schema, chart, asOf, period, partial, users, axes`, then the drawing's
+  /// `axisAngles, rings`, worked out from the axes when written.
   ///
   /// - Complexity: O(*a* × *q*), where *a* is the number of axes and *q* of quantiles.
   public func write(to writer: inout OutputWriter) throws {
@@ -441,12 +442,47 @@ extension CohortRadarOutput: OutputWritable {
     writer.member("users", users)
     writer.key("axes")
     try writer.array(axes)
+    writer.key("axisAngles")
+    try writer.array(axisAngles) { try $0.number($1) }
+    writer.key("rings")
+    try rings.write(to: &writer)
     writer.endObject()
   }
 }
 
+extension CohortRadarOutput {
+  /// Each axis's angle, degrees clockwise from straight up, in axis order: a user's radar's
+  /// `axisAngles`, so the two are drawn alike.
+  public var axisAngles: [Double] { (0..<axes.count).map { 360 * Double($0) / Double(axes.count) } }
+
+  /// The largest number the radar draws: an axis's 75th percentile, or its median (its mean
+  /// without one), whichever is larger. The SVG's rings reach it, and so do `rings`.
+  public var largestDrawn: Double {
+    axes.map { max($0.counts.quantile("p75") ?? 0, $0.counts.quantile("p50") ?? $0.counts.mean) }.max() ?? 0
+  }
+
+  /// The grid's rings for 3, 4, 5 and 7 labels: a sessions axis from 0 over ``largestDrawn``
+  /// (``YAxis``), as a user's radar's `rings`.
+  public var rings: YAxis { YAxis(measure: .sessions, largest: largestDrawn, units: .metric) }
+}
+
+extension CohortRadarOutput.Axis {
+  /// What the axis says to a screen reader, from its counts: "Back: median 2 sessions, middle
+  /// half 0.3–4, mean 2.9, 18 users" (the middle half only with both quartiles).
+  public var readOut: String {
+    let median = counts.quantile("p50") ?? counts.mean
+    var parts = ["\(label): median " + ShownNumber.display(median) + (median == 1 ? " session" : " sessions")]
+    if let low = counts.quantile("p25"), let high = counts.quantile("p75") {
+      parts.append("middle half " + ShownNumber.display(low) + "–" + ShownNumber.display(high))
+    }
+    parts.append("mean " + ShownNumber.display(counts.mean))
+    parts.append(counts.n == 1 ? "1 user" : "\(counts.n) users")
+    return parts.joined(separator: ", ")
+  }
+}
+
 extension CohortRadarOutput.Axis: OutputWritable {
-  /// Writes `id, label, counts`.
+  /// Writes `id, label, counts, readOut`.
   ///
   /// - Complexity: O(*q*), where *q* is the number of quantiles.
   public func write(to writer: inout OutputWriter) throws {
@@ -455,6 +491,7 @@ extension CohortRadarOutput.Axis: OutputWritable {
     writer.member("label", label)
     writer.key("counts")
     try counts.write(to: &writer)
+    writer.member("readOut", readOut)
     writer.endObject()
   }
 }

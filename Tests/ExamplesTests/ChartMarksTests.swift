@@ -417,7 +417,19 @@ extension ChartMarksTests {
       case .cohort(.series(let output)):
         let run = url.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
         cohorts[run + "/" + output.chart] = output
-      case .cohort(.radar): break
+      case .cohort(.radar(let output)):
+        checked["cohort-radar", default: 0] += 1
+        for count in YAxis.labelCounts {
+          let marks = try #require(CohortRadarMarks(output, labelCount: count), "\(context)")
+          #expect(marks.spokes.map(\.angle) == output.axisAngles, "\(context)")
+          #expect(marks.rings.count == count && marks.radialDomain.lowerBound == 0, "\(context)")
+          // Every vertex is inside the rings, and every spoke says something.
+          #expect(marks.spokes.allSatisfy { marks.radialDomain.contains($0.median) }, "\(context)")
+          #expect(
+            marks.spokes.allSatisfy { ($0.middleHalf?.upperBound ?? 0) <= marks.radialDomain.upperBound },
+            "\(context)")
+          #expect(marks.spokes.allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
+        }
       }
     }
     // A compared user's every bucket names a row of the cohort's file, or none where it has none.
@@ -439,7 +451,10 @@ extension ChartMarksTests {
       checked["compared", default: 0] += 1
     }
     #expect(
-      checked == ["radar": 18, "heatmap": 18, "sparklines": 18, "records": 18, "streak": 18, "compared": 18 * 3])
+      checked == [
+        "radar": 18, "heatmap": 18, "sparklines": 18, "records": 18, "streak": 18, "compared": 18 * 3,
+        "cohort-radar": 1,
+      ])
   }
 }
 

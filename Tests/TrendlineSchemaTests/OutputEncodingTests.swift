@@ -1593,7 +1593,8 @@ import TrendlineSchema
                 "max": 8,
                 "p25": 2.5,
                 "p90": 7.2
-              }
+              },
+              "readOut": "Back: median 4.3 sessions, mean 4.3, 3 users"
             },
             {
               "id": "legs",
@@ -1603,9 +1604,107 @@ import TrendlineSchema
                 "mean": 0,
                 "min": 0,
                 "max": 0
-              }
+              },
+              "readOut": "Legs: median 0 sessions, mean 0, 3 users"
             }
-          ]
+          ],
+          "axisAngles": [
+            0,
+            180
+          ],
+          "rings": {
+            "unit": "sessions",
+            "domain": {
+              "min": 0,
+              "max": 8
+            },
+            "ticks": {
+              "3": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ],
+              "4": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ],
+              "5": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                },
+                {
+                  "value": 8,
+                  "label": "8"
+                }
+              ],
+              "7": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 5,
+                  "label": "5"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ]
+            }
+          }
         }
 
         """#)
@@ -1621,7 +1720,101 @@ import TrendlineSchema
           "period": "day",
           "partial": false,
           "users": 0,
-          "axes": []
+          "axes": [],
+          "axisAngles": [],
+          "rings": {
+            "unit": "sessions",
+            "domain": {
+              "min": 0,
+              "max": 4
+            },
+            "ticks": {
+              "3": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                }
+              ],
+              "4": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                }
+              ],
+              "5": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                }
+              ],
+              "7": [
+                {
+                  "value": 0,
+                  "label": "0"
+                },
+                {
+                  "value": 1,
+                  "label": "1"
+                },
+                {
+                  "value": 2,
+                  "label": "2"
+                },
+                {
+                  "value": 3,
+                  "label": "3"
+                },
+                {
+                  "value": 4,
+                  "label": "4"
+                },
+                {
+                  "value": 5,
+                  "label": "5"
+                },
+                {
+                  "value": 6,
+                  "label": "6"
+                }
+              ]
+            }
+          }
         }
 
         """#)

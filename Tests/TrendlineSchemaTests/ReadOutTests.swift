@@ -70,3 +70,30 @@ import TrendlineSchema
       decoded.periods.map(\.label) == ["Week of 10 Nov 2025: Chest 2", "Week of 17 Nov 2025 (so far): nothing trained"])
   }
 }
+
+/// A cohort radar's drawing fields: two spokes, at 0° and 180°; Back's 75th percentile of 4
+/// sessions is the largest drawn, so five rings run 0 … 4; each spoke says its median, middle
+/// half, mean and users, and a cohort without quartiles says its median alone.
+@Suite struct CohortRadarDrawingTests {
+  @Test func anglesRingsAndWhatEachSpokeSays() {
+    func stats(_ n: Int, mean: Double, _ quartiles: (Double, Double, Double)?) -> CohortStats {
+      CohortStats(
+        n: n, mean: mean, min: 0, max: 9,
+        quantiles: quartiles.map {
+          [.init(name: "p25", value: $0.0), .init(name: "p50", value: $0.1), .init(name: "p75", value: $0.2)]
+        }
+          ?? [])
+    }
+    let radar = CohortRadarOutput(
+      chart: "muscle-balance", asOf: "2026-11-29", period: .month, partial: true, users: 18,
+      axes: [
+        .init(id: "back", label: "Back", counts: stats(18, mean: 2.9, (0.25, 2, 4))),
+        .init(id: "chest", label: "Chest", counts: stats(1, mean: 1, nil)),
+      ])
+    #expect(radar.axisAngles == [0, 180])
+    #expect(radar.largestDrawn == 4)
+    #expect(radar.rings.ticks[5]?.map(\.value) == [0, 1, 2, 3, 4])
+    #expect(radar.axes[0].readOut == "Back: median 2 sessions, middle half 0.3–4, mean 2.9, 18 users")
+    #expect(radar.axes[1].readOut == "Chest: median 1 session, mean 1, 1 user")
+  }
+}
