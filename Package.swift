@@ -24,16 +24,20 @@ let package = Package(
       name: "TrendlinePipeline",
       dependencies: ["TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages"]),
     .target(name: "TrendlineRender", dependencies: ["TrendlineSchema"]),
+    // argc and argv as the C runtime gives them: Swift's `CommandLine.arguments` reads
+    // /proc/self/cmdline on Linux, which a container without /proc does not have.
+    .target(name: "CommandArguments"),
     .target(
       name: "TrendlineRunner",
       dependencies: [
-        "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages", "TrendlinePipeline",
-        "TrendlineRender",
+        "CommandArguments", "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages",
+        "TrendlinePipeline", "TrendlineRender",
       ]),
     .executableTarget(
       name: "trendline",
       dependencies: [
-        "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlinePipeline", "TrendlineRunner",
+        "CommandArguments", "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlinePipeline",
+        "TrendlineRunner",
       ]),
     // The app-side example: a module of its own whose one dependency is TrendlineSchema, as an app's would be.
     // Not a product, so no client sees it; built by `swift build` and tested by ExamplesTests.

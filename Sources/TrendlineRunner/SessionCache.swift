@@ -1,3 +1,4 @@
+import CommandArguments
 import Foundation
 import Synchronization
 import TrendlineIngest
@@ -333,11 +334,27 @@ public final class SessionCache: Sendable {
   /// size and modification time made every shard stale for a copied binary, and on macOS
   /// (no `/proc`) missed a rebuild. Read once a process, about 10 ms for 30 MB.
   static let buildIdentity: String = {
-    let path =
-      FileManager.default.fileExists(atPath: "/proc/self/exe") ? "/proc/self/exe" : Bundle.main.executablePath
-    guard let path, let bytes = try? FileBytes.read(path, maximumBytes: 4 << 30) else { return "unknown" }
+    guard let path = executablePath(), let bytes = try? FileBytes.read(path, maximumBytes: 4 << 30) else {
+      return "unknown"
+    }
     return ContentHash.of(bytes)
   }()
+
+  /// Where the running binary is: `/proc/self/exe` where there is a /proc; else `argv[0]` as the
+  /// shell ran it (a path, relative to the working directory a run never changes, or a name
+  /// found on `PATH`). Foundation's `Bundle.main` looks in /proc on Linux and traps without it:
+  /// every `trendline run` in a container with no /proc died with SIGILL.
+  static func executablePath() -> String? {
+    if FileManager.default.fileExists(atPath: "/proc/self/exe") { return "/proc/self/exe" }
+    guard trendline_argument_count() > 0, let first = trendline_argument_vector()?[0] else { return nil }
+    let name = String(cString: first)
+    if name.contains("/") { return name }
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = folder + "/" + name
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
 }
 
 /// The part of `stat(2)` that tells whether a file may have changed: size, modification and

@@ -1,3 +1,4 @@
+import CommandArguments
 import Foundation
 import TrendlineSupport
 
@@ -29,7 +30,16 @@ let subcommands: [Subcommand] = [
   }
 #endif
 
-exit(dispatch(Array(CommandLine.arguments.dropFirst()), subcommands: subcommands).rawValue)
+exit(dispatch(Array(processArguments().dropFirst()), subcommands: subcommands).rawValue)
+
+/// The process's arguments from the argv the C runtime gave it (``trendline_argument_vector``),
+/// else `CommandLine.arguments`: Swift reads those from /proc/self/cmdline on Linux, and
+/// without /proc they were empty, so every command printed its usage and exited 2.
+func processArguments() -> [String] {
+  let count = Int(trendline_argument_count())
+  guard count > 0, let vector = trendline_argument_vector() else { return CommandLine.arguments }
+  return (0..<count).map { vector[$0].map { String(cString: $0) } ?? "" }
+}
 
 // MARK: - Dispatch
 
