@@ -36,10 +36,13 @@ public enum ChartOutput: Sendable, Equatable {
   /// The same output stating `units`. Stages compute in kilograms and metres and never see a
   /// person's units, so the one place that runs a chart stamps them on what it made. The
   /// read-outs of sparklines, records and streaks are in those units, so they are written again
-  /// here; a series' are written by `Emit`, which is given the units.
+  /// here when the units differ from those they were written in (a metric user's are already
+  /// right: writing them twice was a second pass over every such chart); a series' are written
+  /// by `Emit`, which is given the units.
   ///
   /// - Complexity: O(1) for a series, radar or heat map, the output's arrays being shared, not
-  ///   copied; O(*n*) for the *n* lines, records or periods of the others.
+  ///   copied, and for any output already in `units`; else O(*n*) for the *n* lines, records or
+  ///   periods of the others.
   public func with(units: Units) -> ChartOutput {
     switch self {
     case .series(var value):
@@ -52,12 +55,15 @@ public enum ChartOutput: Sendable, Equatable {
       value.units = units
       return .heatmap(value)
     case .sparklines(var value):
+      guard value.units != units else { return self }
       value.units = units
       return .sparklines(value.withDerivedFields())
     case .records(var value):
+      guard value.units != units else { return self }
       value.units = units
       return .records(value.withDerivedFields())
     case .streak(var value):
+      guard value.units != units else { return self }
       value.units = units
       return .streak(value.withDerivedFields())
     }

@@ -1,5 +1,14 @@
 import Foundation
 
+/// The mark a measure is drawn with (`mark` in `trendline/series@2`).
+public enum SeriesMark: String, Codable, Sendable {
+  /// Bars from 0, 70 % of the period wide (``Extent/bar(start:end:)``).
+  case bar
+  /// A line through the known values at each bucket's start, a point on each, on an axis fitted
+  /// to the values rather than from 0.
+  case line
+}
+
 /// What a series bucket counts (SPEC section 5). The raw values are the JSON spelling, used
 /// both in pipeline files and as the keys of `values`, `trend` and `average`.
 ///
@@ -10,15 +19,6 @@ import Foundation
 ///
 /// `CodingKeyRepresentable` makes a `[Measure: YAxis]` encode as a JSON object keyed by the raw
 /// value (`{"volumeKg": 1200}`), not as the alternating key/value array `Dictionary` falls back to.
-/// The mark a measure is drawn with (`mark` in `trendline/series@2`).
-public enum SeriesMark: String, Codable, Sendable {
-  /// Bars from 0, 70 % of the period wide (``Extent/bar(start:end:)``).
-  case bar
-  /// A line through the known values at each bucket's start, a point on each, on an axis fitted
-  /// to the values rather than from 0.
-  case line
-}
-
 public enum Measure: String, Codable, CodingKeyRepresentable, Sendable, CaseIterable {
   case sessions, sets, durationSeconds, volumeKg
   /// The heaviest counted set with weight, kg (a best).
