@@ -18,7 +18,14 @@ public struct RecordBook: Sendable {
   /// counted once); 0 for sessions after as-of.
   public private(set) var newRecords: [Int]
   /// Every exercise's bests and records, by exercise name.
-  public private(set) var exercises: [String: Exercise] = [:]
+  public var exercises: [String: Exercise] { Dictionary(uniqueKeysWithValues: zip(names, histories)) }
+
+  /// The exercises by number, in the order first set: an exercise's number is its place in
+  /// both. Numbers, not names, key the work per set: looked up by name, the dashboard's record
+  /// count took a quarter of a whole run's instructions (hashing a name three times a set and
+  /// copying an exercise's weights each time).
+  private var names: [String] = []
+  private var histories: [Exercise] = []
 
   public struct Exercise: Sendable, Equatable {
     public var topSet: Mark?
@@ -43,49 +50,96 @@ public struct RecordBook: Sendable {
     public var previous: Double
   }
 
+  /// One session's best sets of one exercise, before they are compared with its history.
+  private struct SessionBest {
+    var exercise: Int
+    var topSet: Mark?
+    var e1rm: Mark?
+  }
+
+  /// The reps of the session's set number `order` at a weight, in `SessionBest`'s slot `slot`.
+  private struct RepsMark {
+    var slot: Int
+    var grams: Int64
+    var order: Int
+    var mark: Mark
+  }
+
   /// The records of `sessions` (sorted by start) up to `asOf`.
   public init(_ sessions: [Session], through asOf: Int64) {
     newRecords = [Int](repeating: 0, count: sessions.count)
+    var numbers: [String: Int] = [:]
+    // The exercise number of each entry of the sessions' table, -1 until a set names it: an
+    // ingest's sessions share one table, so each name is looked up once a user.
+    var table: [TrainedExercise] = []
+    var tableNumbers: [Int] = []
+    // Per exercise number, its slot in `bests` in the session at hand, or -1.
+    var slots: [Int] = []
+    var bests: [SessionBest] = []
+    var reps: [RepsMark] = []
     for (index, session) in sessions.enumerated() where session.start <= asOf {
+      if !session.sharesExercises(table) {
+        table = session.exercises
+        tableNumbers = [Int](repeating: -1, count: table.count)
+      }
       // The session's best of each kind per exercise, before any is compared with history,
       // so a session is judged by its best set against earlier sessions only.
-      var best: [String: Exercise] = [:]
-      var order: [String] = []
       for set in session.sets {
-        let name = session.exercise(of: set).name
-        if best[name] == nil { order.append(name) }
-        var entry = best[name, default: Exercise()]
+        var number = tableNumbers[Int(set.exercise)]
+        if number < 0 {
+          let name = table[Int(set.exercise)].name
+          if let known = numbers[name] {
+            number = known
+          } else {
+            number = names.count
+            numbers[name] = number
+            names.append(name)
+            histories.append(Exercise())
+            slots.append(-1)
+          }
+          tableNumbers[Int(set.exercise)] = number
+        }
+        if slots[number] < 0 {
+          slots[number] = bests.count
+          bests.append(SessionBest(exercise: number))
+        }
+        let slot = slots[number]
         if set.weightKg > 0 {
           let mark = Mark(value: set.weightKg, weightKg: set.weightKg, reps: set.reps, start: session.start)
-          if entry.topSet.map({ mark.value > $0.value }) ?? true { entry.topSet = mark }
+          if bests[slot].topSet.map({ mark.value > $0.value }) ?? true { bests[slot].topSet = mark }
           // Ingest bounds weights (at most 1500 kg), but a stage does not trap on a value it
           // was not meant to see: a weight with no whole number of grams is no weight to compare.
           if set.reps >= 1, let grams = Int64(exactly: (set.weightKg * 1000).rounded()) {
-            let repsMark = Mark(value: set.reps, weightKg: set.weightKg, reps: set.reps, start: session.start)
-            if entry.repsAtWeight[grams].map({ repsMark.value > $0.value }) ?? true {
-              entry.repsAtWeight[grams] = repsMark
-            }
+            let mark = Mark(value: set.reps, weightKg: set.weightKg, reps: set.reps, start: session.start)
+            reps.append(RepsMark(slot: slot, grams: grams, order: reps.count, mark: mark))
           }
         }
         if let e1rm = set.e1rmKg {
           let mark = Mark(value: e1rm, weightKg: set.weightKg, reps: set.reps, start: session.start)
-          if entry.e1rm.map({ mark.value > $0.value }) ?? true { entry.e1rm = mark }
+          if bests[slot].e1rm.map({ mark.value > $0.value }) ?? true { bests[slot].e1rm = mark }
         }
-        best[name] = entry
       }
-      for name in order {
-        // Every name in `order` was put in `best` on first sight, so the unwrap holds.
-        newRecords[index] += record(best[name]!, of: name)
+      // Each slot's reps by weight, the most reps (the earliest of equals) first: the first of
+      // a weight is its best.
+      reps.sort {
+        ($0.slot, $0.grams, $1.mark.value, $0.order) < ($1.slot, $1.grams, $0.mark.value, $1.order)
       }
+      var next = 0
+      for (slot, best) in bests.enumerated() {
+        let first = next
+        while next < reps.count && reps[next].slot == slot { next += 1 }
+        newRecords[index] += Self.fold(best, reps[first..<next], into: &histories[best.exercise])
+        slots[best.exercise] = -1
+      }
+      bests.removeAll(keepingCapacity: true)
+      reps.removeAll(keepingCapacity: true)
     }
   }
 
-  /// Folds one session's bests of exercise `name` into the book; returns the records set.
-  private mutating func record(_ session: Exercise, of name: String) -> Int {
-    // Taken out of the book while it changes, so appending a record mutates the one copy: a
-    // copy left in the dictionary made every append copy the whole history, O(n²) over
-    // 200,000 sessions of one exercise.
-    var history = exercises.removeValue(forKey: name) ?? Exercise()
+  /// Folds one session's bests of an exercise into its `history` (changed in place: a copy
+  /// made every append copy the whole history, O(n²) over 200,000 sessions of one exercise);
+  /// returns the records set. `reps` is sorted by weight, the most reps first.
+  private static func fold(_ session: SessionBest, _ reps: ArraySlice<RepsMark>, into history: inout Exercise) -> Int {
     var count = 0
     // Returns the record `new` sets over `old`, if any, and moves `old` up. It does not touch
     // `history` itself: `old` is one of its fields, passed inout.
@@ -107,19 +161,19 @@ public struct RecordBook: Sendable {
       count += 1
     }
     var repsRecord = false
-    for grams in session.repsAtWeight.keys.sorted() {
-      let new = session.repsAtWeight[grams]!
-      guard let previous = history.repsAtWeight[grams] else {
-        history.repsAtWeight[grams] = new
+    var lastGrams: Int64? = nil
+    for entry in reps where entry.grams != lastGrams {
+      lastGrams = entry.grams
+      guard let previous = history.repsAtWeight[entry.grams] else {
+        history.repsAtWeight[entry.grams] = entry.mark
         continue
       }
-      guard new.value > previous.value else { continue }
-      history.records.append(Record(kind: .repsAtWeight, mark: new, previous: previous.value))
-      history.repsAtWeight[grams] = new
+      guard entry.mark.value > previous.value else { continue }
+      history.records.append(Record(kind: .repsAtWeight, mark: entry.mark, previous: previous.value))
+      history.repsAtWeight[entry.grams] = entry.mark
       repsRecord = true
     }
     if repsRecord { count += 1 }
-    exercises[name] = history
     return count
   }
 }
