@@ -18,7 +18,10 @@
 #
 #   bash deploy/check-kubernetes.sh
 #        f. the merge's first pod is killed and its retry succeeds: the driver must say merged;
-#        g. an earlier night's split (shards/*-of-2) beside tonight's must not stop the merge.
+#        g. exports arrive while a night runs (two new users'): they wait for the next night, which reads them; a night whose shard fails on every pod
+#           (exit 3) leaves the last finished night published, and a night's lines are JSON.
+#      Every night that merges is published: ROOT/current names it, nights.csv and the
+#      metrics record it.
 #
 # The templates are rendered only by the driver: the Jobs checked in 2 and 3 are the ones it
 # applied. Exits non-zero on the first failure. Needs python3 (with venv), network access to
@@ -100,7 +103,8 @@ chmod +x "$tmp/tomorrow/date"
 # fake's), data/ (the volume: /data in the pods, data/exports a copy of the corpus), config/
 # (the ConfigMap: /config), and the pods' own trendline in podbin/. The first N pods of WHAT
 # (a shard's index, or "merge") are SIGKILLed (exit 137), or hang for a minute, before they
-# write anything.
+# write anything; with `arrive`, the first pod of WHAT in the night of $as_of writes two new
+# users' exports into the input before it runs, as apps uploading during the night would.
 new_cluster() {
   local c=$tmp/$1 action=${2:-} bad=${3:-} bad_count=${4:-0}
   mkdir -p "$c/state" "$c/config" "$c/data" "$c/podbin" "$c/driverbin" "$c/attempts"
@@ -116,13 +120,24 @@ new_cluster() {
 set -u
 what=\${JOB_COMPLETION_INDEX:-merge} tomorrow=
 args=("\$@")
+night=
 for ((i = 0; i < \${#args[@]}; i++)); do
   if [ "\${args[i]}" = --shard ]; then what=\${args[i + 1]%/*} tomorrow=1; fi
+  if [ "\${args[i]}" = --as-of ]; then night=\${args[i + 1]}; fi
 done
 case \$what in merge | [2-9] | [1-9][0-9]*) tomorrow=1 ;; esac
 attempt=\$((\$(cat "$c/attempts/\$what" 2>/dev/null || echo 0) + 1))
 echo "\$attempt" >"$c/attempts/\$what"
-if [ "\$what" = "$bad" ] && [ "\$attempt" -le "$bad_count" ]; then
+if grep -qx "\$night \$what" "$c/kill-always" 2>/dev/null; then
+  echo "check-kubernetes: SIGKILL of \$what of night \$night, every attempt" >&2
+  kill -KILL \$\$
+elif [ "$action" = arrive ] && [ "\$what" = "$bad" ] && [ "\$night" = $as_of ] && [ ! -e "$c/arrived" ]; then
+  : >"$c/arrived"
+  cp "$c/data/exports/\$(ls "$c/data/exports" | grep -v users.csv | head -1)" "$c/data/exports/zz-arrived.csv"
+  first=\$(ls "$c/data/exports" | grep -v users.csv | head -1)
+  mkdir -p "$c/data/exports/arrived-user" && cp "$c/data/exports/\$first" "$c/data/exports/arrived-user/export.csv"
+  echo "check-kubernetes: exports arrived during the night" >&2
+elif [ "\$what" = "$bad" ] && [ "\$attempt" -le "$bad_count" ]; then
   if [ "$action" = hang ]; then
     echo "check-kubernetes: \$what hangs, attempt \$attempt" >&2
     sleep 60
@@ -214,36 +229,64 @@ PY
   sed 's/^/  ok: /' "$tmp/$1/cluster.txt"
 }
 
-# expect_merged NAME: the night was merged as one as-of, every pod ran that as-of, nothing
-# called date, and the output is what a single process makes of the same corpus.
+# expect_merged NAME [AS_OF]: the night of AS_OF (default $as_of) was merged as one as-of in
+# ROOT/nights/AS_OF and published (ROOT/current names it, nights.csv has its row), every pod
+# ran that as-of, nothing called date, and the output is what a single process makes of the
+# users and files the night's listing names.
 expect_merged() {
-  local c=$tmp/$1
-  [ -f "$c/data/out/_SUCCESS" ] || fail "cluster $1: the merge wrote no _SUCCESS"
-  "$py" - "$c/data/out" <<'PY'
+  local c=$tmp/$1 night_as_of=${2:-$as_of}
+  local out=$c/data/out/nights/$night_as_of
+  [ -f "$out/_SUCCESS" ] || fail "cluster $1: the merge wrote no _SUCCESS in nights/$night_as_of"
+  "$py" - "$out" "$night_as_of" <<'PY'
 import json, pathlib, sys
-out = pathlib.Path(sys.argv[1])
+out, as_of = pathlib.Path(sys.argv[1]), sys.argv[2]
 manifest = json.loads((out / "manifest.json").read_text())
 shard_as_of = {e["shard"]["index"]: json.loads((out / e["manifest"]).read_text())["asOf"] for e in manifest["shards"]}
-if manifest["asOf"] != "2026-11-30" or shard_as_of != {i: "2026-11-30" for i in range(4)}:
+if manifest["asOf"] != as_of or shard_as_of != {i: as_of for i in range(4)}:
     sys.exit(f"check-kubernetes: FAIL: merged asOf {manifest['asOf']!r}, the shards' {shard_as_of}")
 print(f"  ok: manifest.json asOf {manifest['asOf']}, as every shard's of 4; {manifest['totals']['users']} users")
 PY
-  if grep ' run ' "$c/pod-commands.log" | grep -v -- "--as-of $as_of " | grep -q .; then
+  [ "$(readlink "$c/data/out/current")" = "nights/$night_as_of" ] ||
+    fail "cluster $1: current names '$(readlink "$c/data/out/current")', not nights/$night_as_of"
+  grep -q "^$night_as_of,$night_as_of," "$c/data/out/nights.csv" || fail "cluster $1: nights.csv has no row for $night_as_of"
+  grep -q "^trendline_night_info{night=\"$night_as_of\"" "$c/data/out/metrics/trendline.prom" ||
+    fail "cluster $1: the metrics are not of $night_as_of"
+  if grep ' run ' "$c/pod-commands.log" | grep -v -- "--as-of $night_as_of " | grep -q "nights/$night_as_of "; then
     cat "$c/pod-commands.log"
     fail "cluster $1: a pod ran another as-of"
   fi
   grep -q -- "--jobs 2 " "$c/pod-commands.log" || fail "cluster $1: \$(TRENDLINE_JOBS) did not become the CPU limit, 2"
-  if grep -v -- "--as-of $as_of " "$c/driver-commands.log" | grep -q .; then
-    fail "cluster $1: the driver asked trendline shards about another as-of"
+  if grep ' shards ' "$c/driver-commands.log" | grep -v -- "--as-of" | grep -q .; then
+    fail "cluster $1: the driver asked trendline shards without an as-of"
   fi
   if [ -s "$tmp/date-calls.log" ]; then cat "$tmp/date-calls.log"; fail "a pod called date"; fi
-  "$trendline" run "$c/config/pipeline.json" --output "$c/single" --as-of $as_of --quiet ||
-    fail "the single-process run failed"
-  diff -r -x manifest.json -x shards -x .trendline-output "$c/single" "$c/data/out" >"$c/diff.txt" || {
+  rm -rf "$c/single"
+  "$trendline" run "$c/config/pipeline.json" --output "$c/single" --as-of "$night_as_of" \
+    --listing "$c/data/out/listings/$night_as_of" --quiet || fail "the single-process run failed"
+  diff -r -x manifest.json -x shards -x .trendline-output "$c/single" "$out" >"$c/diff.txt" || {
     head -20 "$c/diff.txt"
     fail "cluster $1: the merged output differs from a single-process run"
   }
-  echo "  ok: every pod ran --as-of $as_of (none called date); output = single-process run"
+  # Every line the driver printed is one JSON object with its time, level, event and as-of.
+  "$py" - "$c/driver.out" <<'PY' || fail "cluster $1: a line of the driver is not a JSON log line"
+import json, sys
+for line in open(sys.argv[1]):
+    entry = json.loads(line)
+    missing = {"ts", "level", "event", "asOf", "command"} - set(entry)
+    if missing:
+        sys.exit(f"missing {missing}: {line}")
+PY
+  echo "  ok: every pod ran --as-of $night_as_of (none called date); output = single-process run of its listing;"
+  echo "      published (current, nights.csv, metrics); every driver line is JSON"
+}
+
+# The messages of the driver's JSON lines whose event is $2, one a line, from $1.
+messages() {
+  "$py" -c 'import json, sys
+for line in open(sys.argv[1]):
+    entry = json.loads(line)
+    if entry["event"] == sys.argv[2]:
+        print(entry.get("shard", "-"), entry["message"])' "$1" "$2"
 }
 
 night="trendline-$as_of"
@@ -283,15 +326,19 @@ echo "== d. shard 3 killed on every pod: exit 3, its pods' logs named, nothing m
 new_cluster d kill 3 99
 run_driver d NAMESPACE=trendline
 [ "$code" -eq 3 ] || fail "the driver exited $code, not 3"
-grep -q "^  shard 3-of-4 " "$c/driver.out" || fail "the driver did not name shard 3"
+messages "$c/driver.out" incomplete | grep -q "^3-of-4 " || fail "the driver did not name shard 3"
 expect_cluster d <<EOF
 trendline $night-shards-a0-RUNID Indexed completions=4 --shards 4: Failed completedIndexes=0-2 failedIndexes=3 pods 0:0 1:0 2:0 3:137,137
 trendline $night-retry1-shard-3-RUNID Indexed completions=1 --shard 3/4: Failed failedIndexes=0 pods 0:137,137
 trendline $night-retry2-shard-3-RUNID Indexed completions=1 --shard 3/4: Failed failedIndexes=0 pods 0:137,137
 EOF
-if [ -e "$c/data/out/manifest.json" ] || [ -e "$c/data/out/_SUCCESS" ]; then fail "something was merged"; fi
+if [ -e "$c/data/out/nights/$as_of/manifest.json" ] || [ -e "$c/data/out/nights/$as_of/_SUCCESS" ]; then
+  fail "something was merged"
+fi
+[ ! -e "$c/data/out/current" ] || fail "a night that failed was published"
 # Every pod of shard 3 (2 pods in each of the 3 Jobs), each as a command that works.
-grep -E '^    log: kubectl --namespace trendline logs (pod/)?[a-z0-9-]+$' "$c/driver.out" >"$tmp/d-logs.txt" || true
+messages "$c/driver.out" shardLog | sed 's/^3-of-4 /log: /' |
+  grep -E '^log: kubectl --namespace trendline logs (pod/)?[a-z0-9-]+$' >"$tmp/d-logs.txt" || true
 [ "$(wc -l <"$tmp/d-logs.txt")" -eq 6 ] || fail "the driver named $(wc -l <"$tmp/d-logs.txt") pod logs, not 6"
 while read -r _ command; do
   PATH="$tmp/kbin:$PATH" FAKE_KUBE_STATE=$c/state $command | grep -q "SIGKILL of 3, attempt" ||
@@ -307,7 +354,7 @@ run_driver e NAMESPACE=trendline DEADLINE=4
 [ "$code" -eq 3 ] || fail "the driver exited $code, not 3, past its DEADLINE"
 grep -q "jobs still unfinished past DEADLINE (4s), deleting them: $night-shards-" "$c/driver.out" ||
   fail "the driver did not say it deletes the unfinished Job"
-grep -q "shard 0-of-4 " "$c/driver.out" || fail "the driver did not name shard 0"
+messages "$c/driver.out" incomplete | grep -q "^0-of-4 " || fail "the driver did not name shard 0"
 run_driver e NAMESPACE=trendline
 [ "$code" -eq 0 ] || fail "the driver exited $code, not 0, run again after its DEADLINE"
 expect_cluster e 2 <<EOF
@@ -330,17 +377,36 @@ trendline $night-merge-RUNID merge: Complete pods -:137,0
 EOF
   expect_merged f
 
-  echo "== g. an earlier night's 2-shard split left in /data/out/shards: tonight's 4 still merge"
-  # The merge must be given tonight's shard folders, as the Slurm merge is, not /data/out,
-  # which takes every shards/I-of-N there and refuses the mix.
-  new_cluster g
-  for i in 0 1; do
-    JOB_COMPLETION_INDEX=$i "$trendline" run "$tmp/g/config/pipeline.json" --input "$tmp/g/data/exports" \
-      --output "$tmp/g/data/out" --as-of 2026-11-23 --shards 2 --quiet
-  done
-  run_driver g NAMESPACE=trendline
-  [ "$code" -eq 0 ] || fail "the driver exited $code, not 0, beside an earlier split"
+  echo "== g. exports arrive during a night: they wait for the next; a failed night keeps the last published"
+  # Night 1 (2026-11-29) runs as any other. During night 2 ($as_of) shard 1's pod writes two
+  # new users' exports before it runs: the night completes from its listing (neither read, no
+  # shard re-run) and is published. Night 3 (2026-12-01) reads them.
+  # Night 4 (2026-12-02) loses shard 3 on every pod: exit 3, and current still names night 3.
+  new_cluster g arrive 1
+  run_driver g NAMESPACE=trendline AS_OF=2026-11-29 KEEP=2
+  [ "$code" -eq 0 ] || fail "night 2026-11-29 exited $code, not 0"
+  expect_merged g 2026-11-29
+  run_driver g NAMESPACE=trendline KEEP=2
+  [ "$code" -eq 0 ] || fail "night $as_of, with exports arriving, exited $code, not 0"
+  [ -e "$c/data/exports/arrived-user/export.csv" ] || fail "no export arrived during night $as_of"
   expect_merged g
+  [ ! -e "$c/data/out/nights/$as_of/users/arrived-user" ] || fail "night $as_of read an export that arrived during it"
+  [ "$(grep -c ' run ' "$c/pod-commands.log")" -eq 8 ] || fail "a shard of night $as_of ran twice: $(cat "$c/pod-commands.log")"
+  echo "  ok: the arrivals waited; night $as_of ran each shard once and is published"
+  run_driver g NAMESPACE=trendline AS_OF=2026-12-01 KEEP=2
+  [ "$code" -eq 0 ] || fail "night 2026-12-01 exited $code, not 0"
+  expect_merged g 2026-12-01
+  [ -d "$c/data/out/nights/2026-12-01/users/arrived-user" ] || fail "night 2026-12-01 did not read the arrived user"
+  [ ! -e "$c/data/out/nights/2026-11-29" ] && [ ! -e "$c/data/out/listings/2026-11-29" ] ||
+    fail "KEEP=2 did not remove night 2026-11-29 and its listing"
+  echo "  ok: night 2026-12-01 read the arrivals; KEEP=2 removed night 2026-11-29"
+  echo "2026-12-02 3" >"$c/kill-always"
+  run_driver g NAMESPACE=trendline AS_OF=2026-12-02 KEEP=2
+  [ "$code" -eq 3 ] || fail "night 2026-12-02, its shard 3 failing, exited $code, not 3"
+  [ "$(readlink "$c/data/out/current")" = nights/2026-12-01 ] ||
+    fail "after a failed night, current names '$(readlink "$c/data/out/current")', not nights/2026-12-01"
+  [ -f "$c/data/out/nights/2026-12-01/_SUCCESS" ] || fail "the published night lost its _SUCCESS"
+  echo "  ok: night 2026-12-02 failed (exit 3); current still names nights/2026-12-01, whole"
 }
 
 # --- The manifests ----------------------------------------------------------------------
@@ -457,7 +523,10 @@ for path in sorted(applied.glob("*.yaml")):
     step = job["metadata"]["labels"].get("trendline.dev/step")
     steps[step] = steps.get(step, 0) + 1
     name = job["metadata"]["name"]
-    check(re.fullmatch(r"trendline-2026-11-30-(shards-a\d|retry\d-shard-\d|merge)-\d{6}[0-9a-f]{4}", name), f"{file}: name {name}")
+    # Every Job names its night (its as-of), which its labels and command must state too.
+    named = re.fullmatch(r"trendline-(\d{4}-\d\d-\d\d)-(shards-a\d|retry\d-shard-\d|merge)-\d{6}[0-9a-f]{4}", name)
+    check(named, f"{file}: name {name}")
+    night = named.group(1) if named else "?"
     spec = job["spec"]
     pod = spec["template"]["spec"]
     restricted(file, pod)
@@ -470,12 +539,16 @@ for path in sorted(applied.glob("*.yaml")):
     check("args" not in container, f"{file}: args")
     check(spec.get("ttlSecondsAfterFinished") == 604800, f"{file}: ttlSecondsAfterFinished")
     if step == "merge":
-        labels(file, job, "merge", "2026-11-30")
+        labels(file, job, "merge", night)
+        check(command[:10] == ["trendline", "merge", "--output", f"/data/out/nights/{night}", "--input", "/data/exports",
+                               "--listing", f"/data/out/listings/{night}", "--log", "json"], f"{file}: command {command}")
+        check(command[10:] == [f"/data/out/nights/{night}/shards/{i}-of-4" for i in range(4)],
+              f"{file}: the shard folders {command[10:]}")
         check(spec["backoffLimit"] == 1, f"{file}: backoffLimit")
         check(failure_rules(job) == [("FailJob", (1, 2), ()), ("Ignore", None, ("DisruptionTarget",))],
               f"{file}: rules {failure_rules(job)}")
         continue
-    labels(file, job, "shards", "2026-11-30")
+    labels(file, job, "shards", night)
     retry = "-retry" in name
     completions = 1 if retry else 4
     check(spec["completionMode"] == "Indexed", f"{file}: completionMode")
@@ -486,8 +559,9 @@ for path in sorted(applied.glob("*.yaml")):
     check(failure_rules(job) == [("FailIndex", (1, 2), ()), ("Ignore", None, ("DisruptionTarget",))],
           f"{file}: podFailurePolicy rules are {failure_rules(job)}")
     check(spec["activeDeadlineSeconds"] == 21600, f"{file}: activeDeadlineSeconds")
-    check(command[:9] == ["trendline", "run", "/config/pipeline.json", "--input", "/data/exports", "--output",
-                          "/data/out", "--as-of", "2026-11-30"], f"{file}: command {command}")
+    check(command[:11] == ["trendline", "run", "/config/pipeline.json", "--input", "/data/exports", "--output",
+                           f"/data/out/nights/{night}", "--listing", f"/data/out/listings/{night}", "--as-of", night],
+          f"{file}: command {command}")
     shard = ["--shard", name.split("-shard-")[1].split("-")[0] + "/4"] if retry else ["--shards", "4"]
     check(command[-4:] == ["--jobs", "$(TRENDLINE_JOBS)"] + shard, f"{file}: command ends {command[-4:]}")
     env = {e["name"]: e for e in container["env"]}

@@ -1,19 +1,36 @@
 #!/usr/bin/env bash
 # The nightly driver: one sharded Trendline run on Slurm or Kubernetes, from submission to
-# merge, that an operator can start again at any time.
+# a published night, that an operator can start again at any time.
 #
-#   deploy/nightly.sh slurm      PIPELINE INPUT OUTPUT SHARDS
-#   deploy/nightly.sh kubernetes PIPELINE INPUT OUTPUT SHARDS
+#   deploy/nightly.sh slurm      PIPELINE INPUT ROOT SHARDS
+#   deploy/nightly.sh kubernetes PIPELINE INPUT ROOT SHARDS
+#
+# ROOT is the nightly root (Guides/Nights.md): the night of AS_OF is written to
+# ROOT/nights/AS_OF, its listing to ROOT/listings/AS_OF, its logs to ROOT/logs/AS_OF, and
+# readers follow ROOT/current, which names the last night that finished.
 #
 # 1. The as-of is resolved once, here (AS_OF, default today's date in UTC), and given to every
 #    task and retry: an array that runs across midnight still runs one date.
-# 2. `trendline shards` reads the output folder and names the shards merge would not take
-#    (never ran, killed, another night's, another pipeline, an export arrived since). Only
-#    those are submitted; on a first run, all of them.
-# 3. After they end (or DEADLINE passes: they are cancelled, so nothing is left pending), the
+# 2. The input is listed once for the night (`trendline list`, kept in ROOT/listings/AS_OF):
+#    every task, retry, check and the merge read the users and files it names, so exports
+#    arriving during the night wait for the next one. A driver run again for the same night
+#    keeps the listing it made.
+# 3. `trendline shards` reads the night's folder and names the shards merge would not take
+#    (never ran, killed, another pipeline, a listed export corrected since). Only those are
+#    submitted; on a first run, all of them.
+# 4. After they end (or DEADLINE passes: they are cancelled, so nothing is left pending), the
 #    folder is read again and what is still missing is re-run, up to RETRIES times, with the
 #    same as-of and pipeline.
-# 4. When every shard is complete, the merge runs, as a job of the scheduler.
+# 5. When every shard is complete, the merge runs, as a job of the scheduler.
+# 6. The merged night is published (`trendline publish`): ROOT/current moves to it in one
+#    rename, ROOT/nights.csv and ROOT/metrics/trendline.prom record it, and nights beyond the
+#    newest KEEP are removed with their listings and logs. A night that fails at any step is
+#    not published: ROOT/current keeps naming the last one that finished.
+#
+# Every line the driver prints is one JSON object (ts, level, event, command "nightly",
+# asOf, job where the scheduler gives one, message; shard where it is about one), as are
+# the tasks', the merge's and the publish's (`--log json`). A driver stopped by TERM or INT
+# says so in a line before it exits.
 #
 # The output folder is the record, not the scheduler: re-running the driver for the same date
 # submits only what is not done, and merges again only if a shard changed since the last
@@ -22,8 +39,8 @@
 # driver per output folder; on Kubernetes the CronJob's concurrencyPolicy does.
 #
 # Exit codes:
-#   0  merged; every user succeeded
-#   1  merged; some users failed on their data (OUTPUT/manifest.json says which and why; a
+#   0  merged and published; every user succeeded
+#   1  merged and published; some users failed on their data (OUTPUT/manifest.json says which and why; a
 #      re-run cannot change that, so those shards are not retried)
 #   2  bad arguments, or a shard or the merge failed on the pipeline file or the folders
 #   3  shards still not complete after RETRIES re-runs: each is printed with its reason and
@@ -31,6 +48,11 @@
 #   4  the merge job failed (its log is printed)
 #   5  the driver itself failed: a scheduler command refused (sbatch, kubectl create), or any
 #      other command; the line is printed
+#   6  merged, but not published (the night lost more than half the published night's users,
+#      or ROOT/current cannot be written); the publish's line says why, and the previous
+#      night stays published
+#  130, 143  the driver was stopped by INT or TERM (tasks already submitted go on; run the
+#      driver again for the same night and it waits for them)
 #
 # Environment:
 #   AS_OF      the night's as-of, YYYY-MM-DD (default: today's date in UTC; a date, because
@@ -38,66 +60,98 @@
 #   RETRIES    re-runs of shards that did not complete (default 2)
 #   DEADLINE   seconds the whole night may take, queueing, retries and merge included; what
 #              is still queued or running then is cancelled (default 43200, twelve hours)
-#   REMOVE_DEPARTED  1: the merge removes the folders of users no longer in the input
-#              (`--remove-departed`); otherwise it keeps them, and the driver says how many
 #   POLL       seconds between looks at the scheduler (default 30)
+#   KEEP       nights kept in ROOT/nights, with their listings and logs (default 14)
 #   TRENDLINE  the trendline binary the driver runs (default: trendline on PATH)
 # Slurm:
-#   LOGS       the task scripts and logs (default OUTPUT-logs, beside the output: the output
-#              folder is Trendline's, and a run refuses one holding anything else)
+#   LOGS       the task scripts and logs (default ROOT/logs/AS_OF, removed with the night;
+#              not inside the night's folder, which is Trendline's)
 #   SBATCH_OPTIONS  more options for every sbatch, such as "--partition=batch --account=x"
 #   CPUS, MEM  per task (default 2 and 4G); the task's --jobs follows the CPUs Slurm gives it
 # Kubernetes (run from the CronJob in deploy/kubernetes/, or any host with kubectl and the
-# shared volume mounted at the same paths as in the pods):
+# shared volume mounted at the same paths as in the pods: the driver lists the input and
+# publishes the night itself):
 #   IMAGE      the Trendline image (required)
 #   NAMESPACE  (default: the current one)
 #   TEMPLATES  the folder holding shards-job.yaml and merge-job.yaml (default: beside this
 #              script, deploy/kubernetes/)
 set -Eeuo pipefail
+
+# One JSON line: log LEVEL EVENT MESSAGE [SHARD]. Keys in order; the message escaped as JSON
+# strings need (a path may hold a quote or a backslash).
+json_text() {
+  local text=$1
+  text=${text//\\/\\\\}
+  text=${text//\"/\\\"}
+  text=${text//$'\n'/\\n}
+  text=${text//$'\t'/\\t}
+  printf '%s' "$text" | tr -d '\000-\010\013-\037'
+}
+# The driver's own job: given, Slurm's, or the CronJob's pod (its host name, in a pod only).
+job_id=${TRENDLINE_JOB_ID:-${SLURM_JOB_ID:-${KUBERNETES_SERVICE_HOST:+${HOSTNAME:-}}}}
+log() {
+  local level=$1 event=$2 message=$3 shard=${4:-} extra=''
+  [ -n "$job_id" ] && extra+=",\"job\":\"$(json_text "$job_id")\""
+  extra+=",\"level\":\"$level\",\"message\":\"$(json_text "$message")\""
+  [ -n "$shard" ] && extra+=",\"shard\":\"$shard\""
+  printf '{"asOf":"%s","command":"nightly","event":"%s"%s,"ts":"%s"}\n' \
+    "$(json_text "${as_of:-}")" "$event" "$extra" "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)"
+}
 # Any command that fails unexpectedly ends the night with its own code 5, never with 1, which
 # means "merged; some users failed".
 # shellcheck disable=SC2154 # failed is set inside the trap
-trap 'failed=$?; printf "nightly: the driver failed at line %s (exit %s)\n" "$LINENO" "$failed" >&2; exit 5' ERR
+trap 'failed=$?; log error failed "the driver failed at line $LINENO (exit $failed)" >&2; exit 5' ERR
+# A driver killed by the scheduler or an operator says so: tasks it submitted go on running.
+trap 'log error stopped "the driver was stopped by TERM; tasks already submitted go on, and the driver run again waits for them" >&2; exit 143' TERM
+trap 'log error stopped "the driver was stopped by INT; tasks already submitted go on, and the driver run again waits for them" >&2; exit 130' INT
 
 usage() {
-  sed -n '2,9p' "$0" >&2
+  sed -n '2,10p' "$0" >&2
   exit 2
 }
 [ $# -eq 5 ] || usage
-scheduler=$1 pipeline=$2 input=$3 output=$4 shards=$5
+scheduler=$1 pipeline=$2 input=$3 root=$4 shards=$5
 case $scheduler in slurm | kubernetes) ;; *) usage ;; esac
 # Every number is checked here, in base 10: `08` or `abc` in shell arithmetic would fail late,
 # loop forever, or evaluate an array subscript.
 whole() {
-  case $2 in '' | *[!0-9]*) echo "nightly: $1 must be a whole number, not '$2'" >&2; exit 2 ;; esac
+  case $2 in '' | *[!0-9]*) log error usage "$1 must be a whole number, not '$2'" >&2; exit 2 ;; esac
   printf '%s\n' "$((10#$2))"
 }
 shards=$(whole SHARDS "$shards") || exit 2
 retries=$(whole RETRIES "${RETRIES:-2}") || exit 2
 deadline=$(whole DEADLINE "${DEADLINE:-43200}") || exit 2
 poll=$(whole POLL "${POLL:-30}") || exit 2
+keep=$(whole KEEP "${KEEP:-14}") || exit 2
 as_of=${AS_OF:-$(date -u +%F)}
 if ! [[ $as_of =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]; then
-  echo "nightly: AS_OF must be a date, YYYY-MM-DD, not '$as_of'" >&2
+  bad=$as_of as_of=''
+  log error usage "AS_OF must be a date, YYYY-MM-DD, not '$bad'" >&2
   exit 2
 fi
 trendline=${TRENDLINE:-trendline}
-# Absolute and without trailing slashes: the tasks may start in another folder, and OUTPUT-logs
-# must be beside the output, not in it.
+# Absolute and without trailing slashes: the tasks may start in another folder.
 abs() { realpath -m -- "$1"; }
-pipeline=$(abs "$pipeline") input=$(abs "$input") output=$(abs "$output")
+pipeline=$(abs "$pipeline") input=$(abs "$input") root=$(abs "$root")
+output=$root/nights/$as_of listing=$root/listings/$as_of
+mkdir -p "$root/nights" "$root/listings" "$root/logs"
 # The night's budget: every wait below ends by then.
 ends=$((SECONDS + deadline))
 q() { printf '%q' "$1"; }
 
-say() { printf 'nightly %s: %s\n' "$as_of" "$*"; }
+say() { log info driver "$*"; }
 
 # The shards merge would not take, as "3,5" (empty when all are complete). `trendline shards`
 # checks its arguments too, so a mistyped pipeline or as-of stops the driver here (exit 2)
 # before anything is submitted.
 to_run() {
-  "$trendline" shards "$pipeline" --input "$input" --output "$output" --as-of "$as_of" \
-    --shards "$shards" --to-run
+  local out
+  if ! out=$("$trendline" shards "$pipeline" --input "$input" --output "$output" --as-of "$as_of" \
+    --shards "$shards" --listing "$listing" --to-run 2>&1); then
+    log error shards "$out" >&2
+    return 2
+  fi
+  printf '%s\n' "$out"
 }
 
 # Whether the last merge is newer than every shard's marker: then re-merging would write the
@@ -117,23 +171,23 @@ merged_status() {
 # --- Slurm ------------------------------------------------------------------------------
 
 slurm_setup() {
-  logs=$(abs "${LOGS:-$output-logs}")
+  logs=$(abs "${LOGS:-$root/logs/$as_of}")
   case $logs/ in "$output"/*)
-    echo "nightly: LOGS '$logs' is inside the output folder, which holds only what Trendline writes" >&2
+    log error usage "LOGS '$logs' is inside the night's folder, which holds only what Trendline writes" >&2
     exit 2
     ;;
   esac
   case $logs in *[[:space:]%\"]*)
-    echo "nightly: LOGS '$logs' holds a space, % or \", which #SBATCH --output cannot take" >&2
+    log error usage "LOGS '$logs' holds a space, % or \", which #SBATCH --output cannot take" >&2
     exit 2
     ;;
   esac
   mkdir -p "$logs"
-  # One driver per output folder: a second one (cron fired twice, a night re-run by hand while
-  # the next runs) waits, instead of taking the other's shards for another night's.
-  exec 9>"$logs/driver.lock"
+  # One driver per root: a second one (cron fired twice, a night re-run by hand while the next
+  # runs) waits, so two nights never publish out of order or list one input twice at once.
+  exec 9>"$root/logs/driver.lock"
   if ! flock -n 9; then
-    say "another driver holds $logs/driver.lock; waiting for it"
+    say "another driver holds $root/logs/driver.lock; waiting for it"
     flock 9
   fi
   job_name="trendline-$as_of"
@@ -150,7 +204,7 @@ slurm_setup() {
 #   sbatch --array=I $task
 # Exit 1 means some users failed on their data: the shard is complete, and the driver does
 # not retry it. Any other failure leaves the shard to the driver's next attempt.
-exec $(q "$trendline") run $(q "$pipeline") --input $(q "$input") --output $(q "$output") --shards $shards --as-of $as_of --log json
+exec $(q "$trendline") run $(q "$pipeline") --input $(q "$input") --output $(q "$output") --listing $(q "$listing") --shards $shards --as-of $as_of --log json
 EOF
 }
 
@@ -201,8 +255,8 @@ slurm_merge() {
     # The shard folders of this run, named: a folder of an earlier split (shards/3-of-8)
     # beside them must not make the merge refuse tonight's.
     # The input the tasks read: merge reads it again to refuse a shard whose users changed since.
-    printf '%s merge --output %s --input %s' "$(q "$trendline")" "$(q "$output")" "$(q "$input")"
-    [ "${REMOVE_DEPARTED:-}" = 1 ] && printf ' --remove-departed'
+    printf '%s merge --output %s --input %s --listing %s --log json' "$(q "$trendline")" "$(q "$output")" \
+      "$(q "$input")" "$(q "$listing")"
     for ((i = 0; i < shards; i++)); do printf ' %s' "$(q "$output/shards/$i-of-$shards")"; done
     echo
     # Quoted by printf %q as every path here: a `'` in the output path broke this line, and a
@@ -237,15 +291,11 @@ kubernetes_setup() {
 k() { kubectl "${kubectl_namespace[@]}" "$@"; }
 
 # The merge's arguments after --output as the pods see them, as YAML flow items: the night's
-# shard folders, "/data/out/shards/0-of-N", …, after --remove-departed when asked for.
+# shard folders, "/data/out/nights/AS_OF/shards/0-of-N", ….
 shard_folders() {
   local i separator=
-  if [ "${REMOVE_DEPARTED:-}" = 1 ]; then
-    printf '"--remove-departed"'
-    separator=', '
-  fi
   for ((i = 0; i < shards; i++)); do
-    printf '%s"/data/out/shards/%s-of-%s"' "$separator" "$i" "$shards"
+    printf '%s"/data/out/nights/%s/shards/%s-of-%s"' "$separator" "$as_of" "$i" "$shards"
     separator=', '
   done
 }
@@ -277,7 +327,7 @@ kubernetes_wait_idle() {
       say "jobs still unfinished past DEADLINE (${deadline}s), deleting them: $(tr "\n" " " <<<"$unfinished")"
       # Foreground: the Job stays listed until its pods are gone, so the driver waits for them
       # and a retry never writes a shard beside a pod still terminating.
-      for job in $unfinished; do k delete job "$job" --cascade=foreground --wait=false || true; done
+      for job in $unfinished; do k delete job "$job" --cascade=foreground --wait=false >/dev/null || true; done
     fi
     sleep "$poll"
   done
@@ -335,16 +385,28 @@ kubernetes_merge() {
 
 "${scheduler}_setup"
 "${scheduler}_wait_idle"
+# The night's input, listed once: a driver run again for the same night keeps it.
+if [ ! -e "$listing/_LISTING" ]; then
+  rm -rf "$listing"
+  listed=$("$trendline" list --input "$input" --shards "$shards" --listing "$listing" 2>&1) || {
+    log error list "$listed" >&2
+    exit 2
+  }
+  say "$listed"
+else
+  say "the night's listing exists ($listing); exports that arrived since wait for the next night"
+fi
 list=$(to_run) || exit 2
-# Every shard not complete, with its reason and its logs; then exit 3.
+# Every shard not complete, a line each with its reason, and a line for each of its logs;
+# then exit 3.
 report_incomplete() {
-  say "$1; nothing was merged:"
-  "$trendline" shards "$pipeline" --input "$input" --output "$output" --as-of "$as_of" --shards "$shards" |
-    sed '$d' | while read -r line; do
-    index=${line#shard }
-    index=${index%%-of-*}
-    echo "  $line"
-    "${scheduler}_shard_logs" "$index" | sed 's/^/    log: /'
+  log error incomplete "$1; nothing was merged, and $root/current still names the last night published"
+  "$trendline" shards "$pipeline" --input "$input" --output "$output" --as-of "$as_of" --shards "$shards" \
+    --listing "$listing" | sed '$d' | while read -r line; do
+    shard=${line#shard }
+    shard=${shard%% *}
+    log error incomplete "${line#shard "$shard" }" "$shard"
+    "${scheduler}_shard_logs" "${shard%%-of-*}" | while read -r command; do log info shardLog "$command" "$shard"; done
   done
   exit 3
 }
@@ -360,43 +422,45 @@ while [ -n "$list" ]; do
   attempt=$((attempt + 1))
 done
 
-# Users no longer in the input are kept (or removed, with REMOVE_DEPARTED=1) by the merge and
-# listed in its manifest; a night that lost them all looks like any other without this line.
-departed_note() {
-  if [ -f "$output/manifest.json" ] && grep -q '^  "departed" : {' "$output/manifest.json"; then
-    local fate="kept; REMOVE_DEPARTED=1 removes them"
-    [ "${REMOVE_DEPARTED:-}" = 1 ] && fate="removed"
-    say "some users are no longer in the input: \"departed\" in $output/manifest.json lists them ($fate)"
+# Publishes the merged night and exits with the merge's verdict ($1: 0 or 1), or 6 when the
+# night cannot be published. Publishing again is harmless: a driver run again after a failed
+# publish (say, a full disk) publishes the night it merged.
+publish() {
+  local published
+  if ! published=$("$trendline" publish "$root" --night "$as_of" --keep "$keep" --log json 2>&1); then
+    printf '%s\n' "$published"
+    log error unpublished "night $as_of is merged in $output but not published; $root/current still names the last night published"
+    exit 6
   fi
+  printf '%s\n' "$published"
+  exit "$1"
 }
 
 ((SECONDS <= ends)) || {
-  say "DEADLINE (${deadline}s) passed before the merge; run the driver again for $as_of to merge"
+  log error deadline "DEADLINE (${deadline}s) passed before the merge; run the driver again for $as_of to merge"
   exit 3
 }
 if merged_since_shards; then
   say "all $shards shards complete and merged already ($output/manifest.json)"
-  departed_note
-  merged_status && exit 0 || exit 1
+  merged_status && publish 0 || publish 1
 fi
 "${scheduler}_merge"
-departed_note
 case $merge_code in
   0)
     say "merged $shards shards into $output; every user succeeded"
-    exit 0
+    publish 0
     ;;
   1)
-    say "merged $shards shards into $output; some users failed on their data (named in $merge_log" \
+    log warning merged "merged $shards shards into $output; some users failed on their data (named in $merge_log" \
       "and $output/manifest.json)"
-    exit 1
+    publish 1
     ;;
   2)
-    say "the merge refused the shards; its log: $merge_log"
+    log error merge "the merge refused the shards; its log: $merge_log"
     exit 2
     ;;
   *)
-    say "the merge failed (exit $merge_code); its log: $merge_log"
+    log error merge "the merge failed (exit $merge_code); its log: $merge_log"
     exit 4
     ;;
 esac

@@ -119,9 +119,20 @@ public enum InputIdentity {
 extension Runner.Corpus {
   /// The input a shard's partial records (or `folder`, where it is now), discovered and with
   /// its settings file read as the shard read them: merge's view of it, without the pipeline.
-  init(recorded source: CohortPartial.InputRecord, folder: URL?, groupBy: String?) throws(ExportError) {
+  /// With the night's `listing`, its users and files, not the folder's.
+  init(recorded source: CohortPartial.InputRecord, folder: URL?, groupBy: String?, listing: URL? = nil)
+    throws(ExportError)
+  {
     let input = folder ?? URL(fileURLWithPath: source.folder)
-    (users, problems) = try InputLayout.discover(input)
+    if let listing {
+      do throws(InputListing.Failure) {
+        (users, problems) = try InputListing.read(listing, input: input, shard: nil)
+      } catch {
+        throw ExportError(file: error.file, line: error.line ?? 1, message: error.message)
+      }
+    } else {
+      (users, problems) = try InputLayout.discover(input)
+    }
     usersFile = try Runner.loadUsersFile(
       named: source.usersFile.map { URL(fileURLWithPath: $0) }, input: input,
       limits: ReadLimits(maxFileBytes: source.maxFileBytes), groupBy: groupBy)

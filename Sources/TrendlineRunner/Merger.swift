@@ -142,7 +142,7 @@ public enum Merger {
 
   public static func merge(
     inputs: [URL], output: URL, toolVersion: String, input: URL? = nil, removeDeparted: Bool = false,
-    confirmRemoval: Bool = false
+    confirmRemoval: Bool = false, listing: URL? = nil
   ) throws(Failure) -> Manifest {
     let startedAt = Date()
     var folders: [URL] = []
@@ -202,7 +202,7 @@ public enum Merger {
     // The input must still be what each shard read (SPEC 11.5): an export corrected, a user
     // arrived or a users.csv row edited since a shard ran would merge into numbers no input
     // says, under `_SUCCESS`. Every export is read once to tell.
-    let current = try currentInput(reference.source, folder: input, groupBy: reference.groupBy)
+    let current = try currentInput(reference.source, folder: input, groupBy: reference.groupBy, listing: listing)
     let slices = current.slices(count: count, jobs: CPUAllocation.usable)
     for origin in origins where origin.identity != slices[origin.shardIndex].identity {
       let manifest = try load(URL(fileURLWithPath: origin.path)).manifest
@@ -414,11 +414,11 @@ public enum Merger {
   }
 
   /// The input the shards recorded (or `folder`, where it is now), as it is now.
-  static func currentInput(_ source: CohortPartial.InputRecord, folder: URL?, groupBy: String?) throws(Failure)
-    -> Runner.Corpus
-  {
+  static func currentInput(
+    _ source: CohortPartial.InputRecord, folder: URL?, groupBy: String?, listing: URL?
+  ) throws(Failure) -> Runner.Corpus {
     do throws(ExportError) {
-      return try Runner.Corpus(recorded: source, folder: folder, groupBy: groupBy)
+      return try Runner.Corpus(recorded: source, folder: folder, groupBy: groupBy, listing: listing)
     } catch {
       throw .inputUnreadable(TerminalText.escaped((folder?.path ?? source.folder)), error.description)
     }

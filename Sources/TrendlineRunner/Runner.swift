@@ -37,6 +37,9 @@ public struct RunOptions: Sendable {
   /// `--confirm-removal`: let `removeDeparted` remove more than half of the output's users
   /// at once, which it otherwise refuses before anything is read.
   public var confirmRemoval = false
+  /// `--listing DIR`: the night's frozen input (``InputListing``), read instead of listing the
+  /// input folder; a shard reads its own slice of it.
+  public var listing: URL?
 
   public init(
     input: URL? = nil, output: URL, asOf: AsOf? = nil, asOfText: String? = nil,
@@ -78,11 +81,14 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
   /// The folders given cannot be used together (an output inside the input, an output folder
   /// holding what no run writes): nothing was read or written.
   case folders(String)
+  /// The night's listing cannot be read, or is of another input or shard count.
+  case listing(InputListing.Failure)
 
   /// The line a command prints: an input error is already a diagnostic naming its file, line
   /// and column (`users.csv:2:5: error: …`), the others are made one.
   public var diagnostic: String {
     if case .input(let error) = self { return error.description }
+    if case .listing(let error) = self { return error.description }
     return Diagnostic(.error, description).description
   }
 
@@ -90,6 +96,7 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
     switch self {
     case .input(let error): return error.description
     case .folders(let message): return message
+    case .listing(let error): return error.message
     case .cache(let error):
       return "\(error). Check that the cache folder is writable and its disk has space, or run without --cache"
     case .output(let error) where error.isThroughLink:
@@ -130,7 +137,8 @@ public enum Runner {
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
     let corpus = try Corpus(
-      pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict)
+      pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict,
+      listing: options.listing.map { ($0, options.shard) })
     if options.removeDeparted && !options.confirmRemoval,
       let problem = OutputSweep.departureProblem(output: options.output.path, users: Set(corpus.users.map(\.id)))
     {
@@ -178,7 +186,8 @@ public enum Runner {
       }
     }
     let corpus = try Corpus(
-      pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict)
+      pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict,
+      listing: options.listing.map { ($0, options.shard) })
     // Identified by content only when some snapshot may be complete: that reads every export.
     var current: InputIdentity.Slice?
     let pending = snapshots.filter { snapshot in
@@ -264,11 +273,23 @@ public enum Runner {
     var runKey: String
     var maxFileBytes: Int
 
-    init(pipeline: Pipeline, input: URL, toolVersion: String, strict: Bool) throws(RunFailure) {
-      do {
-        (users, problems) = try InputLayout.discover(input)
-      } catch {
-        throw .input(error)
+    /// The input's users, discovered in `input`, or with a `listing`, the ones it lists for
+    /// the shard given (all of them for nil).
+    init(
+      pipeline: Pipeline, input: URL, toolVersion: String, strict: Bool, listing: (URL, Shard?)? = nil
+    ) throws(RunFailure) {
+      if let (listing, shard) = listing {
+        do throws(InputListing.Failure) {
+          (users, problems) = try InputListing.read(listing, input: input, shard: shard)
+        } catch {
+          throw .listing(error)
+        }
+      } else {
+        do {
+          (users, problems) = try InputLayout.discover(input)
+        } catch {
+          throw .input(error)
+        }
       }
       if let named = pipeline.source.users, !FileManager.default.fileExists(atPath: named.path) {
         throw .input(

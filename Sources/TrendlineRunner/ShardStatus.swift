@@ -40,11 +40,14 @@ public enum ShardStatus {
     public var jobs: Int
     /// Whether the tasks ran with `--strict`, which decides which users fail.
     public var strict: Bool
+    /// The night's listing the tasks were given, whose users and files are the night's.
+    public var listing: URL?
 
     public init(
       pipeline: Pipeline, input: URL?, output: URL, asOfText: String, count: Int, toolVersion: String,
-      strict: Bool = false, jobs: Int = CPUAllocation.usable
+      strict: Bool = false, jobs: Int = CPUAllocation.usable, listing: URL? = nil
     ) {
+      self.listing = listing
       self.pipeline = pipeline
       self.input = input
       self.output = output
@@ -71,8 +74,21 @@ public enum ShardStatus {
     // refuse its folders must stop the driver (exit 2), not be retried until it gives up.
     let input = run.input ?? run.pipeline.source.input
     try Runner.checkFolders(input: input, output: run.output, cache: nil)
+    if let listing = run.listing {
+      do throws(InputListing.Failure) {
+        let header = try InputListing.header(of: listing)
+        guard header.shards == run.count else {
+          throw InputListing.Failure(
+            file: listing.path + "/" + InputListing.headerName,
+            message: "is split into \(header.shards) shards, not \(run.count); give --shards \(header.shards)")
+        }
+      } catch {
+        throw .listing(error)
+      }
+    }
     let corpus = try Runner.Corpus(
-      pipeline: run.pipeline, input: input, toolVersion: run.toolVersion, strict: run.strict)
+      pipeline: run.pipeline, input: input, toolVersion: run.toolVersion, strict: run.strict,
+      listing: run.listing.map { ($0, nil) })
     let pipeline = Manifest.PipelineRecord(
       name: run.pipeline.name, file: run.pipeline.file.lastPathComponent, sha256: run.pipeline.contentHash)
     let resolved = AsOf(parsing: run.asOfText)?.text ?? run.asOfText

@@ -11,7 +11,8 @@ enum MergeCommand {
   static let help = """
     OVERVIEW: \(abstract)
 
-    USAGE: trendline merge --output DIR [--input DIR] [--remove-departed [--confirm-removal]] PARTIAL_DIR...
+    USAGE: trendline merge --output DIR [--input DIR] [--listing DIR] [--log json]
+                           [--remove-departed [--confirm-removal]] PARTIAL_DIR...
 
     ARGUMENTS:
       PARTIAL_DIR       A shard folder (OUT/shards/I-of-N) or a run's output folder holding
@@ -19,6 +20,10 @@ enum MergeCommand {
 
     OPTIONS:
       --output DIR      Where to write cohort/<chart>.json, manifest.json and _SUCCESS.
+      --log json        Print one JSON object a line on stderr (failures too), for a log
+                        collector, instead of text.
+      --listing DIR     The night's listing the shards read ('trendline list'): their
+                        users' files are the ones it names.
       --input DIR       The input folder the shards read, when it is mounted elsewhere now
                         (by default, the folder the shards recorded).
       --remove-departed Remove the folders and report pages in DIR of users that no shard ran
@@ -49,6 +54,8 @@ enum MergeCommand {
     var output: String?
     var inputs: [String] = []
     var input: String?
+    var listing: String?
+    var logJSON = false
     var removeDeparted = false
     var confirmRemoval = false
     var remaining = arguments[...]
@@ -67,6 +74,16 @@ enum MergeCommand {
           return usageFailure(UsageError("missing value for '--input'"), help: "trendline merge --help")
         }
         input = value
+      case "--listing":
+        guard let value = remaining.popFirst() else {
+          return usageFailure(UsageError("missing value for '--listing'"), help: "trendline merge --help")
+        }
+        listing = value
+      case "--log":
+        guard remaining.popFirst() == "json" else {
+          return usageFailure(UsageError("--log takes 'json'"), help: "trendline merge --help")
+        }
+        logJSON = true
       case "--remove-departed": removeDeparted = true
       case "--confirm-removal": confirmRemoval = true
       default:
@@ -86,26 +103,51 @@ enum MergeCommand {
     }
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     func url(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
+    let environment = ProcessInfo.processInfo.environment
+    let log = logJSON ? CommandLog(command: name, environment: environment) : nil
     do throws(Merger.Failure) {
       let manifest = try Merger.merge(
         inputs: inputs.map(url), output: url(output), toolVersion: toolVersion, input: input.map(url),
-        removeDeparted: removeDeparted,
-        confirmRemoval: confirmRemoval)
-      for user in manifest.users where user.status == .failed {
-        printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
-      }
-      for entry in manifest.faultyEntries {
-        printError("\(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))\n")
-      }
-      if let departed = manifest.departed { printError("\(departedWarning(departed))\n") }
+        removeDeparted: removeDeparted, confirmRemoval: confirmRemoval, listing: listing.map(url))
       let totals = manifest.totals
-      printOutput(
-        "merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, "
-          + "\(totals.usersFailed) failed\n"
-      )
+      if logJSON {
+        let log = CommandLog(command: name, asOf: manifest.asOf, environment: environment)
+        for user in manifest.users where user.status == .failed {
+          printError(log.line(.error, "user", [("user", .text(user.user)), ("message", .text(user.message ?? ""))]))
+        }
+        for entry in manifest.faultyEntries {
+          printError(log.line(.error, "entry", [("entry", .text(entry.entry)), ("message", .text(entry.message))]))
+        }
+        if let departed = manifest.departed {
+          printError(
+            log.line(
+              .warning, "departed",
+              [("users", .number(departed.users.count)), ("removed", .text(departed.removed ? "yes" : "no"))]))
+        }
+        let failed = totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty
+        printError(
+          log.line(
+            failed ? .warning : .info, "finish",
+            [
+              ("shards", .number(manifest.mergedShards ?? 0)), ("users", .number(totals.users)),
+              ("usersOK", .number(totals.usersOK)), ("usersFailed", .number(totals.usersFailed)),
+            ]))
+      } else {
+        for user in manifest.users where user.status == .failed {
+          printError("\(Diagnostic(.error, "user '\(user.user)' failed: \(user.message ?? "")"))\n")
+        }
+        for entry in manifest.faultyEntries {
+          printError("\(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))\n")
+        }
+        if let departed = manifest.departed { printError("\(departedWarning(departed))\n") }
+        printOutput(
+          "merged \(manifest.mergedShards ?? 0) shards: \(totals.users) users, \(totals.usersOK) ok, "
+            + "\(totals.usersFailed) failed\n"
+        )
+      }
       return totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty ? .someFailed : .success
     } catch {
-      printError("\(Diagnostic(.error, error.description))\n")
+      if let log { log.fail(error.description) } else { printError("\(Diagnostic(.error, error.description))\n") }
       if case .output = error { return .ioError }
       return .usage
     }

@@ -18,7 +18,8 @@ enum RunCommand {
 
     USAGE: trendline run PIPELINE [--input DIR] [--output DIR]
                                   [--as-of WHEN | --as-of FROM..TO --every STEP] [--jobs N]
-                                  [--shard I/N | --shards N] [--cache DIR [--cache-verify]]
+                                  [--shard I/N | --shards N] [--listing DIR]
+                                  [--cache DIR [--cache-verify]]
                                   [--remove-departed [--confirm-removal]] [--strict] [--quiet]
                                   [--log json]
 
@@ -45,6 +46,9 @@ enum RunCommand {
       --shards N        Split into N shards and take the index from the scheduler:
                         JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID (Slurm;
                         SLURM_ARRAY_TASK_COUNT may give N instead), AWS_BATCH_JOB_ARRAY_INDEX.
+      --listing DIR     Read the users and files the night's listing names ('trendline
+                        list'), not what the input holds now: exports that arrived since
+                        wait for the next night. A shard reads its own slice of it.
       --cache DIR       Keep each user's read exports in DIR/<user>.tlcache and reuse them
                         while the exports, users.csv settings, source settings, catalog and
                         trendline build are unchanged: a nightly run parses only new exports.
@@ -95,6 +99,7 @@ enum RunCommand {
     var quiet = false
     var logJSON = false
     var cache: String?
+    var listing: String?
     var cacheVerify = false
     var removeDeparted = false
     var confirmRemoval = false
@@ -149,6 +154,7 @@ enum RunCommand {
         }
         options.shards = count
       case "--cache": options.cache = try value(argument)
+      case "--listing": options.listing = try value(argument)
       case "--cache-verify": options.cacheVerify = true
       case "--strict": options.strict = true
       case "--remove-departed": options.removeDeparted = true
@@ -162,7 +168,7 @@ enum RunCommand {
         if argument.hasPrefix("-") {
           let known = [
             "--input", "--output", "--as-of", "--every", "--jobs", "--shard", "--shards", "--cache", "--cache-verify",
-            "--strict",
+            "--strict", "--listing",
             "--quiet", "--log", "--remove-departed", "--confirm-removal", "--help",
           ]
           var message = "unknown option '\(argument)'"
@@ -251,7 +257,9 @@ enum RunCommand {
           "--remove-departed needs every user: a shard cannot tell who left the input; give it to 'trendline merge'"),
         help: "trendline run --help")
     }
-    guard let pipeline = loadPipelineOrReport(options.pipeline) else { return .usage }
+    let environment = ProcessInfo.processInfo.environment
+    let early = options.logJSON ? CommandLog(command: name, shard: shard?.description, environment: environment) : nil
+    guard let pipeline = loadPipelineOrReport(options.pipeline, log: early) else { return .usage }
     // The pipeline's own as-of (checked by the loader) stands where --as-of is not given.
     if options.asOf == nil && options.backfill == nil { options.asOf = pipeline.asOf }
     let now = Int64(Date().timeIntervalSince1970)
@@ -273,7 +281,17 @@ enum RunCommand {
       cache: options.cache.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL },
       cacheVerify: options.cacheVerify, removeDeparted: options.removeDeparted, backfill: options.backfill)
     runOptions.confirmRemoval = options.confirmRemoval
-    let reporter = RunReporter(quiet: options.quiet, json: options.logJSON, snapshots: options.backfill != nil)
+    // Today, resolved here as the runner would, so that every log line states the date.
+    if runOptions.asOf == nil && options.backfill == nil {
+      runOptions.asOf = AsOf.today(in: pipeline.source.defaults.calendar.timeZone, now: now)
+    }
+    runOptions.listing = options.listing.map { URL(fileURLWithPath: $0, relativeTo: cwd).standardizedFileURL }
+    let log =
+      options.logJSON
+      ? CommandLog(
+        command: name, asOf: options.asOf ?? runOptions.asOf.map(\.text), shard: shard?.description,
+        environment: environment) : nil
+    let reporter = RunReporter(quiet: options.quiet, log: log, snapshots: options.backfill != nil)
     let manifests: [Manifest]
     do throws(RunFailure) {
       if options.backfill != nil {
@@ -285,9 +303,9 @@ enum RunCommand {
       }
     } catch {
       reporter.finishLine()
-      printError(error.diagnostic + "\n")
+      if let log { log.fail(error.description) } else { printError(error.diagnostic + "\n") }
       switch error {
-      case .input, .folders: return .usage
+      case .input, .folders, .listing: return .usage
       case .output, .cache: return .ioError
       }
     }
@@ -313,12 +331,16 @@ func departedWarning(_ departed: Manifest.Departed) -> Diagnostic {
 }
 
 /// Loads `path`, or prints every problem in it (compiler style) and returns nil.
-func loadPipelineOrReport(_ path: String) -> Pipeline? {
+///
+/// With a `log`, each mistake is one of its lines.
+func loadPipelineOrReport(_ path: String, log: CommandLog? = nil) -> Pipeline? {
   switch PipelineLoader.load(URL(fileURLWithPath: path)) {
   case .success(let pipeline):
     return pipeline
   case .failure(let errors):
-    for diagnostic in errors.diagnostics { printError("\(diagnostic)\n") }
+    for diagnostic in errors.diagnostics {
+      if let log { log.fail(diagnostic.description) } else { printError("\(diagnostic)\n") }
+    }
     return nil
   }
 }
@@ -328,7 +350,8 @@ func loadPipelineOrReport(_ path: String) -> Pipeline? {
 /// Workers report from many threads; the output goes through one lock so lines never mix.
 final class RunReporter: Sendable {
   let quiet: Bool
-  let json: Bool
+  /// With `--log json`: every line is one of its JSON lines.
+  let log: CommandLog?
   let showsProgress: Bool
   /// A backfill: a manifest per snapshot, each summed up in one line, and a user's failure or an
   /// input entry said once, not once per snapshot.
@@ -337,11 +360,11 @@ final class RunReporter: Sendable {
     (started: ContinuousClock.Instant, rows: Int, lastDraw: ContinuousClock.Instant?, said: Set<String>)
   >((ContinuousClock.now, 0, nil, []))
 
-  init(quiet: Bool, json: Bool, snapshots: Bool = false) {
+  init(quiet: Bool, log: CommandLog?, snapshots: Bool = false) {
     self.quiet = quiet
-    self.json = json
+    self.log = log
     self.snapshots = snapshots
-    showsProgress = !quiet && !json && isatty(STDERR_FILENO) != 0
+    showsProgress = !quiet && log == nil && isatty(STDERR_FILENO) != 0
   }
 
   func report(_ event: RunEvent) {
@@ -349,27 +372,17 @@ final class RunReporter: Sendable {
       switch event {
       case .started(let users):
         state.started = .now
-        if json {
-          printError(
-            jsonLine {
-              $0.member("event", "start")
-              $0.member("users", users)
-            })
-        }
+        printError(log?.line(.info, "start", [("users", .number(users))]) ?? "")
       case .userFinished(let record, let done, let total):
         state.rows += record.rows.read
-        if json {
-          printError(
-            jsonLine {
-              $0.member("elapsedMs", record.elapsedMs)
-              $0.member("event", "user")
-              if let message = record.message { $0.member("message", message) }
-              $0.member("rowsRead", record.rows.read)
-              $0.member("rowsRejected", record.rows.rejected)
-              $0.member("sessions", record.sessions)
-              $0.member("status", record.status.rawValue)
-              $0.member("user", record.user)
-            })
+        if let log {
+          var members: [(String, CommandLog.Value)] = [
+            ("elapsedMs", .number(record.elapsedMs)), ("rowsRead", .number(record.rows.read)),
+            ("rowsRejected", .number(record.rows.rejected)), ("sessions", .number(record.sessions)),
+            ("status", .text(record.status.rawValue)), ("user", .text(record.user)),
+          ]
+          if let message = record.message { members.append(("message", .text(message))) }
+          printError(log.line(record.status == .failed ? .error : .info, "user", members))
         } else if showsProgress {
           let now = ContinuousClock.now
           // Redraw at most ten times a second; a terminal cannot show more.
@@ -382,17 +395,36 @@ final class RunReporter: Sendable {
       case .finished(let manifest):
         if showsProgress && (!snapshots || state.lastDraw != nil) { printError("\n") }
         state.lastDraw = nil
-        if json {
-          printError(
-            jsonLine {
-              if snapshots { $0.member("asOf", manifest.asOf) }
-              $0.member("event", "finish")
-              $0.member("rowsRead", manifest.totals.rows.read)
-              $0.member("skippedEntries", manifest.faultyEntries.count)
-              $0.member("users", manifest.totals.users)
-              $0.member("usersFailed", manifest.totals.usersFailed)
-              $0.member("usersOK", manifest.totals.usersOK)
-            })
+        if let log {
+          // The failures were each a `user` line already; an entry not read and the users
+          // departed are said here, as lines of their own.
+          for entry in manifest.faultyEntries {
+            printError(
+              log.line(
+                .error, "entry",
+                [
+                  ("asOf", .text(manifest.asOf)), ("entry", .text(entry.entry)),
+                  ("message", .text(entry.message)),
+                ]))
+          }
+          if let departed = manifest.departed {
+            printError(
+              log.line(
+                .warning, "departed",
+                [
+                  ("asOf", .text(manifest.asOf)), ("users", .number(departed.users.count)),
+                  ("removed", .text(departed.removed ? "yes" : "no")),
+                ]))
+          }
+          let failed = manifest.totals.usersFailed > 0 || !manifest.faultyEntries.isEmpty
+          var members: [(String, CommandLog.Value)] = [
+            ("rowsRead", .number(manifest.totals.rows.read)), ("skippedEntries", .number(manifest.faultyEntries.count)),
+            ("users", .number(manifest.totals.users)), ("usersFailed", .number(manifest.totals.usersFailed)),
+            ("usersOK", .number(manifest.totals.usersOK)),
+          ]
+          if snapshots { members.append(("asOf", .text(manifest.asOf))) }
+          printError(log.line(failed ? .warning : .info, "finish", members))
+          return
         }
         func sayOnce(_ diagnostic: Diagnostic) {
           if state.said.insert(diagnostic.description).inserted { printError("\(diagnostic)\n") }
@@ -404,7 +436,7 @@ final class RunReporter: Sendable {
           sayOnce(Diagnostic(.error, "input entry '\(entry.entry)' \(entry.message)"))
         }
         if let departed = manifest.departed { sayOnce(departedWarning(departed)) }
-        if !quiet && !json { printOutput(snapshots ? snapshotLine(manifest) : summary(manifest)) }
+        if !quiet { printOutput(snapshots ? snapshotLine(manifest) : summary(manifest)) }
       }
     }
   }
@@ -413,13 +445,12 @@ final class RunReporter: Sendable {
   func reportBackfill(_ backfill: Runner.Backfill) {
     guard !quiet else { return }
     state.withLock { _ in
-      if json {
+      if let log {
         printError(
-          jsonLine {
-            $0.member("event", "backfill")
-            $0.member("skipped", backfill.skipped.count)
-            $0.member("written", backfill.written.count)
-          })
+          log.line(
+            .info, "backfill",
+            [("skipped", .number(backfill.skipped.count)), ("written", .number(backfill.written.count))]
+          ))
       } else {
         func snapshots(_ count: Int) -> String { count == 1 ? "1 snapshot" : "\(count) snapshots" }
         var line = snapshots(backfill.written.count) + " written"
@@ -465,19 +496,6 @@ final class RunReporter: Sendable {
       \(t.sessions) sessions; as-of \(manifest.asOf)
 
       """
-  }
-
-  /// One JSON object on one line, its members written by `writeMembers` in key order,
-  /// input characters a terminal could act on escaped (``TerminalText/escapedJSON(_:)``).
-  ///
-  /// The bytes are the ones `JSONSerialization` wrote before (`/` as `\/`), so a log
-  /// collector's parsing rules keep matching.
-  private func jsonLine(_ writeMembers: (inout OutputWriter) -> Void) -> String {
-    var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .compact, escapesSlashes: true))
-    writer.beginObject()
-    writeMembers(&writer)
-    writer.endObject()
-    return String(decoding: TerminalText.escapedJSON(writer.bytes), as: UTF8.self) + "\n"
   }
 }
 

@@ -13,7 +13,7 @@ enum ShardsCommand {
   static let help = """
     OVERVIEW: \(abstract)
 
-    USAGE: trendline shards PIPELINE --output DIR --as-of WHEN --shards N [--input DIR] [--to-run]
+    USAGE: trendline shards PIPELINE --output DIR --as-of WHEN --shards N [--input DIR] [--listing DIR] [--to-run]
 
     Give the pipeline, folders, as-of and shard count every task of the run was given. A
     shard is complete when 'trendline merge' would take its folder DIR/shards/I-of-N: it
@@ -30,6 +30,8 @@ enum ShardsCommand {
       --as-of WHEN      The as-of every task was given (a date or an RFC 3339 instant).
       --shards N        The shard count, 1 to \(Shard.counts.upperBound).
       --input DIR       The input folder, when the tasks were given --input.
+      --listing DIR     The night's listing, when the tasks were given --listing: the
+                        users and files it names are the night's, whatever arrived since.
       --strict          The tasks were given --strict (a shard run without it, or with it
                         when this is not given, must run again).
       --to-run          Print only the shards to run, as a comma-separated list of indices
@@ -52,6 +54,7 @@ enum ShardsCommand {
     var input: String?
     var toRunOnly = false
     var strict = false
+    var listing: String?
   }
 
   /// Reads the command line; nil means help was asked for.
@@ -63,6 +66,7 @@ enum ShardsCommand {
     var asOf: String?
     var count: Int?
     var input: String?
+    var listing: String?
     var toRunOnly = false
     var strict = false
     var remaining = arguments[...]
@@ -75,6 +79,7 @@ enum ShardsCommand {
       case "-h", "--help": return nil
       case "--output": output = try value(argument)
       case "--input": input = try value(argument)
+      case "--listing": listing = try value(argument)
       case "--to-run": toRunOnly = true
       case "--strict": strict = true
       case "--as-of":
@@ -94,7 +99,7 @@ enum ShardsCommand {
       default:
         if argument.hasPrefix("-") {
           var message = "unknown option '\(argument)'"
-          let known = ["--output", "--input", "--as-of", "--shards", "--to-run", "--strict", "--help"]
+          let known = ["--output", "--input", "--as-of", "--shards", "--to-run", "--strict", "--listing", "--help"]
           if let near = nearMiss(argument, in: known) { message += ". Did you mean '\(near)'?" }
           throw UsageError(message)
         }
@@ -108,7 +113,8 @@ enum ShardsCommand {
     guard let asOf else { throw UsageError("missing --as-of WHEN: give the as-of every task was given") }
     guard let count else { throw UsageError("missing --shards N") }
     return Options(
-      pipeline: pipeline, output: output, asOf: asOf, count: count, input: input, toRunOnly: toRunOnly, strict: strict)
+      pipeline: pipeline, output: output, asOf: asOf, count: count, input: input, toRunOnly: toRunOnly, strict: strict,
+      listing: listing)
   }
 
   static func run(_ arguments: [String]) -> ExitCode {
@@ -125,7 +131,8 @@ enum ShardsCommand {
       states = try ShardStatus.check(
         .init(
           pipeline: pipeline, input: options.input.map(url), output: url(options.output), asOfText: options.asOf,
-          count: options.count, toolVersion: toolVersion, strict: options.strict))
+          count: options.count, toolVersion: toolVersion, strict: options.strict,
+          listing: options.listing.map(url)))
     } catch {
       printError(error.diagnostic + "\n")
       return .usage

@@ -13,6 +13,8 @@ let subcommands: [Subcommand] = [
   ValidateCommand.subcommand,
   MergeCommand.subcommand,
   ShardsCommand.subcommand,
+  ListCommand.subcommand,
+  PublishCommand.subcommand,
   GenerateCommand.subcommand,
   ParseCommand.subcommand,
 ]

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import _TrendlineTestSupport
+
+/// Nights an operator can leave alone (Guides/Nights.md): a night reads the input as it was
+/// listed, is published by one rename only when it finished, keeps a record and metrics, and
+/// logs JSON lines a collector can file by night, shard and job.
+@Suite struct NightsTests {
+  typealias Scratch = RunCommandTests.Scratch
+
+  /// Runs trendline and expects `status`; returns the result.
+  @discardableResult
+  func expectRun(_ arguments: [String], status: Int32 = 0, environment: [String: String] = [:]) throws
+    -> CommandResult
+  {
+    let result = try runTrendline(arguments, environment: environment)
+    #expect(result.status == status, "\(arguments.prefix(2)): \(result.stderr)")
+    return result
+  }
+
+  func link(_ root: URL) -> String? {
+    try? FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("current").path)
+  }
+
+  @Test func exportsArrivingDuringANightWaitForTheNextAndOnlyFinishedNightsArePublished() throws {
+    let (scratch, input, pipeline, _) = try ReusedFolderTests.twoPipelines()
+    let root = scratch.url.appendingPathComponent("root")
+    func night(_ name: String) -> String { root.appendingPathComponent("nights/\(name)").path }
+    func listing(_ name: String) -> String { root.appendingPathComponent("listings/\(name)").path }
+    let listed = try expectRun(["list", "--input", input.path, "--shards", "2", "--listing", listing("2026-11-29")])
+    #expect(listed.stdout == "listed 3 users, 3 files, 0 entries not read, in 2 shards: \(listing("2026-11-29"))\n")
+    // A night's listing is never replaced: its shards may have run from it.
+    let again = try expectRun(
+      ["list", "--input", input.path, "--shards", "2", "--listing", listing("2026-11-29")], status: 2)
+    #expect(again.stderr.contains("already exists; a night's listing is never replaced"), "\(again.stderr)")
+
+    // An export arrives while the night runs: a new user, in shard 1 (FNV-1a of "newcomer").
+    try FileManager.default.copyItem(
+      at: input.appendingPathComponent("sam.csv"), to: input.appendingPathComponent("newcomer.csv"))
+    let common = ["--output", night("2026-11-29"), "--as-of", "2026-11-29", "--listing", listing("2026-11-29")]
+    for shard in ["0/2", "1/2"] { try expectRun(["run", pipeline.path, "--shard", shard, "--quiet"] + common) }
+    let shards = ["shards", pipeline.path, "--shards", "2", "--to-run"] + common
+    #expect(try expectRun(shards).stdout == "\n")
+    // The input as it is now has the newcomer, whose shard would run again.
+    #expect(try expectRun(Array(shards.dropLast(2))).stdout == "1\n")
+    let merged = try expectRun(
+      ["merge", "--output", night("2026-11-29"), "--listing", listing("2026-11-29"), night("2026-11-29")])
+    #expect(merged.stdout == "merged 2 shards: 3 users, 3 ok, 0 failed\n")
+    #expect(!FileManager.default.fileExists(atPath: night("2026-11-29") + "/users/newcomer"))
+    let first = try expectRun(["publish", root.path, "--night", "2026-11-29", "--keep", "2"])
+    #expect(first.stdout == "published 2026-11-29 (3 users, 3 ok, 0 failed)\n")
+    #expect(link(root) == "nights/2026-11-29")
+
+    // The next night reads the newcomer; unsharded, from a listing of one shard.
+    try expectRun(["list", "--input", input.path, "--shards", "1", "--listing", listing("2026-11-30")])
+    try expectRun(
+      [
+        "run", pipeline.path, "--output", night("2026-11-30"), "--as-of", "2026-11-30", "--quiet", "--listing",
+        listing("2026-11-30"),
+      ])
+    let second = try expectRun(["publish", root.path, "--night", "2026-11-30", "--keep", "2"])
+    #expect(second.stdout == "published 2026-11-30 (4 users, 4 ok, 0 failed); it replaces 2026-11-29\n")
+    #expect(FileManager.default.fileExists(atPath: night("2026-11-30") + "/users/newcomer"))
+
+    // A night killed part way (no _SUCCESS) is not published: readers keep the last good one.
+    try expectRun(["run", pipeline.path, "--output", night("2026-12-01"), "--as-of", "2026-12-01", "--quiet"])
+    try FileManager.default.removeItem(atPath: night("2026-12-01") + "/_SUCCESS")
+    let killed = try expectRun(["publish", root.path, "--night", "2026-12-01"], status: 2)
+    #expect(killed.stderr.contains("has no _SUCCESS: the night did not finish, so it is not published"))
+    #expect(link(root) == "nights/2026-11-30")
+
+    // Keeping 2 removes the oldest night with its listing, never the one it replaces.
+    try expectRun(["run", pipeline.path, "--output", night("2026-12-02"), "--as-of", "2026-12-02", "--quiet"])
+    let fourth = try expectRun(["publish", root.path, "--night", "2026-12-02", "--keep", "2"])
+    #expect(
+      fourth.stdout == "published 2026-12-02 (4 users, 4 ok, 0 failed); it replaces 2026-11-30; removed 2026-11-29\n")
+    #expect(!FileManager.default.fileExists(atPath: night("2026-11-29")))
+    #expect(!FileManager.default.fileExists(atPath: listing("2026-11-29")))
+    #expect(FileManager.default.fileExists(atPath: night("2026-11-30")))
+    // A past night published again is recorded; readers are not taken back in time.
+    let past = try expectRun(["publish", root.path, "--night", "2026-11-30"])
+    #expect(past.stdout == "recorded 2026-11-30 (4 users); it is older than 2026-12-02, which current still names\n")
+    #expect(link(root) == "nights/2026-12-02")
+
+    let record = try String(contentsOf: root.appendingPathComponent("nights.csv"), encoding: .utf8)
+    let rows = record.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    #expect(
+      rows.map { $0.prefix(6).joined(separator: ",") } == [
+        "night,as_of,published_at,users,users_ok,users_failed",
+        "2026-11-29,2026-11-29,\(rows[1][2]),3,3,0",
+        "2026-11-30,2026-11-30,\(rows[2][2]),4,4,0",
+        "2026-12-02,2026-12-02,\(rows[3][2]),4,4,0",
+      ])
+    let metrics = try String(contentsOf: root.appendingPathComponent("metrics/trendline.prom"), encoding: .utf8)
+    for line in [
+      "trendline_night_users{status=\"ok\"} 4", "trendline_night_users{status=\"failed\"} 0",
+      "trendline_night_info{night=\"2026-12-02\",as_of=\"2026-12-02\"} 1", "# EOF",
+    ] {
+      #expect(metrics.split(separator: "\n").contains(Substring(line)), "\(metrics)")
+    }
+  }
+
+  @Test func aNightThatLostMostOfItsUsersIsNotPublishedUnlessConfirmed() throws {
+    let (scratch, input, pipeline, _) = try ReusedFolderTests.twoPipelines()
+    let root = scratch.url.appendingPathComponent("root")
+    func run(_ night: String) throws {
+      try expectRun(
+        [
+          "run", pipeline.path, "--output", root.appendingPathComponent("nights/\(night)").path, "--as-of", night,
+          "--quiet",
+        ])
+    }
+    try run("2026-11-29")
+    try expectRun(["publish", root.path, "--night", "2026-11-29"])
+    for name in ["sam.csv", "mason.csv"] { try FileManager.default.removeItem(at: input.appendingPathComponent(name)) }
+    try run("2026-11-30")
+    let refused = try expectRun(["publish", root.path, "--night", "2026-11-30"], status: 2)
+    #expect(
+      refused.stderr.contains(
+        "night 2026-11-30 has 1 users, fewer than half of the 3 of night 2026-11-29, which stays published"),
+      "\(refused.stderr)")
+    #expect(link(root) == "nights/2026-11-29")
+    try expectRun(["publish", root.path, "--night", "2026-11-30", "--confirm-removal"])
+    #expect(link(root) == "nights/2026-11-30")
+  }
+
+  @Test func aListingEditedToReachOutsideItsUsersIsRefusedWithItsLine() throws {
+    let (scratch, input, pipeline, _) = try ReusedFolderTests.twoPipelines()
+    let listing = scratch.url.appendingPathComponent("listing")
+    try expectRun(["list", "--input", input.path, "--shards", "1", "--listing", listing.path])
+    let slice = listing.appendingPathComponent("0-of-1.txt")
+    let original = try String(contentsOf: slice, encoding: .utf8)
+    #expect(original == "file\tmason\tmason.csv\nfile\tsam\tsam.csv\nfile\tuma\tuma.json\n")
+    for (line, why) in [
+      ("file\tsam\t../secret.csv", "names '../secret.csv', which is not a file of user 'sam'"),
+      ("file\tsam\tmason.csv", "names 'mason.csv', which is not a file of user 'sam'"),
+      ("file\tsam\tsam/../../x", "names 'sam/../../x', which is not a file of user 'sam'"),
+      ("file\t..\t../x", "names the user '..', who is not one of this slice's"),
+      ("file\tsam", "is not three tab-separated fields"),
+    ] {
+      try Data((original + line + "\n").utf8).write(to: slice)
+      let result = try expectRun(
+        [
+          "run", pipeline.path, "--output", scratch.url.appendingPathComponent("out").path, "--listing", listing.path,
+          "--as-of", "2026-11-29",
+        ], status: 2)
+      #expect(result.stderr == "\(slice.path):4:1: error: \(why); list the input again with 'trendline list'\n")
+    }
+    // Split into one shard, read as the slice of another count: refused before anything is read.
+    try Data(original.utf8).write(to: slice)
+    let other = try expectRun(
+      [
+        "run", pipeline.path, "--output", scratch.url.appendingPathComponent("out").path, "--listing", listing.path,
+        "--shard", "0/2", "--as-of", "2026-11-29",
+      ], status: 2)
+    #expect(other.stderr.contains("is split into 1 shards, not 2"), "\(other.stderr)")
+  }
+
+  @Test func jsonLogLinesCarryTimeLevelAsOfShardAndJob() throws {
+    let (scratch, input, pipeline, _) = try ReusedFolderTests.twoPipelines()
+    try Data("Date,Exercise\nnot a date,x\n".utf8).write(to: input.appendingPathComponent("zz.csv"))
+    let out = scratch.url.appendingPathComponent("out").path
+    let environment = ["SLURM_ARRAY_JOB_ID": "4107", "SLURM_ARRAY_TASK_ID": "1", "SLURM_JOB_ID": "4109"]
+    func lines(_ text: String) throws -> [[String: Any]] {
+      try text.split(separator: "\n").map {
+        try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
+      }
+    }
+    let run = try expectRun(
+      ["run", pipeline.path, "--output", out, "--shard", "1/2", "--as-of", "2026-11-29", "--log", "json"], status: 1,
+      environment: environment)
+    let logged = try lines(run.stderr)
+    #expect(logged.map { $0["event"] as? String } == ["start", "user", "user", "finish"], "\(run.stderr)")
+    for line in logged {
+      #expect(line["asOf"] as? String == "2026-11-29")
+      #expect(line["shard"] as? String == "1-of-2")
+      #expect(line["job"] as? String == "4107_1")
+      #expect(line["command"] as? String == "run")
+      #expect((line["ts"] as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+    }
+    let failed = try #require(logged.first { $0["status"] as? String == "failed" })
+    #expect(failed["level"] as? String == "error")
+    #expect(failed["user"] as? String == "zz")
+    #expect(logged.last?["level"] as? String == "warning")
+
+    // A run that cannot start says so as a line too, never as a plain `error:` line.
+    let missing = try expectRun(
+      ["run", pipeline.path, "--input", "/nonexistent", "--output", out, "--as-of", "2026-11-29", "--log", "json"],
+      status: 2, environment: environment)
+    let fatal = try lines(missing.stderr)
+    #expect(fatal.count == 1 && fatal[0]["level"] as? String == "error" && fatal[0]["event"] as? String == "failed")
+    #expect(fatal[0]["job"] as? String == "4107_1")
+  }
+}
