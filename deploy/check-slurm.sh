@@ -18,8 +18,11 @@
 #      which tasks failed (without accounting), afterok of a failed array, bash -e drivers;
 #   3. the driver: a release build of trendline, a generated corpus of 200
 #      users, and a night of 4 shards through `deploy/nightly.sh slurm` whose shard 2 is
-#      killed on its first attempt, checked to be retried once, to leave nothing queued and
-#      to merge into output byte-identical to one process's.
+#      killed on its first attempt and during which two new users' exports arrive (written
+#      by shard 2's first task), checked to be retried once, to leave nothing queued, to
+#      merge into output byte-identical to one process's of the night's listing (the
+#      arrivals not read) and to be published; then a night whose shard 3 fails on every
+#      attempt (exit 3), which leaves the first night published.
 #
 # Prints PASS and FAIL lines; exits 0 when every check passed, 1 when one failed, 2 when
 # the cluster could not be started.
@@ -439,7 +442,7 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------------
-section "3. the nightly run: 4 shards on Slurm, shard 2 killed once and retried"
+section "3. the nightly run: 4 shards on Slurm, shard 2 killed once and retried, exports arriving"
 {
   N=$T/nightly
   mkdir -p "$N/bin"
@@ -475,13 +478,19 @@ if [ "\$shards" = 4 ]; then
   echo "\${SLURM_ARRAY_TASK_ID:-none} \${SLURM_JOB_ID:-none}" >>'$N/attempts'
   if [ "\${SLURM_ARRAY_TASK_ID:-}" = 2 ] && [ ! -e '$N/failed-once' ]; then
     : >'$N/failed-once'
+    # Exports arrive while the night runs: a new user, and a new user's folder.
+    first=\$(ls '$N/in' | grep -v users.csv | head -1)
+    cp "$N/in/\$first" '$N/in/zz-arrived.csv'
+    mkdir -p '$N/in/arrived-user' && cp "$N/in/\$first" '$N/in/arrived-user/export.csv'
     kill -KILL \$\$
   fi
+  if [ "\${SLURM_ARRAY_TASK_ID:-}" = 3 ] && [ -e '$N/fail-shard-3' ]; then kill -KILL \$\$; fi
 fi
 exec '$real_bin' "\$@"
 EOF
     chmod +x "$N/bin/trendline"
     echo "bash deploy/nightly.sh slurm $N/pipeline.json $N/in $N/out 4 (AS_OF=2026-11-30 RETRIES=2)"
+    night=$N/out/nights/2026-11-30
     start=$SECONDS
     (cd "$N" && PATH="$N/bin:$(dirname "$real_bin"):$PATH" AS_OF=2026-11-30 RETRIES=2 \
       POLL=${POLL:-2} timeout 1200 bash "$repo/deploy/nightly.sh" slurm "$N/pipeline.json" "$N/in" "$N/out" 4) \
@@ -512,17 +521,32 @@ EOF
       fail "shard runs (from the wrapper's marks): $counts; expected 0:1 1:1 2:2 3:1"
     fi
     # nightly.sh's task logs: shard-<task>-<as-of>-job-<array job>.log, one per attempt.
-    logs=$(cd "$N/out-logs" 2>/dev/null && ls shard-*-job-*.log 2>/dev/null | tr '\n' ' ')
+    logs=$(cd "$N/out/logs/2026-11-30" 2>/dev/null && ls shard-*-job-*.log 2>/dev/null | tr '\n' ' ')
     log_counts=$(for i in 0 1 2 3; do
-      echo -n "$i:$(cd "$N/out-logs" 2>/dev/null && ls shard-"$i"-*job-*.log 2>/dev/null | wc -l) "
+      echo -n "$i:$(cd "$N/out/logs/2026-11-30" 2>/dev/null && ls shard-"$i"-*job-*.log 2>/dev/null | wc -l) "
     done)
     if [ "$log_counts" = "0:1 1:1 2:2 3:1 " ]; then
-      pass "shard logs in out-logs: $logs"
+      pass "shard logs in out/logs/2026-11-30: $logs"
     else
-      fail "shard logs in out-logs: '$logs' ($log_counts; expected 0:1 1:1 2:2 3:1)"
+      fail "shard logs in out/logs/2026-11-30: '$logs' ($log_counts; expected 0:1 1:1 2:2 3:1)"
     fi
-    if "$real_bin" run "$N/pipeline.json" --output "$N/single" --as-of 2026-11-30 --quiet; then
-      if diff -r -x manifest.json -x shards -x .trendline-output "$N/single" "$N/out" \
+    if [ -e "$N/in/arrived-user/export.csv" ] && [ ! -e "$night/users/arrived-user" ] \
+      && [ ! -e "$night/users/zz-arrived" ] && [ "$(readlink "$N/out/current")" = nights/2026-11-30 ]; then
+      pass "the exports that arrived during the night waited; the night is published (current)"
+    else
+      fail "arrivals or publishing: current '$(readlink "$N/out/current")', $(ls "$night/users" 2>&1 | tail -2)"
+    fi
+    if python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    entry = json.loads(line)
+    assert {"ts", "level", "event", "asOf", "command"} <= set(entry), line' "$N/nightly.out"; then
+      pass "every line the driver printed is a JSON log line"
+    else
+      fail "a line of the driver is not a JSON log line"
+    fi
+    if "$real_bin" run "$N/pipeline.json" --output "$N/single" --as-of 2026-11-30 --quiet \
+      --listing "$N/out/listings/2026-11-30"; then
+      if diff -r -x manifest.json -x shards -x .trendline-output "$N/single" "$night" \
         >"$N/diff.out" 2>&1; then
         pass "the merged output is byte-identical to one process's" \
           "($(find "$N/single" -type f | wc -l) files)"
@@ -530,7 +554,7 @@ EOF
         fail "the merged output differs from one process's:"
         head -20 "$N/diff.out"
       fi
-      if python3 - "$N/single/manifest.json" "$N/out/manifest.json" <<'PY'; then
+      if python3 - "$N/single/manifest.json" "$night/manifest.json" <<'PY'; then
 import json, sys
 single, merged = (json.load(open(p)) for p in sys.argv[1:3])
 if single["totals"] != merged["totals"]:
@@ -543,6 +567,20 @@ PY
       fi
     else
       fail "trendline run in one process"
+    fi
+    # The next night loses shard 3 on every attempt: it is not merged, and the night before
+    # stays published.
+    : >"$N/fail-shard-3"
+    (cd "$N" && PATH="$N/bin:$(dirname "$real_bin"):$PATH" AS_OF=2026-12-01 RETRIES=1 \
+      POLL=${POLL:-2} timeout 1200 bash "$repo/deploy/nightly.sh" slurm "$N/pipeline.json" "$N/in" "$N/out" 4) \
+      >"$N/failed-night.out" 2>&1
+    rc=$?
+    tail -4 "$N/failed-night.out" | cut -c1-200 | sed 's/^/  | /'
+    if [ "$rc" = 3 ] && [ "$(readlink "$N/out/current")" = nights/2026-11-30 ] \
+      && [ -f "$N/out/nights/2026-11-30/_SUCCESS" ] && [ ! -e "$N/out/nights/2026-12-01/_SUCCESS" ]; then
+      pass "a night whose shard 3 always fails exits 3; current still names nights/2026-11-30"
+    else
+      fail "the failed night: exit $rc, current '$(readlink "$N/out/current")'"
     fi
   else
     fail "could not build trendline, generate the corpus or write the pipeline"

@@ -4,6 +4,7 @@
 #
 #   deploy/nightly.sh slurm      PIPELINE INPUT ROOT SHARDS
 #   deploy/nightly.sh kubernetes PIPELINE INPUT ROOT SHARDS
+#   deploy/nightly.sh aws-batch  PIPELINE INPUT ROOT SHARDS
 #
 # ROOT is the nightly root (Guides/Nights.md): the night of AS_OF is written to
 # ROOT/nights/AS_OF, its listing to ROOT/listings/AS_OF, its logs to ROOT/logs/AS_OF, and
@@ -75,6 +76,11 @@
 #   NAMESPACE  (default: the current one)
 #   TEMPLATES  the folder holding shards-job.yaml and merge-job.yaml (default: beside this
 #              script, deploy/kubernetes/)
+# AWS Batch (run on a host or in a job that mounts the shared file system at the same path as
+# the containers, /data in deploy/aws-batch/; the job definitions registered from there):
+#   JOB_QUEUE  the job queue (required)
+#   SHARD_DEFINITION, MERGE_DEFINITION  the job definitions (default trendline-shard and
+#              trendline-merge); the driver passes every path as a parameter
 set -Eeuo pipefail
 
 # One JSON line: log LEVEL EVENT MESSAGE [SHARD]. Keys in order; the message escaped as JSON
@@ -106,12 +112,14 @@ trap 'log error stopped "the driver was stopped by TERM; tasks already submitted
 trap 'log error stopped "the driver was stopped by INT; tasks already submitted go on, and the driver run again waits for them" >&2; exit 130' INT
 
 usage() {
-  sed -n '2,10p' "$0" >&2
+  sed -n '2,11p' "$0" >&2
   exit 2
 }
 [ $# -eq 5 ] || usage
 scheduler=$1 pipeline=$2 input=$3 root=$4 shards=$5
-case $scheduler in slurm | kubernetes) ;; *) usage ;; esac
+case $scheduler in slurm | kubernetes | aws-batch) ;; *) usage ;; esac
+# The functions of the scheduler: slurm_setup, kubernetes_setup, aws_batch_setup, ….
+scheduler=${scheduler//-/_}
 # Every number is checked here, in base 10: `08` or `abc` in shell arithmetic would fail late,
 # loop forever, or evaluate an array subscript.
 whole() {
@@ -379,6 +387,113 @@ kubernetes_merge() {
   merge_log="kubectl ${kubectl_namespace[*]:+${kubectl_namespace[*]} }logs pod/${line#* }"
   merge_code=${line%% *}
   merge_code=${merge_code:-"none (the pod was deleted or never ran)"}
+}
+
+# --- AWS Batch --------------------------------------------------------------------------
+
+aws_batch_setup() {
+  : "${JOB_QUEUE:?JOB_QUEUE must name the AWS Batch job queue}"
+  logs=$root/logs/$as_of
+  mkdir -p "$logs"
+  # Every job the drivers of this night submitted, a line each: "ID shards" for an array,
+  # "ID shard-I" for a one-shard retry, "ID merge". The file is the night's record of its
+  # jobs, which Batch lists only by queue and status.
+  jobs_file=$logs/aws-batch-jobs
+  touch "$jobs_file"
+  exec 9>"$root/logs/driver.lock"
+  if ! flock -n 9; then
+    say "another driver holds $root/logs/driver.lock; waiting for it"
+    flock 9
+  fi
+}
+
+# Submits one job: aws_batch_submit NAME DEFINITION KIND PARAMETERS_JSON [ARRAY_SIZE].
+aws_batch_submit() {
+  local id array=()
+  [ -n "${5:-}" ] && array=(--array-properties "size=$5")
+  id=$(aws batch submit-job --job-name "$1" --job-queue "$JOB_QUEUE" --job-definition "$2" "${array[@]}" \
+    --parameters "$4" --query jobId --output text)
+  echo "$id $3" >>"$jobs_file"
+  printf '%s\n' "$id"
+}
+
+# The job parameters every definition takes, as JSON: the paths, the as-of, and $1 $2 as the
+# shard option and value.
+aws_batch_parameters() {
+  printf '{"pipeline":"%s","input":"%s","output":"%s","listing":"%s","asOf":"%s","shardOption":"%s","shardValue":"%s"}' \
+    "$(json_text "$pipeline")" "$(json_text "$input")" "$(json_text "$output")" "$(json_text "$listing")" \
+    "$as_of" "$1" "$2"
+}
+
+# Waits until no job of this night is unfinished (SUCCEEDED and FAILED are the ends). A query
+# that fails is asked again, never taken for "nothing running".
+aws_batch_wait_idle() {
+  local ids listed unfinished
+  while :; do
+    ids=$(awk '{print $1}' "$jobs_file")
+    [ -z "$ids" ] && return 0
+    # shellcheck disable=SC2086 # the ids are words
+    if ! listed=$(printf '%s\n' $ids | xargs -n 100 aws batch describe-jobs --query 'jobs[].[jobId,status]' \
+      --output text --jobs 2>&1); then
+      say "aws batch describe-jobs failed, asking again: $listed"
+      sleep "$poll"
+      continue
+    fi
+    unfinished=$(awk 'NF == 2 && $2 != "SUCCEEDED" && $2 != "FAILED" {print $1}' <<<"$listed")
+    [ -z "$unfinished" ] && return 0
+    if ((SECONDS > ends)); then
+      say "jobs still unfinished past DEADLINE (${deadline}s), terminating them: $(tr "\n" " " <<<"$unfinished")"
+      for job in $unfinished; do
+        aws batch terminate-job --job-id "$job" --reason "trendline driver: DEADLINE passed" >/dev/null || true
+      done
+    fi
+    sleep "$poll"
+  done
+}
+
+aws_batch_run_shards() {
+  local list=$1 id
+  # Every shard to run: one array job, whose children read AWS_BATCH_JOB_ARRAY_INDEX
+  # (Batch's arrays have at least 2 children; one shard is a plain job). Otherwise a plain
+  # job per shard.
+  if [ "$list" = "$(seq -s, 0 $((shards - 1)))" ] && [ "$shards" -ge 2 ]; then
+    id=$(aws_batch_submit "trendline-$as_of-shards" "${SHARD_DEFINITION:-trendline-shard}" shards \
+      "$(aws_batch_parameters --shards "$shards")" "$shards")
+    say "submitted the array job $id ($shards shards)"
+  else
+    for i in ${list//,/ }; do
+      id=$(aws_batch_submit "trendline-$as_of-shard-$i" "${SHARD_DEFINITION:-trendline-shard}" "shard-$i" \
+        "$(aws_batch_parameters --shard "$i/$shards")")
+      say "submitted shard $i as job $id"
+    done
+  fi
+  aws_batch_wait_idle
+}
+
+# The log of every attempt of shard $1: the array's child ID:I, and the one-shard jobs.
+aws_batch_shard_logs() {
+  local id kind streams stream
+  while read -r id kind; do
+    case $kind in shards) id=$id:$1 ;; "shard-$1") ;; *) continue ;; esac
+    streams=$(aws batch describe-jobs --jobs "$id" --query 'jobs[0].attempts[].container.logStreamName' \
+      --output text 2>/dev/null) || continue
+    for stream in $streams; do
+      echo "aws logs get-log-events --log-group-name /aws/batch/job --log-stream-name $stream" \
+        "--query 'events[].message' --output text"
+    done
+  done <"$jobs_file"
+}
+
+aws_batch_merge() {
+  local id stream
+  id=$(aws_batch_submit "trendline-$as_of-merge" "${MERGE_DEFINITION:-trendline-merge}" merge \
+    "$(aws_batch_parameters --shards "$shards")")
+  say "submitted the merge as job $id"
+  aws_batch_wait_idle
+  merge_code=$(aws batch describe-jobs --jobs "$id" --query 'jobs[0].container.exitCode' --output text)
+  [ "$merge_code" = None ] && merge_code="none (the job was terminated or never ran)"
+  stream=$(aws batch describe-jobs --jobs "$id" --query 'jobs[0].container.logStreamName' --output text)
+  merge_log="aws logs get-log-events --log-group-name /aws/batch/job --log-stream-name $stream"
 }
 
 # --- The night ------------------------------------------------------------------------
