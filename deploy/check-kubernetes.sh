@@ -352,7 +352,7 @@ echo "== e. shard 0's first pod hangs past DEADLINE: the Job is deleted, the dri
 new_cluster e hang 0 1
 run_driver e NAMESPACE=trendline DEADLINE=4
 [ "$code" -eq 3 ] || fail "the driver exited $code, not 3, past its DEADLINE"
-grep -q "jobs still unfinished past DEADLINE (4s), deleting them: $night-shards-" "$c/driver.out" ||
+grep -q "jobs still unfinished past DEADLINE (4s), cancelling them: $night-shards-" "$c/driver.out" ||
   fail "the driver did not say it deletes the unfinished Job"
 messages "$c/driver.out" incomplete | grep -q "^0-of-4 " || fail "the driver did not name shard 0"
 run_driver e NAMESPACE=trendline

@@ -176,6 +176,26 @@ merged_status() {
   [ "$(grep '"usersFailed" :' "$output/manifest.json" | tail -1 | tr -dc 0-9)" = 0 ]
 }
 
+# Waits until no job of this night is unfinished: $1 prints the unfinished ones, a word each
+# (and fails when the scheduler cannot be asked: asked again, never taken for "nothing
+# running"); past DEADLINE, $2 is given them to cancel.
+wait_idle() {
+  local unfinished
+  while :; do
+    if ! unfinished=$("$1" 2>&1); then
+      say "the scheduler could not be asked, asking again: $unfinished"
+      sleep "$poll"
+      continue
+    fi
+    [ -z "$unfinished" ] && return 0
+    if ((SECONDS > ends)); then
+      say "jobs still unfinished past DEADLINE (${deadline}s), cancelling them: $(tr "\n" " " <<<"$unfinished")"
+      "$2" "$unfinished"
+    fi
+    sleep "$poll"
+  done
+}
+
 # --- Slurm ------------------------------------------------------------------------------
 
 slurm_setup() {
@@ -218,21 +238,9 @@ EOF
 
 # Waits until none of the jobs of this night is queued or running. A query that fails (a
 # slurmctld hiccup) is asked again, never taken for "nothing running".
-slurm_wait_idle() {
-  local queued
-  while :; do
-    if queued=$(squeue -h -n "$job_name" -o %i 2>&1); then
-      [ -z "$queued" ] && return 0
-    else
-      say "squeue failed, asking again: $queued"
-    fi
-    if ((SECONDS > ends)); then
-      say "tasks of this night still queued or running past DEADLINE (${deadline}s); cancelling them"
-      scancel -n "$job_name" || true
-    fi
-    sleep "$poll"
-  done
-}
+slurm_unfinished() { squeue -h -n "$job_name" -o %i; }
+slurm_cancel() { scancel -n "$job_name" || true; }
+slurm_wait_idle() { wait_idle slurm_unfinished slurm_cancel; }
 
 # Submits the shards in $1 ("0-15" or "3,5") and returns when they have ended.
 slurm_run_shards() {
@@ -319,27 +327,19 @@ render() {
 # Waits until no Job of this night is unfinished: neither Complete nor Failed, pods pending,
 # running, or not schedulable at all. A query that fails (an API server hiccup) is asked
 # again, never taken for "nothing running".
-kubernetes_wait_idle() {
-  local listed unfinished
-  while :; do
-    if ! listed=$(k get jobs -l "$jobs_this_night" \
-      -o jsonpath='{range .items[*]}{.metadata.name} {.status.conditions[?(@.status=="True")].type}{"\n"}{end}' \
-      2>&1); then
-      say "kubectl get jobs failed, asking again: $listed"
-      sleep "$poll"
-      continue
-    fi
-    unfinished=$(awk 'NF && $0 !~ / (Complete|Failed)/ {print $1}' <<<"$listed")
-    [ -z "$unfinished" ] && return 0
-    if ((SECONDS > ends)); then
-      say "jobs still unfinished past DEADLINE (${deadline}s), deleting them: $(tr "\n" " " <<<"$unfinished")"
-      # Foreground: the Job stays listed until its pods are gone, so the driver waits for them
-      # and a retry never writes a shard beside a pod still terminating.
-      for job in $unfinished; do k delete job "$job" --cascade=foreground --wait=false >/dev/null || true; done
-    fi
-    sleep "$poll"
-  done
+kubernetes_unfinished() {
+  local listed
+  listed=$(k get jobs -l "$jobs_this_night" \
+    -o jsonpath='{range .items[*]}{.metadata.name} {.status.conditions[?(@.status=="True")].type}{"\n"}{end}') ||
+    return 1
+  awk 'NF && $0 !~ / (Complete|Failed)/ {print $1}' <<<"$listed"
 }
+# Foreground: the Job stays listed until its pods are gone, so the driver waits for them and a
+# retry never writes a shard beside a pod still terminating.
+kubernetes_cancel() {
+  for job in $1; do k delete job "$job" --cascade=foreground --wait=false >/dev/null || true; done
+}
+kubernetes_wait_idle() { wait_idle kubernetes_unfinished kubernetes_cancel; }
 
 kubernetes_run_shards() {
   local list=$1 attempt=$2 name
@@ -425,31 +425,20 @@ aws_batch_parameters() {
     "$as_of" "$1" "$2"
 }
 
-# Waits until no job of this night is unfinished (SUCCEEDED and FAILED are the ends). A query
-# that fails is asked again, never taken for "nothing running".
-aws_batch_wait_idle() {
-  local ids listed unfinished
-  while :; do
-    ids=$(awk '{print $1}' "$jobs_file")
-    [ -z "$ids" ] && return 0
-    # shellcheck disable=SC2086 # the ids are words
-    if ! listed=$(printf '%s\n' $ids | xargs -n 100 aws batch describe-jobs --query 'jobs[].[jobId,status]' \
-      --output text --jobs 2>&1); then
-      say "aws batch describe-jobs failed, asking again: $listed"
-      sleep "$poll"
-      continue
-    fi
-    unfinished=$(awk 'NF == 2 && $2 != "SUCCEEDED" && $2 != "FAILED" {print $1}' <<<"$listed")
-    [ -z "$unfinished" ] && return 0
-    if ((SECONDS > ends)); then
-      say "jobs still unfinished past DEADLINE (${deadline}s), terminating them: $(tr "\n" " " <<<"$unfinished")"
-      for job in $unfinished; do
-        aws batch terminate-job --job-id "$job" --reason "trendline driver: DEADLINE passed" >/dev/null || true
-      done
-    fi
-    sleep "$poll"
+# The night's jobs not yet SUCCEEDED or FAILED, asked a hundred at a time (describe-jobs' most).
+aws_batch_unfinished() {
+  local listed
+  [ -s "$jobs_file" ] || return 0
+  listed=$(awk '{print $1}' "$jobs_file" | xargs -n 100 aws batch describe-jobs --query 'jobs[].[jobId,status]' \
+    --output text --jobs) || return 1
+  awk 'NF == 2 && $2 != "SUCCEEDED" && $2 != "FAILED" {print $1}' <<<"$listed"
+}
+aws_batch_cancel() {
+  for job in $1; do
+    aws batch terminate-job --job-id "$job" --reason "trendline driver: DEADLINE passed" >/dev/null || true
   done
 }
+aws_batch_wait_idle() { wait_idle aws_batch_unfinished aws_batch_cancel; }
 
 aws_batch_run_shards() {
   local list=$1 id
