@@ -94,7 +94,7 @@ json_text() {
   printf '%s' "$text" | tr -d '\000-\010\013-\037'
 }
 # The driver's own job: given, Slurm's, or the CronJob's pod (its host name, in a pod only).
-job_id=${TRENDLINE_JOB_ID:-${SLURM_JOB_ID:-${KUBERNETES_SERVICE_HOST:+${HOSTNAME:-}}}}
+job_id=${TRENDLINE_JOB_ID:-${SLURM_JOB_ID:-${AWS_BATCH_JOB_ID:-${KUBERNETES_SERVICE_HOST:+${HOSTNAME:-}}}}}
 log() {
   local level=$1 event=$2 message=$3 shard=${4:-} extra=''
   [ -n "$job_id" ] && extra+=",\"job\":\"$(json_text "$job_id")\""
@@ -131,6 +131,10 @@ retries=$(whole RETRIES "${RETRIES:-2}") || exit 2
 deadline=$(whole DEADLINE "${DEADLINE:-43200}") || exit 2
 poll=$(whole POLL "${POLL:-30}") || exit 2
 keep=$(whole KEEP "${KEEP:-14}") || exit 2
+if ((keep < 1 || keep > 10000)); then
+  log error usage "KEEP must be from 1 to 10000 nights, not $keep" >&2
+  exit 2
+fi
 as_of=${AS_OF:-$(date -u +%F)}
 if ! [[ $as_of =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]; then
   bad=$as_of as_of=''
@@ -148,6 +152,23 @@ ends=$((SECONDS + deadline))
 q() { printf '%q' "$1"; }
 
 say() { log info driver "$*"; }
+
+# Sleeps $1 seconds in the background and waits for it: bash runs a trap only when the
+# foreground command ends, so a TERM during `sleep 30` was said 30 s late, after a pod's grace
+# period had killed the driver.
+pause() {
+  sleep "$1" &
+  wait $!
+}
+
+# Takes the lock on descriptor 9 the same way: a driver stopped while it waits says so.
+take_lock() {
+  if ! flock -n 9; then
+    say "another driver holds $root/logs/driver.lock; waiting for it"
+    flock 9 &
+    wait $!
+  fi
+}
 
 # The shards merge would not take, as "3,5" (empty when all are complete). `trendline shards`
 # checks its arguments too, so a mistyped pipeline or as-of stops the driver here (exit 2)
@@ -180,20 +201,24 @@ merged_status() {
 # (and fails when the scheduler cannot be asked: asked again, never taken for "nothing
 # running"); past DEADLINE, $2 is given them to cancel.
 wait_idle() {
-  local unfinished
+  local unfinished errors
+  errors=$(mktemp)
   while :; do
-    if ! unfinished=$("$1" 2>&1); then
-      say "the scheduler could not be asked, asking again: $unfinished"
-      sleep "$poll"
+    # Only what the query prints on stdout is job ids: a scheduler's CLI that warns on stderr
+    # (a deprecation notice) must not read as a job that never ends.
+    if ! unfinished=$("$1" 2>"$errors"); then
+      say "the scheduler could not be asked, asking again: $(head -c 2000 "$errors")"
+      pause "$poll"
       continue
     fi
-    [ -z "$unfinished" ] && return 0
+    [ -z "$unfinished" ] && break
     if ((SECONDS > ends)); then
       say "jobs still unfinished past DEADLINE (${deadline}s), cancelling them: $(tr "\n" " " <<<"$unfinished")"
       "$2" "$unfinished"
     fi
-    sleep "$poll"
+    pause "$poll"
   done
+  rm -f "$errors"
 }
 
 # --- Slurm ------------------------------------------------------------------------------
@@ -214,10 +239,7 @@ slurm_setup() {
   # One driver per root: a second one (cron fired twice, a night re-run by hand while the next
   # runs) waits, so two nights never publish out of order or list one input twice at once.
   exec 9>"$root/logs/driver.lock"
-  if ! flock -n 9; then
-    say "another driver holds $root/logs/driver.lock; waiting for it"
-    flock 9
-  fi
+  take_lock
   job_name="trendline-$as_of"
   task="$logs/task-$as_of.sh"
   # The task script is the retry-by-hand recipe too: `sbatch --array=5 $task` runs shard 5 of
@@ -286,7 +308,7 @@ slurm_merge() {
   slurm_wait_idle
   merge_log="$logs/merge-$as_of-job-$id.log"
   # On NFS the file a task wrote on another node may take a moment to show here.
-  for _ in 1 2 3 4 5 6; do [ -f "$status" ] && break; sleep 10; done
+  for _ in 1 2 3 4 5 6; do [ -f "$status" ] && break; pause 10; done
   merge_code=$(cat "$status" 2>/dev/null || echo "none (the job was killed or never ran)")
 }
 
@@ -401,10 +423,7 @@ aws_batch_setup() {
   jobs_file=$logs/aws-batch-jobs
   touch "$jobs_file"
   exec 9>"$root/logs/driver.lock"
-  if ! flock -n 9; then
-    say "another driver holds $root/logs/driver.lock; waiting for it"
-    flock 9
-  fi
+  take_lock
 }
 
 # Submits one job: aws_batch_submit NAME DEFINITION KIND PARAMETERS_JSON [ARRAY_SIZE].
@@ -498,6 +517,13 @@ if [ ! -e "$listing/_LISTING" ]; then
   }
   say "$listed"
 else
+  # A driver run again keeps the night's listing, so it must be of this input: one made from a
+  # wrongly mounted folder is removed by the operator, not kept for ever.
+  listed_input=$(sed -n 's/^input\t//p' "$listing/_LISTING")
+  if [ "$listed_input" != "$input" ]; then
+    log error list "the night's listing $listing is of the input '$listed_input', not '$input'; if that input was wrong, remove the listing and run the driver again" >&2
+    exit 2
+  fi
   say "the night's listing exists ($listing); exports that arrived since wait for the next night"
 fi
 list=$(to_run) || exit 2
@@ -533,7 +559,7 @@ publish() {
   local published
   if ! published=$("$trendline" publish "$root" --night "$as_of" --keep "$keep" --log json 2>&1); then
     printf '%s\n' "$published"
-    log error unpublished "night $as_of is merged in $output but not published; $root/current still names the last night published"
+    log error unpublished "night $as_of is merged in $output but publishing failed; $root/current names '$(readlink "$root/current" || echo nothing)'"
     exit 6
   fi
   printf '%s\n' "$published"

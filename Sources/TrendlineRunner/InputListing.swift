@@ -183,15 +183,11 @@ public enum InputListing {
         switch fields[0] {
         case "file":
           let (id, relative) = (fields[1], fields[2])
-          guard InputLayout.isValidUserID(id), slice.contains(id) else {
+          // Discovery never makes a user of a hidden name: an id starting with `.` is no user.
+          guard InputLayout.isValidUserID(id), !id.hasPrefix("."), slice.contains(id) else {
             throw wrong("names the user '\(TerminalText.escaped(id))', who is not one of this slice's")
           }
-          let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
-          let own =
-            parts.count == 2
-            ? parts[0] == Substring(id) && !parts[1].isEmpty && !parts[1].hasPrefix(".")
-            : parts.count == 1 && (relative as NSString).deletingPathExtension == id && relative != id
-          guard own, !relative.unicodeScalars.contains(where: TerminalText.isUnsafe) else {
+          guard isOwnFile(relative, of: id) else {
             throw wrong("names '\(TerminalText.escaped(relative))', which is not a file of user '\(id)'")
           }
           let url = URL(fileURLWithPath: folder.path(of: relative), isDirectory: false)
@@ -203,6 +199,9 @@ public enum InputListing {
             users.append(UserInput(id: id, files: [url], folder: folder, relativePaths: [relative]))
           }
         case "skipped", "hidden":
+          guard !line.unicodeScalars.contains(where: { $0 != "\t" && TerminalText.isUnsafe($0) }) else {
+            throw wrong("has control characters")
+          }
           let problem = InputProblem(entry: fields[1], message: fields[2], isHidden: fields[0] == "hidden")
           guard slice.contains(InputIdentity.owner(of: problem)) else {
             throw wrong("names the entry '\(TerminalText.escaped(fields[1]))', which is not this slice's")
@@ -218,6 +217,21 @@ public enum InputListing {
       problems.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
     }
     return (users, problems)
+  }
+
+  /// Whether `relative` is a file discovery would give user `id`: `id/<name>` (a name not
+  /// hidden), or at the top `<id>` or `<id>.<ext>`, never the settings file. Compared by UTF-8
+  /// bytes: `String`'s `==` takes the Kelvin sign for `K`, and `Kate.csv` so spelled is not
+  /// user `Kate`'s file.
+  static func isOwnFile(_ relative: String, of id: String) -> Bool {
+    func same(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool { a.utf8.elementsEqual(b.utf8) }
+    guard !relative.unicodeScalars.contains(where: TerminalText.isUnsafe) else { return false }
+    let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count == 2 {
+      return same(parts[0], id) && !parts[1].isEmpty && !parts[1].hasPrefix(".")
+    }
+    return parts.count == 1 && !same(relative, InputLayout.settingsFileName)
+      && same((relative as NSString).deletingPathExtension, id)
   }
 
   private static func text(of path: String, maximumBytes: Int) throws(Failure) -> String {

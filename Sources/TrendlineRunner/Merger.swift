@@ -25,6 +25,8 @@ public enum Merger {
     case staleShard(String, String)
     /// The input the shards read cannot be identified now (folder, why).
     case inputUnreadable(String, String)
+    /// The night's listing cannot be read, or is not of the shards' count.
+    case listing(String)
     case duplicateShard(String, [String])
     case missingShards([String], count: Int)
     /// `--output` is, holds or is inside a partial folder: merging would overwrite the inputs.
@@ -66,6 +68,7 @@ public enum Merger {
         return
           "shard \(shard) ran before its input changed: \(why); run the shard again ('trendline shards --to-run' "
           + "lists every such shard), then merge"
+      case .listing(let why): return why
       case .inputUnreadable(let folder, let why):
         return
           "cannot check that the input '\(folder)' is what the shards read: \(why); merge publishes only numbers "
@@ -202,6 +205,19 @@ public enum Merger {
     // The input must still be what each shard read (SPEC 11.5): an export corrected, a user
     // arrived or a users.csv row edited since a shard ran would merge into numbers no input
     // says, under `_SUCCESS`. Every export is read once to tell.
+    if let listing {
+      let header: InputListing.Header
+      do throws(InputListing.Failure) {
+        header = try InputListing.header(of: listing)
+      } catch {
+        throw .listing(error.description)
+      }
+      guard header.shards == count else {
+        throw .listing(
+          "the listing '\(TerminalText.escaped(listing.path))' is split into \(header.shards) shards, and the "
+            + "shards are \(count); give the listing the night's shards ran from")
+      }
+    }
     let current = try currentInput(reference.source, folder: input, groupBy: reference.groupBy, listing: listing)
     let slices = current.slices(count: count, jobs: CPUAllocation.usable)
     for origin in origins where origin.identity != slices[origin.shardIndex].identity {

@@ -1,6 +1,7 @@
 import Foundation
 import TrendlineIngest
 import TrendlineSchema
+import TrendlineStages
 import TrendlineSupport
 
 /// Publishes a finished night: readers follow one link, `current`, which moves to the new
@@ -87,6 +88,21 @@ public enum Publisher {
     guard isValidNight(night) else {
       throw Failure(message: "'\(TerminalText.escaped(night))' is not a night's name (1–64 of A–Z a–z 0–9 . _ -)")
     }
+    // Resolved once: the files below are written through no link, and a root given as a link
+    // (`/srv/nightly -> /data/out`) must fail none of them after `current` moved.
+    let root = root.resolvingSymlinksInPath()
+    // One publisher at a time: two would read the same previous night, and the older night
+    // could end up current, or one's row of nights.csv be lost.
+    let lock = open(root.path + "/.publish.lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard lock >= 0 else {
+      throw Failure(
+        message: "cannot open '\(root.path)/.publish.lock' (\(String(cString: strerror(errno)))): is ROOT a "
+          + "writable folder?", isWrite: true)
+    }
+    defer { close(lock) }
+    guard flock(lock, LOCK_EX) == 0 else {
+      throw Failure(message: "cannot lock '\(root.path)/.publish.lock' (\(String(cString: strerror(errno))))")
+    }
     let folder = root.path + "/nights/" + night
     var status = stat()
     guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
@@ -99,24 +115,43 @@ public enum Publisher {
     }
     let manifest = try self.manifest(at: folder + "/manifest.json")
     let previous = current(in: root)
-    if let previous, previous != night, !confirmRemoval,
-      let published = try? self.manifest(at: root.path + "/nights/" + previous + "/manifest.json"),
-      manifest.totals.users * 2 < published.totals.users
-    {
-      throw Failure(
-        message: "night \(night) has \(manifest.totals.users) users, fewer than half of the "
-          + "\(published.totals.users) of night \(previous), which stays published: an empty or wrongly mounted "
-          + "input? Publish it with --confirm-removal if the users really left")
-    }
     let isCurrent = previous.map { !night.utf8.lexicographicallyPrecedes($0.utf8) } ?? true
-    let written = bytesWritten(in: folder)
-    if isCurrent {
-      try switchCurrent(in: root.path, to: night)
-      try write(
-        metrics(manifest, night: night, shards: shardManifests(of: manifest, in: folder), written: written, now: now),
-        to: root.path + "/" + metricsPath)
+    // Users who succeeded, not users: a night whose input vanished under its listing has every
+    // user, each failed. Compared without a product, which a forged count could overflow.
+    if isCurrent, let previous, previous != night, !confirmRemoval {
+      let published: Manifest
+      do throws(Failure) {
+        published = try self.manifest(at: root.path + "/nights/" + previous + "/manifest.json")
+      } catch {
+        throw Failure(
+          message: "night \(previous), which \(currentName) names, cannot be read to compare its users with night "
+            + "\(night)'s (\(error.message)); publish with --confirm-removal once night \(night) is checked")
+      }
+      let (now, before) = (manifest.totals.usersOK, published.totals.usersOK)
+      if now < before - before / 2 {
+        throw Failure(
+          message: "night \(night) has \(now) users ok, fewer than half of the \(before) of night \(previous), "
+            + "which stays published: an empty or wrongly mounted input? Publish it with --confirm-removal if the "
+            + "users really left")
+      }
     }
-    try record(manifest, night: night, written: written, now: now, in: root.path)
+    let written = bytesWritten(in: folder)
+    // The record and the metrics are made before `current` moves, so a night is never current
+    // without them; they are written after it, and a failure then says that it moved.
+    let row = try record(manifest, night: night, written: written, now: now, in: root.path)
+    let figures = metrics(
+      manifest, night: night, asOf: try times(of: manifest, in: folder).asOf,
+      shards: shardManifests(of: manifest, in: folder), written: written, now: now)
+    if isCurrent { try switchCurrent(in: root.path, to: night) }
+    do throws(Failure) {
+      try write(row, to: root.path + "/" + recordName)
+      if isCurrent { try writeMetrics(figures, in: root.path) }
+    } catch {
+      guard isCurrent else { throw error }
+      throw Failure(
+        message: "\(currentName) names night \(night) now, but its record and metrics were not written: "
+          + "\(error.message)", isWrite: true)
+    }
     let pruned = keep.map { prune(root.path, keep: $0, keeping: [night, previous].compactMap { $0 }) } ?? []
     return Published(night: night, previous: previous, isCurrent: isCurrent, pruned: pruned, manifest: manifest)
   }
@@ -139,7 +174,8 @@ public enum Publisher {
       throw Failure(
         message: "'\(link)' is not a link; it is where readers find the published night. Move it away")
     }
-    let draft = root + "/.\(currentName).tmp-\(getpid())"
+    // Unique, not the process id, which two containers sharing the root may both have.
+    let draft = root + "/.\(currentName).tmp-\(UUID().uuidString)"
     unlink(draft)
     guard symlink("nights/" + night, draft) == 0, rename(draft, link) == 0 else {
       let reason = String(cString: strerror(errno))
@@ -177,7 +213,8 @@ public enum Publisher {
 
   /// The night in the OpenMetrics text format, as a textfile collector reads it.
   static func metrics(
-    _ manifest: Manifest, night: String, shards: [Manifest], written: (bytes: Int, files: Int), now: Date
+    _ manifest: Manifest, night: String, asOf: String, shards: [Manifest], written: (bytes: Int, files: Int),
+    now: Date
   ) -> String {
     var text = ""
     func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
@@ -218,13 +255,14 @@ public enum Publisher {
     family(
       "trendline_night_published_timestamp_seconds", "gauge", "When the last night was published.",
       [("", "\(Int64(now.timeIntervalSince1970))")])
-    // A date as-of is an instant per user's zone, so it is a label, not a timestamp. Every
-    // value here is Trendline's own (a night's name, a checked as-of), with no quote to escape.
+    // A date as-of is an instant per user's zone, so it is a label, not a timestamp. Both
+    // values are checked (a night's name; an as-of parsed and written again): no quote, no
+    // backslash, no line end to escape.
     // A gauge of 1 named _info, the form both the Prometheus text format the textfile
     // collector parses and OpenMetrics read (the former has no info type).
     family(
       "trendline_night_info", "gauge", "The last published night and its as-of.",
-      [("{night=\"\(night)\",as_of=\"\(manifest.asOf.filter { $0 != "\"" && $0 != "\\" })\"}", "1")])
+      [("{night=\"\(night)\",as_of=\"\(asOf)\"}", "1")])
     return text + "# EOF\n"
   }
 
@@ -232,34 +270,72 @@ public enum Publisher {
     "night,as_of,published_at,users,users_ok,users_failed,rows_read,rows_accepted,rows_rejected,rows_duplicate,"
     + "rows_ignored,rows_repaired,sessions,entries_skipped,started_at,finished_at,written_bytes,written_files\n"
 
-  /// Adds the night's row to `nights.csv`, replacing the row of an earlier publishing of the
-  /// same night, rows in night order. Every cell is a number, a night's name or a time, none of
-  /// which starts with a formula character.
+  /// `nights.csv` with the night's row added, replacing the row of an earlier publishing of the
+  /// same night, rows in night order. Every cell is a number, a night's name, an as-of or a
+  /// time Trendline formats itself (the manifest's are parsed and written again), none of which
+  /// starts with a formula character or holds a comma.
+  ///
+  /// - Throws: ``Failure`` when the file exists but cannot be read as UTF-8: it is a record of
+  ///   every night, never overwritten with one row.
   static func record(
     _ manifest: Manifest, night: String, written: (bytes: Int, files: Int), now: Date, in root: String
-  ) throws(Failure) {
+  ) throws(Failure) -> String {
     let path = root + "/" + recordName
     var rows: [String: String] = [:]
-    if let bytes = try? FileBytes.read(path, maximumBytes: 1 << 30), let text = String(validating: bytes, as: UTF8.self)
-    {
-      for line in text.split(separator: "\n").dropFirst() {
-        let name = String(line.prefix { $0 != "," })
-        if isValidNight(name) { rows[name] = String(line) }
+    if FileManager.default.fileExists(atPath: path) {
+      guard let bytes = try? FileBytes.read(path, maximumBytes: 1 << 30),
+        let text = String(validating: bytes, as: UTF8.self)
+      else {
+        throw Failure(message: "'\(path)' cannot be read as UTF-8 text; move it away to start a new record")
+      }
+      // Lines split at the byte: `String` takes "\r\n" for one character, and a file saved
+      // with Windows line ends was one line.
+      for line in text.utf8.split(separator: ASCII.newline).dropFirst() {
+        let row = String(decoding: line.last == ASCII.carriageReturn ? line.dropLast() : line, as: UTF8.self)
+        let name = String(row.prefix { $0 != "," })
+        if isValidNight(name) { rows[name] = row }
       }
     }
+    let checked = try times(of: manifest, in: root + "/nights/" + night)
     let totals = manifest.totals
-    let started = ([manifest] + shardManifests(of: manifest, in: root + "/nights/" + night)).map(\.startedAt).min()
     let cells: [String] = [
-      night, manifest.asOf, Runner.timestamp(now), "\(totals.users)", "\(totals.usersOK)", "\(totals.usersFailed)",
+      night, checked.asOf, Runner.timestamp(now), "\(totals.users)", "\(totals.usersOK)", "\(totals.usersFailed)",
       "\(totals.rows.read)", "\(totals.rows.accepted)", "\(totals.rows.rejected)", "\(totals.rows.duplicate)",
       "\(totals.rows.ignored)", "\(totals.rows.repaired)", "\(totals.sessions)", "\(manifest.faultyEntries.count)",
-      started ?? manifest.startedAt, manifest.finishedAt, "\(written.bytes)", "\(written.files)",
+      Runner.timestamp(Date(timeIntervalSince1970: Double(checked.started))),
+      Runner.timestamp(Date(timeIntervalSince1970: Double(checked.finished))), "\(written.bytes)", "\(written.files)",
     ]
-    // An as-of is a date or an RFC 3339 instant; a comma or quote in it would break the row.
-    rows[night] = cells.map { $0.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "?" : $0 }
-      .joined(separator: ",")
+    rows[night] = cells.joined(separator: ",")
     let sorted = rows.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    try write(recordHeader + sorted.map { rows[$0]! + "\n" }.joined(), to: path)
+    return recordHeader + sorted.map { rows[$0]! + "\n" }.joined()
+  }
+
+  /// The night's as-of as Trendline writes it, and when its first run started and its merge
+  /// finished, from the manifests' text parsed: a manifest is a file anyone with the folder can
+  /// edit, and its text goes into a CSV cell and a metric's label.
+  static func times(of manifest: Manifest, in folder: String) throws(Failure) -> (
+    asOf: String, started: Int64, finished: Int64
+  ) {
+    let all = [manifest] + shardManifests(of: manifest, in: folder)
+    guard let asOf = AsOf(parsing: manifest.asOf)?.text,
+      let started = all.compactMap({ RFC3339.parse($0.startedAt) }).min(),
+      let finished = RFC3339.parse(manifest.finishedAt)
+    else {
+      throw Failure(
+        message: "'\(folder)/manifest.json' has an as-of or a time that cannot be read; run the night again")
+    }
+    return (asOf, started, finished)
+  }
+
+  /// Writes the metrics by a draft whose name does not end in `.prom`: a textfile collector
+  /// reads every `*.prom` in the folder, and a draft left by a killed publish would double
+  /// every series.
+  static func writeMetrics(_ text: String, in root: String) throws(Failure) {
+    let path = root + "/" + metricsPath
+    try write(text, to: path + ".next")
+    guard rename(path + ".next", path) == 0 else {
+      throw Failure(message: "cannot write '\(path)' (\(String(cString: strerror(errno))))", isWrite: true)
+    }
   }
 
   /// Removes every night but the newest `keep` and those in `keeping`, with their listings and

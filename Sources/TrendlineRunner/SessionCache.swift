@@ -333,9 +333,14 @@ public final class SessionCache: Sendable {
   /// copy of the same binary (a driver's install beside the tasks') is the same build. Its
   /// size and modification time made every shard stale for a copied binary, and on macOS
   /// (no `/proc`) missed a rebuild. Read once a process, about 10 ms for 30 MB.
+  ///
+  /// A binary that cannot be found (no `/proc`, and `argv[0]` a name not on `PATH`) is a build
+  /// of its own, unlike any other process's: a shared "unknown" would let one unidentified
+  /// build serve another's cache entries and shards. Its cache entries are rebuilt, and its
+  /// shards are merged with no other process's.
   static let buildIdentity: String = {
     guard let path = executablePath(), let bytes = try? FileBytes.read(path, maximumBytes: 4 << 30) else {
-      return "unknown"
+      return "unidentified-" + UUID().uuidString
     }
     return ContentHash.of(bytes)
   }()

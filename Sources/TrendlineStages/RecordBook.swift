@@ -17,7 +17,10 @@ public struct RecordBook: Sendable {
   /// For each session in the order given, how many records it set (each exercise and kind
   /// counted once); 0 for sessions after as-of.
   public private(set) var newRecords: [Int]
-  /// Every exercise's bests and records, by exercise name.
+  /// Every exercise's bests and records, by exercise name: a dictionary made on each read, so
+  /// read it once.
+  ///
+  /// - Complexity: O(*e*) for *e* exercises.
   public var exercises: [String: Exercise] { Dictionary(uniqueKeysWithValues: zip(names, histories)) }
 
   /// The exercises by number, in the order first set: an exercise's number is its place in

@@ -23,8 +23,10 @@ public struct Records: Sendable, Equatable {
       RecordsOutput.Best(
         value: mark.value, weightKg: mark.weightKg, reps: mark.reps, at: Date(epochSeconds: mark.start))
     }
-    let exercises = book.exercises.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { name in
-      let entry = book.exercises[name]!
+    // Built once: `exercises` makes its dictionary on every read.
+    let byName = book.exercises
+    let exercises = byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { name in
+      let entry = byName[name]!
       return RecordsOutput.Exercise(
         exercise: name, topSetKg: entry.topSet.map(best), e1rmKg: entry.e1rm.map(best),
         repsAtWeight: entry.repsAtWeight.keys.sorted(by: >).map { best(entry.repsAtWeight[$0]!) },

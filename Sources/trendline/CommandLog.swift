@@ -48,13 +48,15 @@ struct CommandLog: Sendable {
     return nil
   }
 
-  /// One line: the context, then `members`, all in key order.
+  /// One line: the context, then `members`, all in key order; a member of the same key as the
+  /// context's (a backfill snapshot's `asOf`) replaces it, so no key is written twice.
   func line(_ level: Level, _ event: String, _ members: [(String, Value)] = [], now: Date = Date()) -> String {
     let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
     let seconds = RFC3339.format(seconds: milliseconds / 1000, timeZone: TimeZone(identifier: "UTC")!)
     let fraction = String(1000 + milliseconds % 1000).dropFirst()
     let ts = seconds.replacingOccurrences(of: "+00:00", with: "") + ".\(fraction)Z"
-    var all = context + members
+    let given = Set(members.map(\.0))
+    var all = context.filter { !given.contains($0.0) } + members
     all += [("ts", .text(ts)), ("level", .text(level.rawValue)), ("event", .text(event))]
     all.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
     var writer = OutputWriter(layout: OutputWriter.Layout(spacing: .compact, escapesSlashes: true))

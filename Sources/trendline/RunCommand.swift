@@ -289,7 +289,7 @@ enum RunCommand {
     let log =
       options.logJSON
       ? CommandLog(
-        command: name, asOf: options.asOf ?? runOptions.asOf.map(\.text), shard: shard?.description,
+        command: name, asOf: runOptions.asOf.map(\.text) ?? options.asOf, shard: shard?.description,
         environment: environment) : nil
     let reporter = RunReporter(quiet: options.quiet, log: log, snapshots: options.backfill != nil)
     let manifests: [Manifest]

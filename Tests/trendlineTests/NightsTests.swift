@@ -100,6 +100,70 @@ import _TrendlineTestSupport
     }
   }
 
+  /// A file at the top of the input without an extension is a user (`README` is user
+  /// `README`), in a listing as in discovery.
+  @Test func aTopLevelFileWithoutAnExtensionIsReadFromAListing() throws {
+    let (scratch, input, pipeline, _) = try ReusedFolderTests.twoPipelines()
+    try FileManager.default.copyItem(
+      at: input.appendingPathComponent("sam.csv"), to: input.appendingPathComponent("README"))
+    let listing = scratch.url.appendingPathComponent("listing").path
+    let out = scratch.url.appendingPathComponent("out").path
+    try expectRun(["list", "--input", input.path, "--shards", "1", "--listing", listing])
+    try expectRun(["run", pipeline.path, "--output", out, "--listing", listing, "--as-of", "2026-11-29", "--quiet"])
+    #expect(FileManager.default.fileExists(atPath: out + "/users/README/volume.json"))
+  }
+
+  /// Every user failed (the input vanished under its listing) is a night lost too.
+  @Test func aNightWhoseUsersAllFailedIsNotPublished() throws {
+    let (scratch, input, pipeline, _) = try ReusedFolderTests.twoPipelines()
+    let root = scratch.url.appendingPathComponent("root")
+    func night(_ name: String) -> String { root.appendingPathComponent("nights/\(name)").path }
+    try expectRun(["run", pipeline.path, "--output", night("2026-11-29"), "--as-of", "2026-11-29", "--quiet"])
+    try expectRun(["publish", root.path, "--night", "2026-11-29"])
+    let listing = scratch.url.appendingPathComponent("listing").path
+    try expectRun(["list", "--input", input.path, "--shards", "1", "--listing", listing])
+    for name in ["sam.csv", "mason.csv", "uma.json"] {
+      try FileManager.default.removeItem(at: input.appendingPathComponent(name))
+    }
+    try expectRun(
+      [
+        "run", pipeline.path, "--output", night("2026-11-30"), "--as-of", "2026-11-30", "--quiet", "--listing", listing,
+      ],
+      status: 1)
+    let refused = try expectRun(["publish", root.path, "--night", "2026-11-30"], status: 2)
+    #expect(
+      refused.stderr.contains("night 2026-11-30 has 0 users ok, fewer than half of the 3 of night 2026-11-29"),
+      "\(refused.stderr)")
+    #expect(link(root) == "nights/2026-11-29")
+  }
+
+  /// The record of nights survives a round trip through a spreadsheet that saved it with
+  /// Windows line ends, and one that cannot be read is refused, not overwritten.
+  @Test func theRecordOfNightsIsKeptWhateverItsLineEnds() throws {
+    let (scratch, _, pipeline, _) = try ReusedFolderTests.twoPipelines()
+    let root = scratch.url.appendingPathComponent("root")
+    let record = root.appendingPathComponent("nights.csv")
+    for name in ["2026-11-29", "2026-11-30"] {
+      try expectRun(
+        [
+          "run", pipeline.path, "--output", root.appendingPathComponent("nights/\(name)").path, "--as-of", name,
+          "--quiet",
+        ])
+    }
+    try expectRun(["publish", root.path, "--night", "2026-11-29"])
+    let text = try String(contentsOf: record, encoding: .utf8)
+    try Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: record)
+    try expectRun(["publish", root.path, "--night", "2026-11-30"])
+    let rows = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map { $0.prefix(10) }
+    #expect(rows == ["night,as_o", "2026-11-29", "2026-11-30"])
+    try Data([0xFF, 0xFE, 0x00]).write(to: record)
+    let refused = try expectRun(["publish", root.path, "--night", "2026-11-30"], status: 2)
+    #expect(refused.stderr.contains("nights.csv' cannot be read as UTF-8 text"), "\(refused.stderr)")
+    #expect(try Data(contentsOf: record) == Data([0xFF, 0xFE, 0x00]))
+    let metrics = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("metrics").path)
+    #expect(metrics == ["trendline.prom"])
+  }
+
   @Test func aNightThatLostMostOfItsUsersIsNotPublishedUnlessConfirmed() throws {
     let (scratch, input, pipeline, _) = try ReusedFolderTests.twoPipelines()
     let root = scratch.url.appendingPathComponent("root")
@@ -117,7 +181,7 @@ import _TrendlineTestSupport
     let refused = try expectRun(["publish", root.path, "--night", "2026-11-30"], status: 2)
     #expect(
       refused.stderr.contains(
-        "night 2026-11-30 has 1 users, fewer than half of the 3 of night 2026-11-29, which stays published"),
+        "night 2026-11-30 has 1 users ok, fewer than half of the 3 of night 2026-11-29, which stays published"),
       "\(refused.stderr)")
     #expect(link(root) == "nights/2026-11-29")
     try expectRun(["publish", root.path, "--night", "2026-11-30", "--confirm-removal"])
@@ -135,6 +199,11 @@ import _TrendlineTestSupport
       ("file\tsam\t../secret.csv", "names '../secret.csv', which is not a file of user 'sam'"),
       ("file\tsam\tmason.csv", "names 'mason.csv', which is not a file of user 'sam'"),
       ("file\tsam\tsam/../../x", "names 'sam/../../x', which is not a file of user 'sam'"),
+      // The Kelvin sign is not K, whatever `String`'s `==` says.
+      ("file\tKate\t\u{212A}ate.csv", "names '\u{212A}ate.csv', which is not a file of user 'Kate'"),
+      ("file\tusers\tusers.csv", "names 'users.csv', which is not a file of user 'users'"),
+      ("file\t.secret\t.secret/x.csv", "names the user '.secret', who is not one of this slice's"),
+      ("file\tsam\tsam/.hidden", "names 'sam/.hidden', which is not a file of user 'sam'"),
       ("file\t..\t../x", "names the user '..', who is not one of this slice's"),
       ("file\tsam", "is not three tab-separated fields"),
     ] {
@@ -144,7 +213,9 @@ import _TrendlineTestSupport
           "run", pipeline.path, "--output", scratch.url.appendingPathComponent("out").path, "--listing", listing.path,
           "--as-of", "2026-11-29",
         ], status: 2)
-      #expect(result.stderr == "\(slice.path):4:1: error: \(why); list the input again with 'trendline list'\n")
+      #expect(
+        result.stderr == "\(slice.path):4:1: error: \(why); list the input again with 'trendline list'\n",
+        "\(line)")
     }
     // Split into one shard, read as the slice of another count: refused before anything is read.
     try Data(original.utf8).write(to: slice)
@@ -182,6 +253,14 @@ import _TrendlineTestSupport
     #expect(failed["level"] as? String == "error")
     #expect(failed["user"] as? String == "zz")
     #expect(logged.last?["level"] as? String == "warning")
+
+    // An input entry not read is a line of its own, whose keys are each written once.
+    try Data("x".utf8).write(to: input.appendingPathComponent("bad name.csv"))
+    let whole = try expectRun(
+      ["run", pipeline.path, "--output", out + "2", "--as-of", "2026-11-29", "--log", "json"], status: 1)
+    let entry = try #require(whole.stderr.split(separator: "\n").first { $0.contains(#""event":"entry""#) })
+    #expect(entry.components(separatedBy: #""asOf""#).count == 2, "\(entry)")
+    #expect(try lines(String(entry)).first?["entry"] as? String == "bad name.csv")
 
     // A run that cannot start says so as a line too, never as a plain `error:` line.
     let missing = try expectRun(
