@@ -11,7 +11,9 @@
 #      published;
 #   c. the driver again for 2026-11-30: nothing submitted, "merged already";
 #   d. 2026-12-01: shard 0 is killed on every attempt: exit 3, each attempt's log named as a
-#      command that shows it, and 2026-11-30 stays published.
+#      command that shows it, and 2026-11-30 stays published;
+#   e. 2026-12-02: the driver, waiting on a shard that hangs with POLL=30, is sent TERM: it
+#      says so in a JSON line and exits 143 at once, not at its next look.
 # Each merged night must equal a single-process `trendline run` of its listing, every line the
 # driver prints must be a JSON log line, and the job definitions must say what they must.
 #
@@ -92,6 +94,7 @@ for ((i = 0; i < \${#args[@]}; i++)); do
   [ "\${args[i]}" = --shard ] && index=\${args[i + 1]%/*}
 done
 echo "\$night \$index \$*" >>"$c/container-commands.log"
+[ "\$night" = 2026-12-02 ] && sleep 60
 attempt=\$((\$(cat "$c/attempts/\$night-\$index" 2>/dev/null || echo 0) + 1))
 echo "\$attempt" >"$c/attempts/\$night-\$index"
 if [ "\$night \$index" = "2026-11-30 1" ] && [ ! -e "$c/arrived" ]; then
@@ -185,5 +188,25 @@ while read -r command; do
     fail "'$command' does not show a log of shard 0"
 done <"$c/logs.txt"
 echo "  ok: exit 3; 6 attempts' logs named, each shows its container's log; current still nights/2026-11-30"
+
+echo "== e. TERM while the driver waits (POLL=30): a stopped line, exit 143, at once"
+(cd "$repo" && exec env PATH="$c/bin:$PATH" FAKE_AWS_STATE="$c/state" FAKE_AWS_DEFINITIONS="$defs" \
+  FAKE_AWS_PATH="$c/containerbin:/usr/bin:/bin" AS_OF=2026-12-02 JOB_QUEUE=trendline-queue POLL=30 \
+  TRENDLINE="$trendline" bash deploy/nightly.sh aws-batch "$c/data/config/pipeline.json" "$c/data/exports" \
+  "$c/data/out" 4) >"$c/term.out" 2>&1 &
+driver=$!
+for _ in $(seq 1 100); do grep -q "submitted the array job" "$c/term.out" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+sent=$SECONDS
+kill -TERM "$driver"
+code=0
+wait "$driver" || code=$?
+took=$((SECONDS - sent))
+sed 's/^/  | /' "$c/term.out" | cut -c1-220
+[ "$code" -eq 143 ] || fail "the driver stopped by TERM exited $code, not 143"
+[ "$took" -le 3 ] || fail "the driver took ${took}s to stop after TERM"
+grep -q '"event":"stopped","level":"error","message":"the driver was stopped by TERM' "$c/term.out" ||
+  fail "no stopped line"
+echo "  ok: exit 143 ${took}s after TERM, with its line"
 
 echo "check-aws-batch: all checks passed in $((SECONDS - started))s"
