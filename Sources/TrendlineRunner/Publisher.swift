@@ -91,6 +91,17 @@ public enum Publisher {
     // Resolved once: the files below are written through no link, and a root given as a link
     // (`/srv/nightly -> /data/out`) must fail none of them after `current` moved.
     let root = root.resolvingSymlinksInPath()
+    let folder = root.path + "/nights/" + night
+    var status = stat()
+    guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+      throw Failure(message: "'\(folder)' is not a folder: the night never ran there")
+    }
+    guard FileManager.default.fileExists(atPath: folder + "/_SUCCESS") else {
+      throw Failure(
+        message: "'\(folder)' has no _SUCCESS: the night did not finish, so it is not published; "
+          + "'\(currentName)' still names the last night that did")
+    }
+    let manifest = try self.manifest(at: folder + "/manifest.json")
     // One publisher at a time: two would read the same previous night, and the older night
     // could end up current, or one's row of nights.csv be lost.
     let lock = open(root.path + "/.publish.lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o644)
@@ -103,17 +114,6 @@ public enum Publisher {
     guard flock(lock, LOCK_EX) == 0 else {
       throw Failure(message: "cannot lock '\(root.path)/.publish.lock' (\(String(cString: strerror(errno))))")
     }
-    let folder = root.path + "/nights/" + night
-    var status = stat()
-    guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-      throw Failure(message: "'\(folder)' is not a folder: the night never ran there")
-    }
-    guard FileManager.default.fileExists(atPath: folder + "/_SUCCESS") else {
-      throw Failure(
-        message: "'\(folder)' has no _SUCCESS: the night did not finish, so it is not published; "
-          + "'\(currentName)' still names the last night that did")
-    }
-    let manifest = try self.manifest(at: folder + "/manifest.json")
     let previous = current(in: root)
     let isCurrent = previous.map { !night.utf8.lexicographicallyPrecedes($0.utf8) } ?? true
     // Users who succeeded, not users: a night whose input vanished under its listing has every
