@@ -11,9 +11,10 @@ extension HTMLReport {
   /// The sparklines share one scale, the most sessions any user had in a week, so rows compare;
   /// they are bars from 0 (a count: "how much"), the week under way lighter.
   ///
+  /// On a page of many (``indexPages(_:)``), `scale` is every page's, and `pager` links them.
+  ///
   /// - Complexity: O(*u* × *w*) for *u* users and *w* weeks.
-  static func dashboard(_ users: [UserEntry], asOf: String) -> String {
-    let scale = max(1, users.lazy.compactMap(\.glance).flatMap(\.weekly).max() ?? 1)
+  static func dashboard(_ users: [UserEntry], asOf: String, scale: Int, pager: String? = nil) -> String {
     let headers = [
       ("User", "text"), ("Last session", "number"), ("Week streak", "number"),
       ("Sessions, last 4 weeks", "number"), ("Change", "number"), ("Records, last 4 weeks", "number"),
@@ -24,6 +25,7 @@ extension HTMLReport {
       "<p class=\"meta\">As of \(XMLEscape.escape(asOf)). Last 4 weeks: the 28 days up to as-of; the change is "
       + "against the 28 days before. A week streak counts weeks with a session back from as-of's week. "
       + "Sort by any column with its button.</p>\n"
+    if let pager { out += pager }
     out += "<div class=\"scroll\"><table class=\"users sortable\"><thead><tr>"
     for (label, kind) in headers {
       out += "<th scope=\"col\" data-kind=\"\(kind)\"><button type=\"button\">\(label)</button></th>"

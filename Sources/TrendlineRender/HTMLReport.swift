@@ -141,26 +141,71 @@ public enum HTMLReport {
   /// `report/index.html`.
   ///
   /// - Complexity: linear in the size of the cohort outputs and the number of users.
-  public static func index(_ index: Index) -> String {
+  public static func index(_ index: Index) -> String { indexPages(index)[0].html }
+
+  /// The users a page of the index lists: a page stays a few hundred kilobytes however many
+  /// users a night has (3,000 users made one page of 407 KB; ten million would make 1.3 GB).
+  public static let usersPerPage = 500
+
+  /// The index's pages: `index.html` with the cohort's charts and the first
+  /// ``usersPerPage`` users, then `index-2.html`, `index-3.html`, … with the next, in the order
+  /// given (by id). Each page links to the first, the last and the two on either side of it,
+  /// never to all: twenty thousand pages each naming every other would be quadratic.
+  ///
+  /// - Complexity: O(*u* × *w* + *c*) for *u* users of *w* weeks and *c*, the charts' size.
+  public static func indexPages(_ index: Index) -> [(name: String, html: String)] {
     let ok = index.users.filter(\.ok).count
-    var body = "<h1>" + XMLEscape.escape(index.pipeline) + "</h1>\n"
-    body +=
-      "<p class=\"meta\">As of " + XMLEscape.escape(index.asOf) + " · \(index.users.count) users: \(ok) ok, "
-      + "\(index.users.count - ok) failed</p>\n"
-    if index.charts.isEmpty {
-      body += "<p class=\"meta\">The pipeline compares no charts across users.</p>\n"
-    }
-    // By chart, once: a search of the segments per chart was quadratic in the charts compared.
-    let segments = Dictionary(index.segments.map { ($0.chart, $0) }, uniquingKeysWith: { first, _ in first })
-    for chart in index.charts {
-      body += figure(chart)
-      if let segmented = segments[chart.name] { body += segmentsFigure(segmented) }
-    }
-    body += dashboard(index.users, asOf: index.asOf)
+    let pages = max(1, (index.users.count + usersPerPage - 1) / usersPerPage)
+    // One sparkline scale for every page, so rows compare across them.
+    let scale = max(1, index.users.lazy.compactMap(\.glance).flatMap(\.weekly).max() ?? 1)
     // The index's charts are the cohort's, whose rows are dates: none may start after as-of's.
     let day = LocalDate(key: String(index.asOf.prefix(10)))?.utcMidnight.epochSeconds
-    return document(
-      title: "\(index.pipeline) — Trendline report", body: body, asOf: day.map { ($0 + 86_399, $0) })
+    return (1...pages).map { page in
+      var body = "<h1>" + XMLEscape.escape(index.pipeline) + "</h1>\n"
+      body +=
+        "<p class=\"meta\">As of " + XMLEscape.escape(index.asOf) + " · \(index.users.count) users: \(ok) ok, "
+        + "\(index.users.count - ok) failed</p>\n"
+      if page == 1 {
+        if index.charts.isEmpty {
+          body += "<p class=\"meta\">The pipeline compares no charts across users.</p>\n"
+        }
+        // By chart, once: a search of the segments per chart was quadratic in the charts compared.
+        let segments = Dictionary(index.segments.map { ($0.chart, $0) }, uniquingKeysWith: { first, _ in first })
+        for chart in index.charts {
+          body += figure(chart)
+          if let segmented = segments[chart.name] { body += segmentsFigure(segmented) }
+        }
+      }
+      let range = (page - 1) * usersPerPage..<min(index.users.count, page * usersPerPage)
+      body += dashboard(
+        Array(index.users[range]), asOf: index.asOf, scale: scale,
+        pager: pages == 1 ? nil : pager(page: page, of: pages, range: range, total: index.users.count))
+      let title = page == 1 ? "\(index.pipeline) — Trendline report" : "\(index.pipeline) — users, page \(page)"
+      return (indexPageName(page), document(title: title, body: body, asOf: day.map { ($0 + 86_399, $0) }))
+    }
+  }
+
+  /// `index.html` for page 1, `index-<n>.html` for the others.
+  public static func indexPageName(_ page: Int) -> String { page == 1 ? "index.html" : "index-\(page).html" }
+
+  /// The links between the index's pages: the first, the last, and up to two on each side of
+  /// `page`; the page itself marked `aria-current`.
+  static func pager(page: Int, of pages: Int, range: Range<Int>, total: Int) -> String {
+    var shown = Set([1, pages])
+    for near in max(1, page - 2)...min(pages, page + 2) { shown.insert(near) }
+    var out =
+      "<nav class=\"meta pager\" aria-label=\"Pages of users\"><span>Users \(range.lowerBound + 1)–\(range.upperBound) "
+      + "of \(total), by id; sorting sorts this page.</span> "
+    var last = 0
+    for number in shown.sorted() {
+      if number > last + 1 { out += "<span>…</span> " }
+      out +=
+        number == page
+        ? "<span aria-current=\"page\">\(number)</span> "
+        : "<a href=\"\(indexPageName(number))\">\(number)</a> "
+      last = number
+    }
+    return out + "</nav>\n"
   }
 
   /// A user id as a URL path segment: ids are plain file names already (the input layout checks

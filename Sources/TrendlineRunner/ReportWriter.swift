@@ -91,9 +91,10 @@ enum ReportWriter {
     }
     guard formats.contains(.html) else { return written }
     let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users, segments: segments)
-    try AtomicFile.write(
-      Data(HTMLReport.index(index).utf8),
-      to: output.appendingPathComponent("report").appendingPathComponent("index.html").path)
-    return written + ["report/index.html"]
+    for page in HTMLReport.indexPages(index) {
+      try AtomicFile.write(Data(page.html.utf8), to: output.path + "/report/" + page.name)
+      written.append("report/" + page.name)
+    }
+    return written
   }
 }
