@@ -19,7 +19,8 @@ enum PublishCommand {
     finished (_SUCCESS) and then points the link ROOT/current at it in one rename: readers
     of ROOT/current always see the last night that finished, never one being written or
     one that failed. A night older (by name) than the one published is recorded, and
-    ROOT/current stays on the newer one. One publish runs at a time (ROOT/.publish.lock). It adds the night's row to ROOT/nights.csv and writes its figures to
+    ROOT/current stays on the newer one. One publish runs at a time (ROOT/.publish.lock).
+    It adds the night's row to ROOT/nights.csv and writes its figures to
     ROOT/metrics/trendline.prom for a node exporter's textfile collector.
 
     OPTIONS:
