@@ -159,10 +159,10 @@ extension Runner.Corpus {
   /// - Complexity: O(*n* + *u* + *s*), for *n* bytes of exports, *u* users and *s* shards.
   func slices(count: Int, jobs: Int) -> [InputIdentity.Slice] {
     var users = Array(repeating: [UserInput](), count: count)
-    for user in self.users { users[Int(Shard.hash(user.id) % UInt64(count))].append(user) }
+    for user in self.users { users[Shard.index(of: user.id, count: count)].append(user) }
     var skipped = Array(repeating: [InputProblem](), count: count)
     for problem in problems {
-      skipped[Int(Shard.hash(InputIdentity.owner(of: problem)) % UInt64(count))].append(problem)
+      skipped[Shard.index(of: InputIdentity.owner(of: problem), count: count)].append(problem)
     }
     let all = identities(of: self.users, jobs: jobs)
     return (0..<count).map { index in

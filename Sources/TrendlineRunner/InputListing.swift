@@ -83,12 +83,12 @@ public enum InputListing {
     var slices = [String](repeating: "", count: shards)
     var files = 0
     for user in found.users {
-      let index = Int(Shard.hash(user.id) % UInt64(shards))
+      let index = Shard.index(of: user.id, count: shards)
       for path in user.relativePaths { slices[index] += "file\t\(user.id)\t\(path)\n" }
       files += user.relativePaths.count
     }
     for problem in found.problems {
-      let index = Int(Shard.hash(InputIdentity.owner(of: problem)) % UInt64(shards))
+      let index = Shard.index(of: InputIdentity.owner(of: problem), count: shards)
       slices[index] += "\(problem.isHidden ? "hidden" : "skipped")\t\(problem.entry)\t\(problem.message)\n"
     }
     let header = Header(

@@ -33,7 +33,13 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
 
   /// Whether `userID` belongs to this shard.
   public func contains(_ userID: String) -> Bool {
-    Int(Shard.hash(userID) % UInt64(count)) == index
+    Shard.index(of: userID, count: count) == index
+  }
+
+  /// The index of the shard of `count` that `userID` belongs to: the one rule every split of
+  /// the users (a run, a listing, a check) follows.
+  public static func index(of userID: String, count: Int) -> Int {
+    Int(hash(userID) % UInt64(count))
   }
 
   /// 64-bit FNV-1a of the UTF-8 bytes.
