@@ -77,9 +77,16 @@ public enum InputLayout {
   /// the same walk opens the file later: a link put in place after discovery is not followed
   /// either.
   ///
+  /// With `layout` `partitioned`, the top holds partition folders (``UserLayout``) and only
+  /// those `partitions` accepts are walked: a shard lists its own partitions, not the input.
+  /// A user in a partition that is not its own is not read (it would be found by no shard, or
+  /// by two); each partition's `users.csv` holds settings, not a user.
+  ///
   /// - Throws: ``ExportError`` when the folder itself cannot be listed.
-  /// - Complexity: O(*e* log *e*), where *e* is the number of entries.
-  public static func discover(_ folder: URL) throws(ExportError) -> (users: [UserInput], problems: [InputProblem]) {
+  /// - Complexity: O(*e* log *e*), where *e* is the number of entries walked.
+  public static func discover(
+    _ folder: URL, layout: UserLayout = .flat, partitions: ((Int) -> Bool)? = nil
+  ) throws(ExportError) -> (users: [UserInput], problems: [InputProblem]) {
     let input = InputFolder(resolving: folder)
     guard case .success(.folder) = input.kind(of: "") else {
       throw ExportError(
@@ -92,79 +99,129 @@ public enum InputLayout {
     case .failure(let failure):
       throw ExportError(file: folder.path, message: "the input folder cannot be listed (\(failure.reason))")
     }
+    var found = Found(input: input)
+    switch layout {
+    case .flat:
+      found.users(named: names, in: nil, problems: &problems)
+    case .partitioned:
+      for name in names where name != settingsFileName {
+        guard let partition = UserLayout.partition(named: name) else {
+          problems.append(
+            InputProblem(
+              entry: escaped(name),
+              message: "is not a partition folder (000 to fff); in a partitioned input every user is in the "
+                + "folder of their partition, so it is not read"))
+          continue
+        }
+        guard partitions?(partition) ?? true else { continue }
+        guard case .success(.folder) = input.kind(of: name) else {
+          problems.append(InputProblem(entry: name, message: "is not a folder; a partition is a folder of users"))
+          continue
+        }
+        switch entries(in: name, of: input, problems: &problems) {
+        case .success(let listed):
+          found.users(named: listed.filter { $0 != settingsFileName }, in: partition, problems: &problems)
+        case .failure(let failure):
+          problems.append(InputProblem(entry: name, message: "the folder \(failure.reason)"))
+        }
+      }
+    }
+    problems.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
+    if layout == .partitioned { found.list.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) } }
+    return (found.list, problems)
+  }
 
-    var users: [UserInput] = []
+  /// The users discovery has found so far, and the entry each id was found as, so that one
+  /// user found twice (`anna/` and `anna.csv`) is read once.
+  private struct Found {
+    let input: InputFolder
+    var list: [UserInput] = []
     var seen: [String: String] = [:]
-    for name in names where name != settingsFileName {
-      let kind: InputFolder.Kind
-      switch input.kind(of: name) {
-      case .success(let found): kind = found
-      case .failure(let failure):
-        problems.append(InputProblem(entry: escaped(name), message: failure.reason))
-        continue
-      }
-      let id = kind == .folder ? name : (name as NSString).deletingPathExtension
-      guard isValidUserID(id) else {
-        problems.append(
-          InputProblem(
-            entry: escaped(name),
-            message: "is not a valid user id (1–128 of A–Z a–z 0–9 . _ -, not . or ..); rename it"))
-        continue
-      }
-      if let other = seen[id] {
-        problems.append(
-          InputProblem(
-            entry: escaped(name), message: "is the same user as '\(escaped(other))'; merge them into one folder"))
-        continue
-      }
-      seen[id] = name
-      // URLs built with their kind known: `appendingPathComponent(_:)` alone stats the path to
-      // find out whether it is a folder, a system call per file on top of the walk's.
-      if kind != .folder {
-        users.append(
-          UserInput(
-            id: id, files: [URL(fileURLWithPath: input.path(of: name), isDirectory: false)], folder: input,
-            relativePaths: [name]))
-        continue
-      }
-      let listed: [String]
-      switch entries(in: name, of: input, problems: &problems) {
-      case .success(let found): listed = found
-      case .failure(let failure):
-        problems.append(InputProblem(entry: escaped(name), message: "the folder \(failure.reason)"))
-        continue
-      }
-      var files: [URL] = []
-      var relativePaths: [String] = []
-      for file in listed {
-        let entry = name + "/" + file
+
+    init(input: InputFolder) { self.input = input }
+
+    /// Adds the users named `names` at the top of the input, or in the folder of `partition`.
+    mutating func users(named names: [String], in partition: Int?, problems: inout [InputProblem]) {
+      let prefix = partition.map { UserLayout.partitionName($0) + "/" } ?? ""
+      for name in names where name != InputLayout.settingsFileName {
+        let entry = prefix + name
+        let kind: InputFolder.Kind
         switch input.kind(of: entry) {
-        case .success(.folder):
+        case .success(let found): kind = found
+        case .failure(let failure):
+          problems.append(InputProblem(entry: InputLayout.escaped(entry), message: failure.reason))
+          continue
+        }
+        let id = kind == .folder ? name : (name as NSString).deletingPathExtension
+        guard InputLayout.isValidUserID(id) else {
           problems.append(
             InputProblem(
               entry: escaped(entry),
-              message: "is a folder; exports are read only directly in a user's folder, so it is not read"))
-        case .success:
-          files.append(URL(fileURLWithPath: input.path(of: entry), isDirectory: false))
-          relativePaths.append(entry)
-        case .failure(let failure):
-          problems.append(InputProblem(entry: escaped(entry), message: failure.reason))
+              message: "is not a valid user id (1–128 of A–Z a–z 0–9 . _ -, not . or ..); rename it"))
+          continue
         }
+        if let partition, UserLayout.partition(of: id) != partition {
+          problems.append(
+            InputProblem(
+              entry: escaped(entry),
+              message: "is user '\(id)', whose partition is \(UserLayout.partitionName(UserLayout.partition(of: id))); "
+                + "move it there to read it"))
+          continue
+        }
+        if let other = seen[id] {
+          problems.append(
+            InputProblem(
+              entry: escaped(entry),
+              message: "is the same user as '\(InputLayout.escaped(other))'; merge them into one folder"))
+          continue
+        }
+        seen[id] = entry
+        // URLs built with their kind known: `appendingPathComponent(_:)` alone stats the path to
+        // find out whether it is a folder, a system call per file on top of the walk's.
+        if kind != .folder {
+          list.append(
+            UserInput(
+              id: id, files: [URL(fileURLWithPath: input.path(of: entry), isDirectory: false)], folder: input,
+              relativePaths: [entry]))
+          continue
+        }
+        let listed: [String]
+        switch InputLayout.entries(in: entry, of: input, problems: &problems) {
+        case .success(let found): listed = found
+        case .failure(let failure):
+          problems.append(InputProblem(entry: InputLayout.escaped(entry), message: "the folder \(failure.reason)"))
+          continue
+        }
+        var files: [URL] = []
+        var relativePaths: [String] = []
+        for file in listed {
+          let path = entry + "/" + file
+          switch input.kind(of: path) {
+          case .success(.folder):
+            problems.append(
+              InputProblem(
+                entry: escaped(path),
+                message: "is a folder; exports are read only directly in a user's folder, so it is not read"))
+          case .success:
+            files.append(URL(fileURLWithPath: input.path(of: path), isDirectory: false))
+            relativePaths.append(path)
+          case .failure(let failure):
+            problems.append(InputProblem(entry: InputLayout.escaped(path), message: failure.reason))
+          }
+        }
+        if files.isEmpty {
+          problems.append(InputProblem(entry: InputLayout.escaped(entry), message: "holds no export files"))
+          continue
+        }
+        list.append(UserInput(id: id, files: files, folder: input, relativePaths: relativePaths))
       }
-      if files.isEmpty {
-        problems.append(InputProblem(entry: escaped(name), message: "holds no export files"))
-        continue
-      }
-      users.append(UserInput(id: id, files: files, folder: input, relativePaths: relativePaths))
     }
-    problems.sort { $0.entry.utf8.lexicographicallyPrecedes($1.entry.utf8) }
-    return (users, problems)
   }
 
   /// The names in `relative`, sorted by their bytes, without the ones that are not read for
   /// their name alone: hidden names (listed as hidden), names that are not UTF-8 and names
   /// with characters a terminal acts on (a newline in a name would forge lines of messages).
-  private static func entries(
+  fileprivate static func entries(
     in relative: String, of input: InputFolder, problems: inout [InputProblem]
   ) -> Result<[String], InputFolder.Failure> {
     let raw: [[UInt8]]

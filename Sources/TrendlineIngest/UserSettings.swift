@@ -68,6 +68,8 @@ public struct UserSettings: Sendable, Equatable {
 /// that user alone, with the value and the line, and every other user goes on.
 public struct UsersFile: Sendable {
   public struct Row: Sendable, Equatable {
+    /// The table the row is in: `users.csv`, or a partition's `0a3/users.csv`.
+    public var file: String
     public var line: Int
     public var timeZone: String
     public var weightUnit: String
@@ -104,7 +106,18 @@ public struct UsersFile: Sendable {
   /// header must have it, each cell is at most ``maxGroupBytes`` bytes of text without control
   /// characters, and the column holds at most ``maxGroups`` values; otherwise ``problems`` says
   /// which line or what to do.
-  public init(bytes: [UInt8], file: String = InputLayout.settingsFileName, groupBy: String? = nil) {
+  ///
+  /// `keeping` names the users whose rows are kept (a shard's); every line is still read and
+  /// checked, so each shard of a run stops, or goes on, on the same table, while its memory
+  /// follows its own users rather than the whole input's.
+  ///
+  /// `partition` is the partition whose `users.csv` this is, in a partitioned input
+  /// (``UserLayout``): a row of a user of another partition is a problem, not a row that no
+  /// user ever reads while that user runs on the defaults.
+  public init(
+    bytes: [UInt8], file: String = InputLayout.settingsFileName, groupBy: String? = nil,
+    keeping: (@Sendable (String) -> Bool)? = nil, partition: Int? = nil
+  ) {
     self.file = file
     let reader = CSVReader(bytes: bytes)
     guard case .record = reader.next() else { return }
@@ -119,7 +132,7 @@ public struct UsersFile: Sendable {
     }
     // A row per line, about: growing the table a row at a time rehashed it a dozen times for
     // thousands of users, before any user could start.
-    rows.reserveCapacity(bytes.reduce(0) { $0 + ($1 == ASCII.newline ? 1 : 0) })
+    if keeping == nil { rows.reserveCapacity(bytes.reduce(0) { $0 + ($1 == ASCII.newline ? 1 : 0) }) }
     let zone = column("timeZone")
     let weight = column("weightUnit")
     let distance = column("distanceUnit")
@@ -142,7 +155,7 @@ public struct UsersFile: Sendable {
           problems.append(
             ExportError(
               file: file,
-              message: "the '\(TerminalText.escaped(groupBy ?? ""))' column holds \(groups.count) values, more than "
+              message: "the '\(TerminalText.escaped(groupBy ?? ""))' column holds more values than "
                 + "the \(Self.maxGroups) segments compare.groupBy allows; group by a coarser column"))
         }
         return
@@ -157,7 +170,16 @@ public struct UsersFile: Sendable {
           return reader.string(index).trimmingCharacters(in: .whitespaces)
         }
         let id = value(user)
-        if let first = rows[id] {
+        if let partition, UserLayout.partition(of: id) != partition {
+          problems.append(
+            ExportError(
+              file: file, line: line,
+              message: "user '\(TerminalText.escaped(id))' belongs to partition "
+                + "\(UserLayout.partitionName(UserLayout.partition(of: id))); move the row to its users.csv"))
+          continue
+        }
+        let kept = keeping?(id) ?? true
+        if kept, let first = rows[id] {
           repeated[id, default: [first.line]].append(line)
           continue
         }
@@ -172,12 +194,22 @@ public struct UsersFile: Sendable {
                 + "than \(Self.maxGroupBytes) bytes or holds a control character; shorten it"))
           continue
         }
-        if !segment.isEmpty { groups.insert(segment) }
+        // Counted to one past the bound, whichever users are kept: a column of ids is refused
+        // without holding every id.
+        if !segment.isEmpty, groups.count <= Self.maxGroups { groups.insert(segment) }
+        guard kept else { continue }
         rows[id] = Row(
-          line: line, timeZone: value(zone), weightUnit: value(weight), distanceUnit: value(distance),
+          file: file, line: line, timeZone: value(zone), weightUnit: value(weight), distanceUnit: value(distance),
           firstWeekday: value(weekday), dateOrder: value(dateOrder), group: segment)
       }
     }
+  }
+
+  /// Adds the rows of `other`, a table of other users (another partition's).
+  public mutating func add(_ other: UsersFile) {
+    rows.merge(other.rows) { mine, _ in mine }
+    problems += other.problems
+    repeated.merge(other.repeated) { mine, _ in mine }
   }
 
   /// The settings of user `id`: this file's values over `defaults`.
@@ -188,13 +220,13 @@ public struct UsersFile: Sendable {
     guard let row = rows[id] else { return settings }
     if let lines = repeated[id] {
       throw ExportError(
-        file: file, line: lines[1],
+        file: row.file, line: lines[1],
         message:
           "user '\(id)' is listed on lines \(lines.map(String.init).joined(separator: ", ")); "
           + "keep one row for each user"
       )
     }
-    func fail(_ message: String) -> ExportError { ExportError(file: file, line: row.line, message: message) }
+    func fail(_ message: String) -> ExportError { ExportError(file: row.file, line: row.line, message: message) }
     if !row.timeZone.isEmpty {
       guard let zone = TimeZone(identifier: row.timeZone) else {
         throw fail("unknown time zone '\(row.timeZone)' for user '\(id)'; use an IANA name such as Europe/Oslo")

@@ -26,6 +26,9 @@ public struct Pipeline: Sendable, Equatable {
   /// archived data states the day its data ends, so that a run on any later day does not open
   /// on empty periods.
   public var asOf: String?
+  /// `layout`: where users are in the input and the output folders, `flat` (SPEC 2 and 7)
+  /// or `partitioned` below a hash prefix, for inputs of millions of users (``UserLayout``).
+  public var layout = UserLayout.flat
 
   public struct Source: Sendable, Equatable {
     public var input: URL

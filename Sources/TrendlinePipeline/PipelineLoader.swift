@@ -122,7 +122,7 @@ final class PipelineChecker: ParameterReader {
 
   // MARK: The whole file
 
-  static let rootKeys = ["version", "name", "asOf", "source", "charts", "compare", "output"]
+  static let rootKeys = ["version", "name", "asOf", "layout", "source", "charts", "compare", "output"]
 
   func pipeline(contentHash: String) -> Pipeline? {
     let root = JSONPath()
@@ -152,6 +152,9 @@ final class PipelineChecker: ParameterReader {
         report(root.appending("asOf"), .asOf(error.description))
       }
     }
+    let layout =
+      members["layout"].flatMap { choice($0, at: root.appending("layout"), what: "layout") }
+      ?? UserLayout.flat
     let source = members["source"].flatMap { self.source($0, at: root.appending("source")) }
     let charts = members["charts"].map { self.charts($0, at: root.appending("charts"), catalog: source?.catalog) } ?? []
     let compare = members["compare"].flatMap { self.compare($0, at: root.appending("compare"), charts: charts) }
@@ -164,6 +167,7 @@ final class PipelineChecker: ParameterReader {
       version: PipelineLoader.supportedVersion, name: name, file: file, contentHash: contentHash, source: source,
       charts: charts, compare: compare, output: output)
     pipeline.asOf = asOf
+    pipeline.layout = layout
     return pipeline
   }
 

@@ -14,7 +14,9 @@ extension HTMLReport {
   /// On a page of many (``indexPages(_:)``), `scale` is every page's, and `pager` links them.
   ///
   /// - Complexity: O(*u* × *w*) for *u* users and *w* weeks.
-  static func dashboard(_ users: [UserEntry], asOf: String, scale: Int, pager: String? = nil) -> String {
+  static func dashboard(
+    _ users: [UserEntry], asOf: String, scale: Int, layout: UserLayout = .flat, pager: String? = nil
+  ) -> String {
     let headers = [
       ("User", "text"), ("Last session", "number"), ("Week streak", "number"),
       ("Sessions, last 4 weeks", "number"), ("Change", "number"), ("Records, last 4 weeks", "number"),
@@ -32,7 +34,7 @@ extension HTMLReport {
     }
     out += "</tr></thead>\n<tbody>\n"
     for entry in users {
-      let link = "users/" + pathComponent(entry.user) + ".html"
+      let link = "users/" + layout.folderPrefix(of: entry.user) + pathComponent(entry.user) + ".html"
       let user = XMLEscape.escape(entry.user)
       out +=
         "<tr><th scope=\"row\" data-sort=\"\(user)\"><a href=\"" + XMLEscape.escape(link) + "\">" + user + "</a></th>"

@@ -46,11 +46,15 @@ public enum HTMLReport {
     /// The series charts the pipeline compares: each is followed by a place for the user's line
     /// over the cohort's band, filled once the cohort is known (``placing(_:in:)``).
     public var compared: Set<String>
+    /// Where the page is, for its links.
+    public var layout: UserLayout
 
     public init(
       user: String, failure: String? = nil, timeZone: TimeZone, asOf: Date, units: Units = .metric,
-      charts: [ChartDocument], sessions: [Session], notes: [NotedRow], compared: Set<String> = []
+      charts: [ChartDocument], sessions: [Session], notes: [NotedRow], compared: Set<String> = [],
+      layout: UserLayout = .flat
     ) {
+      self.layout = layout
       self.compared = compared
       self.user = user
       self.failure = failure
@@ -90,10 +94,13 @@ public enum HTMLReport {
     public var users: [UserEntry]
     /// Each compared chart's cohort per segment (`compare.groupBy`), drawn after the chart.
     public var segments: [CohortSegmentsOutput]
+    /// Where the users' pages are.
+    public var layout: UserLayout
     public init(
       pipeline: String, asOf: String, charts: [ChartDocument], users: [UserEntry],
-      segments: [CohortSegmentsOutput] = []
+      segments: [CohortSegmentsOutput] = [], layout: UserLayout = .flat
     ) {
+      self.layout = layout
       self.pipeline = pipeline
       self.asOf = asOf
       self.charts = charts
@@ -107,12 +114,12 @@ public enum HTMLReport {
   /// Rows listed on a user page, rejected ones first; the rest are in `row-outcomes.csv`.
   static let listedNotes = 20
 
-  /// `report/users/<user>.html`.
+  /// `report/users/<user>.html` (``UserLayout/userPage(_:)``).
   ///
   /// - Complexity: linear in the size of the user's outputs.
   public static func userPage(_ page: UserPage) -> String {
     let user = XMLEscape.escape(page.user)
-    var body = "<p class=\"nav\"><a href=\"../index.html\">← All users</a></p>\n"
+    var body = "<p class=\"nav\"><a href=\"\(page.layout.pageToIndex)\">← All users</a></p>\n"
     body += "<h1>" + user + "</h1>\n"
     let asOf = LocalDate(page.asOf, in: page.timeZone)
     let zoneName = page.timeZone.identifier == "GMT" ? "UTC" : page.timeZone.identifier
@@ -178,7 +185,7 @@ public enum HTMLReport {
       }
       let range = (page - 1) * usersPerPage..<min(index.users.count, page * usersPerPage)
       body += dashboard(
-        Array(index.users[range]), asOf: index.asOf, scale: scale,
+        Array(index.users[range]), asOf: index.asOf, scale: scale, layout: index.layout,
         pager: pages == 1 ? nil : pager(page: page, of: pages, range: range, total: index.users.count))
       let title = page == 1 ? "\(index.pipeline) — Trendline report" : "\(index.pipeline) — users, page \(page)"
       return (indexPageName(page), document(title: title, body: body, asOf: day.map { ($0 + 86_399, $0) }))
@@ -468,7 +475,8 @@ public enum HTMLReport {
     }
     out +=
       "<p>" + outcomes.map { XMLEscape.escape($0.0) + " \($0.1)" }.joined(separator: ", ") + ". The full list is in "
-      + "<a href=\"../../users/" + XMLEscape.escape(pathComponent(page.user))
+      + "<a href=\"" + page.layout.pageToOutput + "users/" + page.layout.folderPrefix(of: page.user)
+      + XMLEscape.escape(pathComponent(page.user))
       + "/row-outcomes.csv\">row-outcomes.csv</a>.</p>\n"
     let ordered = page.notes.filter { $0.outcome == "rejected" } + page.notes.filter { $0.outcome != "rejected" }
     let listed = ordered.prefix(listedNotes)

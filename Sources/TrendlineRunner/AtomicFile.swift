@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TrendlineSchema
 
 /// Writes files so that none is ever seen half-written under its final name, and none is
 /// written through a link (SPEC 11.7).
@@ -543,7 +544,7 @@ public enum AtomicFile {
     var buffer = [CChar](repeating: 0, count: 256)
     gethostname(&buffer, buffer.count)
     let name = String(cString: buffer)
-    let hash = Shard.hash(name)
+    let hash = UserLayout.hash(name)
     let text = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - text.count) + text
   }()

@@ -64,13 +64,32 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
     public var runKey: String
     /// ``InputIdentity`` of the shard's slice: its users' exports and settings, by content.
     public var identity: String
+    /// The pipeline's `layout`, for merge, which reads no pipeline: where users are in the
+    /// input and the output. Absent (flat) in a flat run's partial.
+    public var layout: UserLayout
 
-    public init(folder: String, usersFile: String?, maxFileBytes: Int, runKey: String, identity: String) {
+    public init(
+      folder: String, usersFile: String?, maxFileBytes: Int, runKey: String, identity: String,
+      layout: UserLayout = .flat
+    ) {
+      self.layout = layout
       self.folder = folder
       self.usersFile = usersFile
       self.maxFileBytes = maxFileBytes
       self.runKey = runKey
       self.identity = identity
+    }
+
+    enum CodingKeys: String, CodingKey { case folder, usersFile, maxFileBytes, runKey, identity, layout }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      folder = try container.decode(String.self, forKey: .folder)
+      usersFile = try container.decodeIfPresent(String.self, forKey: .usersFile)
+      maxFileBytes = try container.decode(Int.self, forKey: .maxFileBytes)
+      runKey = try container.decode(String.self, forKey: .runKey)
+      identity = try container.decode(String.self, forKey: .identity)
+      layout = try container.decodeIfPresent(UserLayout.self, forKey: .layout) ?? .flat
     }
   }
 
@@ -238,6 +257,7 @@ extension CohortPartial: OutputWritable {
     writer.beginObject()
     writer.member("folder", input.folder)
     writer.member("identity", input.identity)
+    if input.layout != .flat { writer.member("layout", input.layout.rawValue) }
     writer.member("maxFileBytes", input.maxFileBytes)
     writer.member("runKey", input.runKey)
     if let usersFile = input.usersFile { writer.member("usersFile", usersFile) }

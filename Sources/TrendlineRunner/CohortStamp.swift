@@ -62,7 +62,7 @@ enum CohortStamp {
   ///   bytes, divided over the workers, after O(*v* log *v*) to sort the cohort's *v* values.
   @discardableResult
   static func stamp(
-    _ reduced: [CohortChart], gathered: CohortGatherer, users: [User], output: URL,
+    _ reduced: [CohortChart], gathered: CohortGatherer, users: [User], output: URL, layout: UserLayout,
     formats: [Pipeline.Output.Format], ownStaged: Bool, jobs: Int = 1
   ) throws -> Int {
     var charts: [Chart] = []
@@ -93,14 +93,15 @@ enum CohortStamp {
           var places: [(chart: String, html: String)] = []
           for chart in chartsToStamp {
             let result = try stamp(
-              chart, user: user, groupBy: gathered.groupBy, output: output, ownStaged: ownStaged, decode: html)
+              chart, user: user, groupBy: gathered.groupBy, output: output, layout: layout, ownStaged: ownStaged,
+              decode: html)
             guard result.stamped else { continue }
             state.withLock { $0.stamped += 1 }
             if let series = result.series {
               places.append((chart.cohort.chart, HTMLReport.cohortPlace(chart.cohort, user: series)))
             }
           }
-          if html { try place(places, user: user.id, output: output, ownStaged: ownStaged) }
+          if html { try place(places, user: user.id, output: output, layout: layout, ownStaged: ownStaged) }
         } catch {
           state.withLock { if $0.failure == nil { $0.failure = error } }
         }
@@ -113,17 +114,17 @@ enum CohortStamp {
 
   /// `report/users/.staged-<user>.html`: a page with compared charts waits there, as their JSON
   /// does, until their places are filled, so a page under its final name is always final.
-  static func stagedPage(_ user: String, output: URL) -> String {
-    output.path + "/report/users/" + stagedPrefix + user + ".html"
+  static func stagedPage(_ user: String, output: URL, layout: UserLayout) -> String {
+    output.path + "/report/users/" + layout.folderPrefix(of: user) + stagedPrefix + user + ".html"
   }
 
   /// Writes the user's final page: the staged one (or, when a merge runs again, the final one)
   /// with each chart's place filled.
   private static func place(
-    _ places: [(chart: String, html: String)], user: String, output: URL, ownStaged: Bool
+    _ places: [(chart: String, html: String)], user: String, output: URL, layout: UserLayout, ownStaged: Bool
   ) throws {
-    let path = ReportWriter.userPageURL(user, output: output).path
-    let staged = stagedPage(user, output: output)
+    let path = output.path + "/" + layout.userPage(user)
+    let staged = stagedPage(user, output: output, layout: layout)
     guard let data = FileManager.default.contents(atPath: staged) ?? FileManager.default.contents(atPath: path)
     else { return }
     try replace(staged, with: HTMLReport.placing(places, in: [UInt8](data)), at: path, ownStaged: ownStaged)
@@ -144,10 +145,10 @@ enum CohortStamp {
   /// computed, and a merge reads them with ``JSONReader``. Decoding every file with `JSONDecoder`
   /// cost more than a millisecond each and tripled a weekly backfill; parsing it cost half that.
   private static func stamp(
-    _ chart: Chart, user: User, groupBy: String?, output: URL, ownStaged: Bool, decode: Bool
+    _ chart: Chart, user: User, groupBy: String?, output: URL, layout: UserLayout, ownStaged: Bool, decode: Bool
   ) throws -> (stamped: Bool, series: SeriesOutput?) {
     // Paths as strings: URL's path building cost more than the splice.
-    let folder = output.path + "/users/" + user.id
+    let folder = output.path + "/" + layout.userFolder(user.id)
     let path = folder + "/" + chart.cohort.chart + ".json"
     let staged = folder + "/" + stagedName(chart.cohort.chart)
     // A run's own staged file, whose values it holds and whose page needs no figure drawn from

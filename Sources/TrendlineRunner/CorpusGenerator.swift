@@ -81,26 +81,42 @@ public struct CorpusGenerator: Sendable {
     }.sorted()
   }
 
-  /// Writes the corpus into `folder` (created if needed): `users.csv` and one export per user.
-  /// The caller checks ``foreignEntries(in:)`` first.
+  /// Writes the corpus into `folder` (created if needed): `users.csv` and one export per user;
+  /// with `layout` `partitioned`, each user in the folder of their partition, and each
+  /// partition's `users.csv` there (``UserLayout``). The caller checks ``foreignEntries(in:)``
+  /// first.
   ///
   /// - Complexity: O(*u* × *s*), users × sessions per user.
-  public func write(to folder: URL) throws {
+  public func write(to folder: URL, layout: UserLayout = .flat) throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var settings = Self.settingsHeader
+    var partitionSettings: [String: String] = [:]
     for index in 0..<users {
       var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
       let id = "g" + String(format: "%05d", index + 1)
       let zone = Self.zones[index % Self.zones.count]
       let pounds = random.next() % 10 < 3
       let sunday = index % 3 == 1
-      settings += "\(id),\(zone),\(pounds ? "lb" : "kg"),km,\(sunday ? "sunday" : "monday")\n"
+      let row = "\(id),\(zone),\(pounds ? "lb" : "kg"),km,\(sunday ? "sunday" : "monday")\n"
       let format = Format.allCases[index % Format.allCases.count]
       let sessions = makeSessions(&random, pounds: pounds)
       let (name, text) = render(sessions, format: format, user: id, zone: zone, pounds: pounds)
-      try Data(text.utf8).write(to: folder.appendingPathComponent(id + name))
+      let prefix = layout.folderPrefix(of: id)
+      if prefix.isEmpty {
+        settings += row
+      } else {
+        try FileManager.default.createDirectory(
+          at: folder.appendingPathComponent(prefix, isDirectory: true), withIntermediateDirectories: true)
+        partitionSettings[prefix, default: Self.settingsHeader] += row
+      }
+      try Data(text.utf8).write(to: folder.appendingPathComponent(prefix + id + name))
     }
-    try Data(settings.utf8).write(to: folder.appendingPathComponent("users.csv"))
+    guard layout == .partitioned else {
+      return try Data(settings.utf8).write(to: folder.appendingPathComponent("users.csv"))
+    }
+    for (prefix, rows) in partitionSettings {
+      try Data(rows.utf8).write(to: folder.appendingPathComponent(prefix + "users.csv"))
+    }
   }
 
   struct GeneratedSet {

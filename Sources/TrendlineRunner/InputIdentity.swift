@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TrendlineIngest
 import TrendlinePipeline
+import TrendlineSchema
 import TrendlineSupport
 
 /// What a run's numbers were computed from, by content (SPEC 11.5): the one key behind a
@@ -61,14 +62,19 @@ public enum InputIdentity {
   }
 
   /// The skipped entries that belong to `shard` (all of them without one).
-  static func skipped(_ problems: [InputProblem], in shard: Shard?) -> [InputProblem] {
+  static func skipped(_ problems: [InputProblem], in shard: Shard?, layout: UserLayout) -> [InputProblem] {
     guard let shard else { return problems }
-    return problems.filter { shard.contains(owner(of: $0)) }
+    return problems.filter { shardIndex(of: $0, count: shard.count, layout: layout) == shard.index }
   }
 
-  /// The name a skipped entry is sharded by: its first path component (`anna` of `anna/old`).
-  static func owner(of problem: InputProblem) -> String {
-    String(problem.entry.split(separator: "/", maxSplits: 1).first ?? "")
+  /// The index of the shard of `count` a skipped entry belongs to: that of its first path
+  /// component as a user id (`anna` of `anna/old`), or in a partitioned input, of the
+  /// partition it is in: `0a3/bob` is found by the shard that lists partition 0a3, whoever
+  /// bob is.
+  static func shardIndex(of problem: InputProblem, count: Int, layout: UserLayout) -> Int {
+    let first = problem.entry.split(separator: "/", maxSplits: 1).first ?? ""
+    if layout == .partitioned, let partition = UserLayout.partition(named: first) { return partition % count }
+    return Shard.index(of: String(first), count: count)
   }
 
   /// Each export of `user` from the `from`th on by name and content, read as a run reads it
@@ -124,18 +130,19 @@ extension Runner.Corpus {
     throws(ExportError)
   {
     let input = folder ?? URL(fileURLWithPath: source.folder)
+    layout = source.layout
     if let listing {
       do throws(InputListing.Failure) {
-        (users, problems) = try InputListing.read(listing, input: input, shard: nil)
+        (users, problems) = try InputListing.read(listing, input: input, shard: nil, layout: layout)
       } catch {
         throw ExportError(file: error.file, line: error.line ?? 1, message: error.message)
       }
     } else {
-      (users, problems) = try InputLayout.discover(input)
+      (users, problems) = try InputLayout.discover(input, layout: layout)
     }
     usersFile = try Runner.loadUsersFile(
       named: source.usersFile.map { URL(fileURLWithPath: $0) }, input: input,
-      limits: ReadLimits(maxFileBytes: source.maxFileBytes), groupBy: groupBy)
+      limits: ReadLimits(maxFileBytes: source.maxFileBytes), groupBy: groupBy, layout: layout)
     if let problem = usersFile.problems.first { throw problem }
     self.folder = input.standardizedFileURL.path
     runKey = source.runKey
@@ -149,7 +156,7 @@ extension Runner.Corpus {
   /// - Complexity: O(*n*), where *n* is the size of the slice's exports.
   func slice(_ shard: Shard?, jobs: Int) -> InputIdentity.Slice {
     let mine = shard.map { shard in users.filter { shard.contains($0.id) } } ?? users
-    return slice(of: mine, skipped: InputIdentity.skipped(problems, in: shard), jobs: jobs)
+    return slice(of: mine, skipped: InputIdentity.skipped(problems, in: shard, layout: layout), jobs: jobs)
   }
 
   /// The identity of every shard of `count`, in index order: each user is read once, and
@@ -162,7 +169,7 @@ extension Runner.Corpus {
     for user in self.users { users[Shard.index(of: user.id, count: count)].append(user) }
     var skipped = Array(repeating: [InputProblem](), count: count)
     for problem in problems {
-      skipped[Shard.index(of: InputIdentity.owner(of: problem), count: count)].append(problem)
+      skipped[InputIdentity.shardIndex(of: problem, count: count, layout: layout)].append(problem)
     }
     let all = identities(of: self.users, jobs: jobs)
     return (0..<count).map { index in

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineIngest
+import TrendlineSchema
 import TrendlineSupport
 
 /// A night's input, frozen: which users and which of their files a night reads, listed once
@@ -38,6 +39,9 @@ public enum InputListing {
     public var users: Int
     public var files: Int
     public var skipped: Int
+    /// Where users are in the input; a listing of one layout is not read by a pipeline of
+    /// the other.
+    public var layout: UserLayout = .flat
   }
 
   /// Why a listing cannot be written or read: the file (and line), and what to do.
@@ -65,7 +69,9 @@ public enum InputListing {
   /// - Throws: ``Failure`` when `listing` exists (a night's listing is never replaced: its
   ///   shards may have run from it), the input cannot be listed, or a file cannot be written.
   /// - Complexity: O(*e* log *e*) for *e* entries of the input.
-  public static func write(input: URL, shards: Int, to listing: URL) throws(Failure) -> Header {
+  public static func write(
+    input: URL, shards: Int, to listing: URL, layout: UserLayout = .flat
+  ) throws(Failure) -> Header {
     precondition(Shard.counts.contains(shards), "a shard count is checked where it enters")
     let target = listing.standardizedFileURL.path
     guard !FileManager.default.fileExists(atPath: target) else {
@@ -74,26 +80,34 @@ public enum InputListing {
         message: "already exists; a night's listing is never replaced, as its shards may have "
           + "run from it. Run the night from it, or remove it to list the input again")
     }
-    let found: (users: [UserInput], problems: [InputProblem])
-    do throws(ExportError) {
-      found = try InputLayout.discover(input)
-    } catch {
-      throw Failure(file: error.file, message: error.message)
+    if layout == .partitioned, let problem = Shard.partitionProblem(count: shards) {
+      throw Failure(file: input.path, message: problem + "; list it with --shards 16, 64 or another such count")
+    }
+    func discovered(_ partitions: ((Int) -> Bool)?) throws(Failure) -> (users: [UserInput], problems: [InputProblem]) {
+      do throws(ExportError) {
+        return try InputLayout.discover(input, layout: layout, partitions: partitions)
+      } catch {
+        throw Failure(file: error.file, message: error.message)
+      }
     }
     var slices = [String](repeating: "", count: shards)
+    var users = 0
     var files = 0
-    for user in found.users {
-      let index = Shard.index(of: user.id, count: shards)
-      for path in user.relativePaths { slices[index] += "file\t\(user.id)\t\(path)\n" }
-      files += user.relativePaths.count
+    var skipped = 0
+    func add(_ found: (users: [UserInput], problems: [InputProblem]), only index: Int?) {
+      for user in found.users {
+        let slice = Shard.index(of: user.id, count: shards)
+        for path in user.relativePaths { slices[slice] += "file\t\(user.id)\t\(path)\n" }
+        files += user.relativePaths.count
+      }
+      users += found.users.count
+      for problem in found.problems {
+        let slice = InputIdentity.shardIndex(of: problem, count: shards, layout: layout)
+        guard index == nil || index == slice else { continue }
+        slices[slice] += "\(problem.isHidden ? "hidden" : "skipped")\t\(problem.entry)\t\(problem.message)\n"
+        skipped += 1
+      }
     }
-    for problem in found.problems {
-      let index = Shard.index(of: InputIdentity.owner(of: problem), count: shards)
-      slices[index] += "\(problem.isHidden ? "hidden" : "skipped")\t\(problem.entry)\t\(problem.message)\n"
-    }
-    let header = Header(
-      input: input.standardizedFileURL.path, shards: shards, users: found.users.count, files: files,
-      skipped: found.problems.count)
     let draft = (target as NSString).deletingLastPathComponent + "/.\(listing.lastPathComponent).tmp-\(getpid())"
     try? FileManager.default.removeItem(atPath: draft)
     func written(_ text: String, _ name: String) throws(Failure) {
@@ -103,10 +117,25 @@ public enum InputListing {
         throw Failure(file: target, message: error.description, isWrite: true)
       }
     }
-    for index in 0..<shards { try written(slices[index], sliceName(Shard(index: index, count: shards))) }
+    switch layout {
+    case .flat:
+      add(try discovered(nil), only: nil)
+      for index in 0..<shards { try written(slices[index], sliceName(Shard(index: index, count: shards))) }
+    case .partitioned:
+      // A slice at a time, from its own partitions: the lister holds one slice, never the input.
+      for index in 0..<shards {
+        let shard = Shard(index: index, count: shards)
+        add(try discovered { shard.contains(partition: $0) }, only: index)
+        try written(slices[index], sliceName(shard))
+        slices[index] = ""
+      }
+    }
+    let header = Header(
+      input: input.standardizedFileURL.path, shards: shards, users: users, files: files, skipped: skipped,
+      layout: layout)
     try written(
-      "\(version)\ninput\t\(header.input)\nshards\t\(shards)\nusers\t\(header.users)\nfiles\t\(files)\n"
-        + "skipped\t\(header.skipped)\n", headerName)
+      "\(version)\ninput\t\(header.input)\nshards\t\(shards)\nusers\t\(users)\nfiles\t\(files)\n"
+        + "skipped\t\(skipped)\n" + (layout == .flat ? "" : "layout\t\(layout.rawValue)\n"), headerName)
     guard rename(draft, target) == 0 else {
       let reason = String(cString: strerror(errno))
       try? FileManager.default.removeItem(atPath: draft)
@@ -135,7 +164,10 @@ public enum InputListing {
     else {
       throw Failure(file: path, message: "is damaged (a value is missing or out of range); list the input again")
     }
-    return Header(input: input, shards: shards, users: users, files: files, skipped: skipped)
+    guard let layout = UserLayout(rawValue: values["layout"] ?? "flat") else {
+      throw Failure(file: path, message: "names a layout this build does not know; list the input again")
+    }
+    return Header(input: input, shards: shards, users: users, files: files, skipped: skipped, layout: layout)
   }
 
   /// The users and skipped entries of `shard` (every shard's without one) in the listing at
@@ -150,12 +182,18 @@ public enum InputListing {
   /// - Throws: ``Failure`` naming the file and line of the first wrong line, or when the
   ///   listing is split into another count.
   /// - Complexity: O(*l*) for the slice's *l* lines.
-  public static func read(_ listing: URL, input: URL, shard: Shard?) throws(Failure) -> (
+  public static func read(_ listing: URL, input: URL, shard: Shard?, layout: UserLayout) throws(Failure) -> (
     users: [UserInput], problems: [InputProblem]
   ) {
     // The input folder is not compared with the one listed: a driver and its tasks may see
     // one volume at two mount points. The paths listed are relative and checked below.
     let header = try header(of: listing)
+    guard header.layout == layout else {
+      throw Failure(
+        file: listing.path + "/" + headerName,
+        message: "lists a \(header.layout.rawValue) input, and the pipeline's layout is \(layout.rawValue); "
+          + "list the input again with --layout \(layout.rawValue)")
+    }
     if let shard, shard.count != header.shards {
       throw Failure(
         file: listing.path + "/" + headerName,
@@ -187,7 +225,7 @@ public enum InputListing {
           guard InputLayout.isValidUserID(id), !id.hasPrefix("."), slice.contains(id) else {
             throw wrong("names the user '\(TerminalText.escaped(id))', who is not one of this slice's")
           }
-          guard isOwnFile(relative, of: id) else {
+          guard isOwnFile(relative, of: id, layout: layout) else {
             throw wrong("names '\(TerminalText.escaped(relative))', which is not a file of user '\(id)'")
           }
           let url = URL(fileURLWithPath: folder.path(of: relative), isDirectory: false)
@@ -203,7 +241,7 @@ public enum InputListing {
             throw wrong("has control characters")
           }
           let problem = InputProblem(entry: fields[1], message: fields[2], isHidden: fields[0] == "hidden")
-          guard slice.contains(InputIdentity.owner(of: problem)) else {
+          guard InputIdentity.shardIndex(of: problem, count: slice.count, layout: layout) == slice.index else {
             throw wrong("names the entry '\(TerminalText.escaped(fields[1]))', which is not this slice's")
           }
           problems.append(problem)
@@ -220,18 +258,22 @@ public enum InputListing {
   }
 
   /// Whether `relative` is a file discovery would give user `id`: `id/<name>` (a name not
-  /// hidden), or at the top `<id>` or `<id>.<ext>`, never the settings file. Compared by UTF-8
+  /// hidden), or at the top `<id>` or `<id>.<ext>`, never the settings file; partitioned, the
+  /// same inside the folder of the user's partition (`0a3/anna/<name>`). Compared by UTF-8
   /// bytes: `String`'s `==` takes the Kelvin sign for `K`, and `Kate.csv` so spelled is not
   /// user `Kate`'s file.
-  static func isOwnFile(_ relative: String, of id: String) -> Bool {
+  static func isOwnFile(_ relative: String, of id: String, layout: UserLayout) -> Bool {
     func same(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool { a.utf8.elementsEqual(b.utf8) }
     guard !relative.unicodeScalars.contains(where: TerminalText.isUnsafe) else { return false }
-    let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+    let prefix = layout.folderPrefix(of: id)
+    guard relative.utf8.starts(with: prefix.utf8) else { return false }
+    let inside = relative.utf8.dropFirst(prefix.utf8.count)
+    let parts = Substring(inside).split(separator: "/", omittingEmptySubsequences: false)
     if parts.count == 2 {
       return same(parts[0], id) && !parts[1].isEmpty && !parts[1].hasPrefix(".")
     }
-    return parts.count == 1 && !same(relative, InputLayout.settingsFileName)
-      && same((relative as NSString).deletingPathExtension, id)
+    return parts.count == 1 && !same(parts[0], InputLayout.settingsFileName)
+      && same((String(parts[0]) as NSString).deletingPathExtension, id)
   }
 
   private static func text(of path: String, maximumBytes: Int) throws(Failure) -> String {

@@ -40,6 +40,9 @@ public struct Manifest: Decodable, Sendable, Equatable {
   /// before an export or `users.csv` changed. A shard's manifest identifies its own users'
   /// input. Nil in manifests written before it, which are then never taken as complete.
   public var inputIdentity: String? = nil
+  /// `partitioned` when users' folders and pages are one level lower, in the folder of their
+  /// partition (``UserLayout``): `users/0a3/anna/`. Nil for the flat layout of SPEC 7.
+  public var layout: UserLayout? = nil
 
   /// Users no longer in the input, and whether this run removed their folders.
   public struct Departed: Decodable, Sendable, Equatable {
@@ -237,6 +240,7 @@ extension Manifest: OutputWritable {
     writer.member("finishedAt", finishedAt)
     if let inputIdentity { writer.member("inputIdentity", inputIdentity) }
     if let jobs { writer.member("jobs", jobs) }
+    if let layout { writer.member("layout", layout.rawValue) }
     writer.key("pipeline")
     pipeline.write(to: &writer)
     writer.member("schema", schema)

@@ -124,10 +124,12 @@ public enum Merger {
   /// is there.
   ///
   /// - Complexity: O(*u* × *c*) `stat` calls, for *u* users and *c* charts.
-  static func missingOutput(in output: URL, users: [String], charts: [String], formats: [String]?) -> String? {
+  static func missingOutput(
+    in output: URL, layout: UserLayout, users: [String], charts: [String], formats: [String]?
+  ) -> String? {
     let json = formats.map { $0.contains(Pipeline.Output.Format.json.rawValue) } ?? true
     for user in users {
-      let folder = output.path + "/users/" + user
+      let folder = output.path + "/" + layout.userFolder(user)
       var status = stat()
       guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
         return "user '\(TerminalText.escaped(user))' has no folder in users/"
@@ -262,7 +264,8 @@ public enum Merger {
       // What the shard says it wrote must be there: a user folder or chart deleted since would
       // merge into a night that lacks it, under `_SUCCESS` (SPEC 11.7).
       if let problem = missingOutput(
-        in: output, users: okUsers.map(\.user), charts: Array(partial.series.keys) + Array(partial.radar.keys),
+        in: output, layout: partial.input.layout, users: okUsers.map(\.user),
+        charts: Array(partial.series.keys) + Array(partial.radar.keys),
         formats: partial.formats)
       {
         throw .incompleteShard("\(partial.shard.index)-of-\(partial.shard.count)", problem)
@@ -290,6 +293,7 @@ public enum Merger {
       startedAt: Runner.timestamp(startedAt), finishedAt: Runner.timestamp(Date()), totals: totals,
       users: failed, skippedEntries: skipped)
     merged.shards = summaries
+    merged.layout = reference.source.layout == .flat ? nil : reference.source.layout
     // The whole input's identity, as one run over it records it: an unsharded re-run of a
     // backfill takes the merged snapshot as complete while the input is unchanged.
     merged.inputIdentity = InputIdentity.slice(
@@ -302,7 +306,7 @@ public enum Merger {
     let cohortFiles = try cohortFiles(reduced, segments: segments)
     if removeDeparted && !confirmRemoval,
       let problem = OutputSweep.departureProblem(
-        output: output.path, users: Set(users.map(\.id) + failed.map(\.user)))
+        output: output.path, layout: reference.source.layout, users: Set(users.map(\.id) + failed.map(\.user)))
     {
       throw .departureTooLarge(problem)
     }
@@ -328,20 +332,21 @@ public enum Merger {
         written.append("cohort/" + name + ".json")
       }
       try CohortStamp.stamp(
-        reduced, gathered: gatherer!, users: users, output: output,
+        reduced, gathered: gatherer!, users: users, output: output, layout: reference.source.layout,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), ownStaged: false,
         jobs: CPUAllocation.usable)
       written += try ReportWriter.writeCohortReport(
         reduced, segments: segments, pipeline: reference.pipeline.name,
         formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
-        users: entries, output: output)
+        users: entries, output: output, layout: reference.source.layout)
       if (formats ?? []).contains(Pipeline.Output.Format.tables.rawValue) {
         written += try Tables.merge(shards: folders, into: output)
         written += try Tables.writeCohort(
           reduced, segments: segments, quantiles: gatherer!.compare.quantiles, to: output)
       }
       let departed = try OutputSweep.sweepRun(
-        output: output.path, users: users.map(\.id) + failed.map(\.user), written: written, keepShards: true,
+        output: output.path, layout: reference.source.layout, users: users.map(\.id) + failed.map(\.user),
+        written: written, keepShards: true,
         removeDeparted: removeDeparted)
       if !departed.isEmpty { merged.departed = .init(users: departed, removed: removeDeparted) }
       try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json").path)

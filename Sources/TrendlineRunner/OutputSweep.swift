@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineSchema
 import TrendlineStages
 import TrendlineSupport
 
@@ -142,26 +143,43 @@ enum OutputSweep {
   ///
   /// - Returns: The departed users, in id order.
   /// - Complexity: O(*e*), where *e* is the number of entries in the swept folders.
-  static func sweepRun(output: String, users: [String], written: [String], keepShards: Bool, removeDeparted: Bool)
-    throws(AtomicFile.WriteError) -> [String]
-  {
+  static func sweepRun(
+    output: String, layout: UserLayout, users: [String], written: [String], keepShards: Bool, removeDeparted: Bool
+  ) throws(AtomicFile.WriteError) -> [String] {
     let writtenSet = Set(written)
     let ran = Set(users)
-    let departed = departedUsers(in: output + "/users", ran: ran)
+    let departed = departedUsers(in: output + "/users", layout: layout, ran: ran)
     let kept = removeDeparted ? ran : ran.union(departed)
-    try removeAll(in: output + "/users", except: kept)
+    try removeAll(in: output + "/users", keepingUsers: kept, layout: layout)
     let segmentFiles = Set(written.compactMap { name(of: $0, in: "cohort/segments/") })
     try removeAll(in: output + "/cohort/segments", except: segmentFiles)
     try removeAll(
       in: output + "/cohort",
       except: Set(written.compactMap { name(of: $0, in: "cohort/") }).union(segmentFiles.isEmpty ? [] : ["segments"]))
-    let pages = writtenSet.contains("report/index.html") ? Set(kept.map { $0 + ".html" }) : []
-    try removeAll(in: output + "/report/users", except: pages)
+    let pages = writtenSet.contains("report/index.html") ? kept : []
+    try removeAll(in: output + "/report/users", keepingUsers: pages, layout: layout, suffix: ".html")
     try removeAll(
       in: output + "/report", except: Set(written.compactMap { name(of: $0, in: "report/") }).union(["users"]))
     try keepOnly(written, under: Tables.folder, in: output)
     if !keepShards { try AtomicFile.remove(output + "/shards") }
     return departed
+  }
+
+  /// Removes from `folder` (`users/` or `report/users/`) every user's entry (their id and
+  /// `suffix`) but those of `kept`; partitioned, every partition folder that holds none of
+  /// them too.
+  ///
+  /// - Complexity: O(*e*), where *e* is the number of entries removed or kept.
+  private static func removeAll(
+    in folder: String, keepingUsers kept: Set<String>, layout: UserLayout, suffix: String = ""
+  ) throws(AtomicFile.WriteError) {
+    guard layout == .partitioned else { return try removeAll(in: folder, except: Set(kept.map { $0 + suffix })) }
+    var byPartition: [String: Set<String>] = [:]
+    for id in kept {
+      byPartition[UserLayout.partitionName(UserLayout.partition(of: id)), default: []].insert(id + suffix)
+    }
+    try removeAll(in: folder, except: Set(byPartition.keys))
+    for (partition, names) in byPartition { try removeAll(in: folder + "/" + partition, except: names) }
   }
 
   /// Removes from `folder` of `output`, at any depth, every entry on no path of `written`
@@ -187,15 +205,24 @@ enum OutputSweep {
   /// leaving (SPEC 11.7). Nil when fewer go, or none.
   ///
   /// - Complexity: O(*e*), where *e* is the number of entries in `output/users`.
-  static func departureProblem(output: String, users: Set<String>) -> String? {
+  static func departureProblem(output: String, layout: UserLayout, users: Set<String>) -> String? {
     let folder = output + "/users"
-    let departed = departedUsers(in: folder, ran: users)
-    let staying = departedUsers(in: folder, ran: []).count - departed.count
+    let departed = departedUsers(in: folder, layout: layout, ran: users)
+    let staying = departedUsers(in: folder, layout: layout, ran: []).count - departed.count
     guard !departed.isEmpty, departed.count > staying else { return nil }
     return
       "--remove-departed would remove \(departed.count) of the \(departed.count + staying) users in "
       + "\(TerminalText.escaped(folder)) at once; nothing was read, written or removed. An input that is empty or "
       + "not the folder it was looks like this: check it, or add --confirm-removal to remove them"
+  }
+
+  /// The names of the real folders in `folder` (hidden ones apart) that are not in `ran`;
+  /// partitioned, in its partition folders.
+  private static func departedUsers(in folder: String, layout: UserLayout, ran: Set<String>) -> [String] {
+    guard layout == .partitioned else { return departedUsers(in: folder, ran: ran) }
+    let partitions = departedUsers(in: folder, ran: []).filter { UserLayout.partition(named: $0) != nil }
+    return partitions.flatMap { departedUsers(in: folder + "/" + $0, ran: ran) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   /// The names of the real folders in `folder` (hidden ones apart) that are not in `ran`.

@@ -28,9 +28,11 @@ enum ReportWriter {
   /// earlier run wrote is removed, so the report never shows a user as it was.
   static func writeUserPage(
     user: String, failure: String?, calendar: UserCalendar, asOf: Int64, units: Units, charts: [ChartDocument],
-    sessions: [Session], notes: [RowNote], output: URL, formats: [Pipeline.Output.Format], compared: Set<String> = []
+    sessions: [Session], notes: [RowNote], output: URL, layout: UserLayout, formats: [Pipeline.Output.Format],
+    compared: Set<String> = []
   ) throws(AtomicFile.WriteError) {
-    guard formats.contains(.html) else { return try AtomicFile.remove(userPageURL(user, output: output).path) }
+    let path = output.path + "/" + layout.userPage(user)
+    guard formats.contains(.html) else { return try AtomicFile.remove(path) }
     let page = HTMLReport.UserPage(
       user: user, failure: failure, timeZone: calendar.timeZone, asOf: Date(epochSeconds: asOf), units: units,
       charts: charts, sessions: sessions.filter { $0.start <= asOf },
@@ -38,29 +40,24 @@ enum ReportWriter {
         HTMLReport.NotedRow(
           file: $0.file, line: $0.line, column: $0.column, field: $0.field, outcome: $0.outcome.rawValue,
           reason: $0.reason)
-      }, compared: compared)
+      }, compared: compared, layout: layout)
     // With compared charts the page waits, staged, for the cohort (``CohortStamp``).
-    let path = userPageURL(user, output: output).path
-    let staged = CohortStamp.stagedPage(user, output: output)
+    let staged = CohortStamp.stagedPage(user, output: output, layout: layout)
     try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: compared.isEmpty ? path : staged)
     if compared.isEmpty { try AtomicFile.remove(staged) }
   }
 
   /// The page of a user whose data could not be read: the reason, and nothing else.
   static func writeFailedUserPage(
-    user: String, message: String, timeZone: TimeZone, output: URL, formats: [Pipeline.Output.Format]
+    user: String, message: String, timeZone: TimeZone, output: URL, layout: UserLayout,
+    formats: [Pipeline.Output.Format]
   ) throws(AtomicFile.WriteError) {
-    guard formats.contains(.html) else { return try AtomicFile.remove(userPageURL(user, output: output).path) }
+    let path = output.path + "/" + layout.userPage(user)
+    guard formats.contains(.html) else { return try AtomicFile.remove(path) }
     let page = HTMLReport.UserPage(
-      user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [], notes: []
-    )
-    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: userPageURL(user, output: output).path)
-  }
-
-  static func userPageURL(_ user: String, output: URL) -> URL {
-    // Kinds stated: without them `appendingPathComponent` stats each path to find out.
-    output.appendingPathComponent("report", isDirectory: true).appendingPathComponent("users", isDirectory: true)
-      .appendingPathComponent(user + ".html", isDirectory: false)
+      user: user, failure: message, timeZone: timeZone, asOf: Date(epochSeconds: 0), charts: [], sessions: [],
+      notes: [], layout: layout)
+    try AtomicFile.write(Data(HTMLReport.userPage(page).utf8), to: path)
   }
 
   /// The index's line for a user: all the report keeps of a manifest record, its ``Glance``
@@ -78,7 +75,7 @@ enum ReportWriter {
   @discardableResult
   static func writeCohortReport(
     _ reduced: [CohortChart], segments: [CohortSegmentsOutput], pipeline: String, formats: [Pipeline.Output.Format],
-    asOf: String, users: [HTMLReport.UserEntry], output: URL
+    asOf: String, users: [HTMLReport.UserEntry], output: URL, layout: UserLayout
   ) throws(AtomicFile.WriteError) -> [String] {
     guard formats.contains(.svg) || formats.contains(.html) else { return [] }
     let documents = reduced.map { ChartDocument.cohort($0) }
@@ -90,7 +87,8 @@ enum ReportWriter {
       }
     }
     guard formats.contains(.html) else { return written }
-    let index = HTMLReport.Index(pipeline: pipeline, asOf: asOf, charts: documents, users: users, segments: segments)
+    let index = HTMLReport.Index(
+      pipeline: pipeline, asOf: asOf, charts: documents, users: users, segments: segments, layout: layout)
     for page in HTMLReport.indexPages(index) {
       try AtomicFile.write(Data(page.html.utf8), to: output.path + "/report/" + page.name)
       written.append("report/" + page.name)

@@ -83,6 +83,8 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
   case folders(String)
   /// The night's listing cannot be read, or is of another input or shard count.
   case listing(InputListing.Failure)
+  /// A partitioned input cannot be split into the shard count given.
+  case layout(String)
 
   /// The line a command prints: an input error is already a diagnostic naming its file, line
   /// and column (`users.csv:2:5: error: …`), the others are made one.
@@ -95,7 +97,7 @@ public enum RunFailure: Error, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .input(let error): return error.description
-    case .folders(let message): return message
+    case .folders(let message), .layout(let message): return message
     case .listing(let error): return error.message
     case .cache(let error):
       return "\(error). Check that the cache folder is writable and its disk has space, or run without --cache"
@@ -138,9 +140,10 @@ public enum Runner {
     try checkFolders(input: input, output: options.output, cache: options.cache)
     let corpus = try Corpus(
       pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict,
-      listing: options.listing.map { ($0, options.shard) })
+      shard: options.shard, listing: options.listing)
     if options.removeDeparted && !options.confirmRemoval,
-      let problem = OutputSweep.departureProblem(output: options.output.path, users: Set(corpus.users.map(\.id)))
+      let problem = OutputSweep.departureProblem(
+        output: options.output.path, layout: corpus.layout, users: Set(corpus.users.map(\.id)))
     {
       throw .folders(problem)
     }
@@ -187,7 +190,7 @@ public enum Runner {
     }
     let corpus = try Corpus(
       pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict,
-      listing: options.listing.map { ($0, options.shard) })
+      shard: options.shard, listing: options.listing)
     // Identified by content only when some snapshot may be complete: that reads every export.
     var current: InputIdentity.Slice?
     let pending = snapshots.filter { snapshot in
@@ -255,7 +258,8 @@ public enum Runner {
       manifest.shard == nil, manifest.inputIdentity != nil,
       // Complete means written: a user's folder or chart deleted since is work to do again.
       Merger.missingOutput(
-        in: snapshot.output, users: manifest.users.filter { $0.status == .ok }.map(\.user), charts: charts,
+        in: snapshot.output, layout: pipeline.layout, users: manifest.users.filter { $0.status == .ok }.map(\.user),
+        charts: charts,
         formats: formats) == nil
     else { return false }
     return manifest.inputIdentity == current().identity
@@ -267,6 +271,7 @@ public enum Runner {
     var users: [UserInput]
     var problems: [InputProblem]
     var usersFile: UsersFile
+    var layout: UserLayout
     /// The input folder, absolute, as partials record it.
     var folder: String
     /// ``InputIdentity/runKey(pipeline:toolVersion:strict:)``.
@@ -274,19 +279,24 @@ public enum Runner {
     var maxFileBytes: Int
 
     /// The input's users, discovered in `input`, or with a `listing`, the ones it lists for
-    /// the shard given (all of them for nil).
+    /// `shard` (all of them for nil). The settings table keeps the rows of `shard`'s users.
     init(
-      pipeline: Pipeline, input: URL, toolVersion: String, strict: Bool, listing: (URL, Shard?)? = nil
+      pipeline: Pipeline, input: URL, toolVersion: String, strict: Bool, shard: Shard? = nil, listing: URL? = nil
     ) throws(RunFailure) {
-      if let (listing, shard) = listing {
+      layout = pipeline.layout
+      if layout == .partitioned, let shard, let problem = Shard.partitionProblem(count: shard.count) {
+        throw .layout(problem + "; run it with --shards 16, 64 or another such count")
+      }
+      if let listing {
         do throws(InputListing.Failure) {
-          (users, problems) = try InputListing.read(listing, input: input, shard: shard)
+          (users, problems) = try InputListing.read(listing, input: input, shard: shard, layout: layout)
         } catch {
           throw .listing(error)
         }
       } else {
         do {
-          (users, problems) = try InputLayout.discover(input)
+          (users, problems) = try InputLayout.discover(
+            input, layout: layout, partitions: shard.map { shard in { shard.contains(partition: $0) } })
         } catch {
           throw .input(error)
         }
@@ -298,7 +308,7 @@ public enum Runner {
       do throws(ExportError) {
         usersFile = try loadUsersFile(
           named: pipeline.source.users, input: input, limits: pipeline.source.limits,
-          groupBy: pipeline.compare?.groupBy)
+          groupBy: pipeline.compare?.groupBy, keeping: shard, layout: layout)
         if let problem = usersFile.problems.first { throw problem }
       } catch {
         throw .input(error)
@@ -312,7 +322,7 @@ public enum Runner {
     func record(pipeline: Pipeline, identity: String) -> CohortPartial.InputRecord {
       CohortPartial.InputRecord(
         folder: folder, usersFile: pipeline.source.users?.standardizedFileURL.path, maxFileBytes: maxFileBytes,
-        runKey: runKey, identity: identity)
+        runKey: runKey, identity: identity, layout: layout)
     }
   }
 
@@ -513,9 +523,10 @@ public enum Runner {
         .init(entry: $0.entry, message: $0.message, hidden: $0.isHidden ? true : nil)
       })
     manifest.jobs = options.jobs
+    manifest.layout = pipeline.layout == .flat ? nil : pipeline.layout
     manifest.inputIdentity = InputIdentity.slice(
       runKey: corpus.runKey, users: userRecords.map { ($0.user, $0.inputIdentity ?? "") },
-      skipped: InputIdentity.skipped(corpus.problems, in: options.shard))
+      skipped: InputIdentity.skipped(corpus.problems, in: options.shard, layout: corpus.layout))
     do {
       if let shard = options.shard {
         let folder = shardFolder(shard, in: output)
@@ -544,11 +555,11 @@ public enum Runner {
         let segments = gathered.reduceSegments(asOf: asOfText)
         let cohortFiles = try writeCohort(reduced, segments: segments, to: output)
         try CohortStamp.stamp(
-          reduced, gathered: gathered, users: stamped, output: output, formats: pipeline.output.formats,
-          ownStaged: true, jobs: stampers)
+          reduced, gathered: gathered, users: stamped, output: output, layout: pipeline.layout,
+          formats: pipeline.output.formats, ownStaged: true, jobs: stampers)
         let reportFiles = try ReportWriter.writeCohortReport(
           reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
-          users: userRecords.map(ReportWriter.indexEntry), output: output)
+          users: userRecords.map(ReportWriter.indexEntry), output: output, layout: pipeline.layout)
         var tableFiles: [String] = []
         if let spool = tables {
           tableFiles = try writeUserTables(spool, records: userRecords, pipeline: pipeline, to: output)
@@ -556,7 +567,8 @@ public enum Runner {
             reduced, segments: segments, quantiles: pipeline.compare?.quantiles ?? [], to: output)
         }
         let departed = try OutputSweep.sweepRun(
-          output: output.path, users: userRecords.map(\.user), written: cohortFiles + reportFiles + tableFiles,
+          output: output.path, layout: pipeline.layout, users: userRecords.map(\.user),
+          written: cohortFiles + reportFiles + tableFiles,
           keepShards: false, removeDeparted: options.removeDeparted)
         if !departed.isEmpty { manifest.departed = .init(users: departed, removed: options.removeDeparted) }
         try AtomicFile.write(try manifest.encoded(), to: output.appendingPathComponent("manifest.json").path)
@@ -655,37 +667,72 @@ public enum Runner {
   }
 
   /// The settings table: `source.users` if the pipeline names one, else `users.csv` in the
-  /// input folder; none at all means every user gets the pipeline's defaults.
+  /// input folder (partitioned: each partition's `0a3/users.csv`, of the partitions `shard`
+  /// reads); none at all means every user gets the pipeline's defaults.
   ///
   /// A `users.csv` in the input folder is input like any export: it is opened inside the
   /// folder (``InputFolder``), so a link out of it is refused, and must be a regular file. A
   /// `source.users` table was named by the operator and is read where it is.
-  static func loadUsersFile(named: URL?, input: URL, limits: ReadLimits, groupBy: String?)
-    throws(ExportError) -> UsersFile
+  ///
+  /// With `shard`, only its users' rows are kept: every shard reads the table, but holds only
+  /// its own part of it.
+  static func loadUsersFile(
+    named: URL?, input: URL, limits: ReadLimits, groupBy: String?, keeping shard: Shard? = nil,
+    layout: UserLayout = .flat
+  ) throws(ExportError) -> UsersFile {
+    var keeping: (@Sendable (String) -> Bool)?
+    if let shard { keeping = { id in shard.contains(id) } }
+    if let named {
+      let bytes = try settingsBytes(named.lastPathComponent, at: named.path, in: nil, limits: limits)
+      return UsersFile(bytes: bytes ?? [], file: named.lastPathComponent, groupBy: groupBy, keeping: keeping)
+    }
+    let folder = InputFolder(resolving: input)
+    let top = try settingsBytes(InputLayout.settingsFileName, in: folder, limits: limits)
+    var table: UsersFile?
+    switch layout {
+    case .flat:
+      table = top.map { UsersFile(bytes: $0, groupBy: groupBy, keeping: keeping) }
+    case .partitioned:
+      guard top == nil else {
+        throw ExportError(
+          file: InputLayout.settingsFileName,
+          message: "a partitioned input's settings are in each partition's folder (0a3/users.csv), and none at "
+            + "the top; move each user's row to the users.csv of their partition")
+      }
+      for partition in 0..<UserLayout.partitionCount where shard?.contains(partition: partition) ?? true {
+        let name = UserLayout.partitionName(partition) + "/" + InputLayout.settingsFileName
+        guard let bytes = try settingsBytes(name, in: folder, limits: limits) else { continue }
+        let part = UsersFile(bytes: bytes, file: name, groupBy: groupBy, keeping: keeping, partition: partition)
+        if table == nil { table = part } else { table!.add(part) }
+      }
+    }
+    guard let table else {
+      // Segments come from users.csv: without one, every user would be "unknown", which is a
+      // mistake to report, not a cohort to draw.
+      if groupBy != nil {
+        throw ExportError(
+          file: InputLayout.settingsFileName,
+          message: "compare.groupBy names a column of users.csv, and the input has none; add users.csv with a "
+            + "user column and that one")
+      }
+      return UsersFile()
+    }
+    return table
+  }
+
+  /// The bytes of the settings table `name`, opened inside `folder` (or at `path`, named by
+  /// the operator); nil when there is none.
+  private static func settingsBytes(_ name: String, at path: String? = nil, in folder: InputFolder?, limits: ReadLimits)
+    throws(ExportError) -> [UInt8]?
   {
-    let name = named?.lastPathComponent ?? InputLayout.settingsFileName
-    // Segments come from users.csv: without one, every user would be "unknown", which is a
-    // mistake to report, not a cohort to draw.
-    let missing = ExportError(
-      file: name,
-      message: "compare.groupBy names a column of users.csv, and the input has none; add users.csv with a "
-        + "user column and that one")
-    let bytes: [UInt8]
-    var absent = false
     do throws(FileBytes.Failure) {
-      if let named {
-        bytes = try FileBytes.read(named.path, maximumBytes: limits.maxFileBytes)
-      } else {
-        let folder = InputFolder(resolving: input)
-        switch folder.kind(of: name) {
-        case .failure(.system(_, let code)) where code == ENOENT:
-          absent = true
-          bytes = []
-        case .failure(.system(let reason, let code)): throw .unreadable(reason: reason, code: code)
-        case .failure(let failure): throw .outsideInput(failure)
-        case .success(.folder): throw .unreadable(reason: String(cString: strerror(EISDIR)), code: EISDIR)
-        case .success: bytes = try FileBytes.read(name, in: folder, maximumBytes: limits.maxFileBytes)
-        }
+      guard let folder else { return try FileBytes.read(path ?? name, maximumBytes: limits.maxFileBytes) }
+      switch folder.kind(of: name) {
+      case .failure(.system(_, let code)) where code == ENOENT || code == ENOTDIR: return nil
+      case .failure(.system(let reason, let code)): throw .unreadable(reason: reason, code: code)
+      case .failure(let failure): throw .outsideInput(failure)
+      case .success(.folder): throw .unreadable(reason: String(cString: strerror(EISDIR)), code: EISDIR)
+      case .success: return try FileBytes.read(name, in: folder, maximumBytes: limits.maxFileBytes)
       }
     } catch {
       switch error {
@@ -695,11 +742,6 @@ public enum Runner {
       default: throw ExportError(file: name, message: error.reason)
       }
     }
-    if absent {
-      if groupBy != nil { throw missing }
-      return UsersFile()
-    }
-    return UsersFile(bytes: bytes, file: name, groupBy: groupBy)
   }
 
   static func totals(_ users: [Manifest.UserRecord]) -> Manifest.Totals {

@@ -1,9 +1,10 @@
+import TrendlineSchema
+
 /// Which part of the users one process of a sharded run takes (SPEC 8).
 ///
-/// A user belongs to shard `fnv1a64(id) mod count`, where `fnv1a64` is the 64-bit FNV-1a hash
-/// of the id's UTF-8 bytes (offset basis 0xcbf29ce484222325, prime 0x100000001b3). It is
-/// written out here rather than taken from Swift's `hashValue`, which is seeded per process:
-/// every shard, on every machine, on every run, must agree on where a user lives.
+/// A user belongs to shard `fnv1a64(id) mod count`, the hash that also names their partition
+/// (``UserLayout/hash(_:)``): with a count that divides 4,096, a shard's users are exactly those
+/// of the partitions `p` with `p mod count` equal to its index.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
   public var index: Int
   public var count: Int
@@ -36,22 +37,26 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     Shard.index(of: userID, count: count) == index
   }
 
+  /// Why a partitioned input cannot be split into `count` shards, or nil: the count must
+  /// divide 4,096, so that each partition is one shard's and a shard lists only its own.
+  public static func partitionProblem(count: Int) -> String? {
+    UserLayout.partitionCount % count == 0
+      ? nil
+      : "a partitioned input is split into a shard count that divides \(UserLayout.partitionCount) (a power of "
+        + "two up to \(UserLayout.partitionCount)), not \(count)"
+  }
+
+  /// Whether the users of partition `partition` are this shard's: all of them are, or none,
+  /// for a count that divides 4,096 (``partitionProblem(count:)``).
+  public func contains(partition: Int) -> Bool {
+    precondition(Shard.partitionProblem(count: count) == nil, "a partitioned shard count is checked first")
+    return partition % count == index
+  }
+
   /// The index of the shard of `count` that `userID` belongs to: the one rule every split of
   /// the users (a run, a listing, a check) follows.
   public static func index(of userID: String, count: Int) -> Int {
-    Int(hash(userID) % UInt64(count))
-  }
-
-  /// 64-bit FNV-1a of the UTF-8 bytes.
-  ///
-  /// - Complexity: O(*n*), where *n* is the length of the id.
-  public static func hash(_ userID: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in userID.utf8 {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01b3
-    }
-    return hash
+    Int(UserLayout.hash(userID) % UInt64(count))
   }
 
   /// `3-of-7`, as shard folders are named.

@@ -74,6 +74,9 @@ public enum ShardStatus {
     // refuse its folders must stop the driver (exit 2), not be retried until it gives up.
     let input = run.input ?? run.pipeline.source.input
     try Runner.checkFolders(input: input, output: run.output, cache: nil)
+    if run.pipeline.layout == .partitioned, let problem = Shard.partitionProblem(count: run.count) {
+      throw .layout(problem + "; run the night with --shards 16, 64 or another such count")
+    }
     if let listing = run.listing {
       do throws(InputListing.Failure) {
         let header = try InputListing.header(of: listing)
@@ -88,7 +91,7 @@ public enum ShardStatus {
     }
     let corpus = try Runner.Corpus(
       pipeline: run.pipeline, input: input, toolVersion: run.toolVersion, strict: run.strict,
-      listing: run.listing.map { ($0, nil) })
+      listing: run.listing)
     let pipeline = Manifest.PipelineRecord(
       name: run.pipeline.name, file: run.pipeline.file.lastPathComponent, sha256: run.pipeline.contentHash)
     let resolved = AsOf(parsing: run.asOfText)?.text ?? run.asOfText
@@ -143,8 +146,8 @@ public enum ShardStatus {
     // Complete means written: a user's folder or chart deleted since is work to do again.
     let okUsers = loaded.manifest.users.filter { $0.status == .ok }.map(\.user)
     if let problem = Merger.missingOutput(
-      in: outputs.folder, users: okUsers, charts: outputs.charts, formats: outputs.formats)
-    {
+      in: outputs.folder, layout: partial.input.layout, users: okUsers, charts: outputs.charts, formats: outputs.formats
+    ) {
       return .toRun(reason: "is incomplete: \(problem)")
     }
     // Last, as it reads the shard's users' exports.

@@ -133,7 +133,8 @@ enum UserJob {
     let clock = read.started
     var record = read.record
     // The id was checked by InputLayout; it is the only input-derived part of any path.
-    let folder = snapshot.output.path + "/users/" + user.id
+    let layout = context.pipeline.layout
+    let folder = snapshot.output.path + "/" + layout.userFolder(user.id)
     // A link left here is replaced by a real folder; one swapped in later fails the writes
     // (``AtomicFile``), which never reach its target.
     try OutputSweep.unlinkIfLink(folder)
@@ -144,7 +145,7 @@ enum UserJob {
       try AtomicFile.remove(folder)
       try ReportWriter.writeFailedUserPage(
         user: user.id, message: message, timeZone: context.pipeline.source.defaults.read.timeZone,
-        output: snapshot.output, formats: context.pipeline.output.formats)
+        output: snapshot.output, layout: layout, formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, message), since: clock))
     }
     let calendar = settings.calendar
@@ -191,7 +192,7 @@ enum UserJob {
     if let tooLarge, !strictFailure, shareFailure == nil {
       try OutputSweep.removeAll(in: folder, except: written)
       try ReportWriter.writeFailedUserPage(
-        user: user.id, message: tooLarge, timeZone: calendar.timeZone, output: snapshot.output,
+        user: user.id, message: tooLarge, timeZone: calendar.timeZone, output: snapshot.output, layout: layout,
         formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, tooLarge), since: clock))
     }
@@ -201,7 +202,7 @@ enum UserJob {
         shareFailure
         ?? "--strict: \(rejects.count) rejected row(s), the first \(rejects[0]); see \(RowOutcomesCSV.fileName)"
       try ReportWriter.writeFailedUserPage(
-        user: user.id, message: message, timeZone: calendar.timeZone, output: snapshot.output,
+        user: user.id, message: message, timeZone: calendar.timeZone, output: snapshot.output, layout: layout,
         formats: context.pipeline.output.formats)
       return Result(record: finish(failed(record, message), since: clock))
     }
@@ -257,7 +258,7 @@ enum UserJob {
     try OutputSweep.removeAll(in: folder, except: written)
     try ReportWriter.writeUserPage(
       user: user.id, failure: nil, calendar: calendar, asOf: asOf, units: units, charts: documents,
-      sessions: ingest.sessions, notes: ingest.notes, output: snapshot.output, formats: formats,
+      sessions: ingest.sessions, notes: ingest.notes, output: snapshot.output, layout: layout, formats: formats,
       compared: Set(compared.compactMap { if case .series = $0.output { $0.chart } else { nil } }))
     let segment = context.usersFile.rows[user.id].map(\.group).flatMap { $0.isEmpty ? nil : $0 }
     if context.pipeline.compare?.groupBy != nil { record.segment = segment }

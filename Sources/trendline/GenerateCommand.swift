@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineRunner
+import TrendlineSchema
 import TrendlineSupport
 
 /// `trendline generate --users N --seed S --output DIR`: a deterministic synthetic corpus in
@@ -17,6 +18,7 @@ enum GenerateCommand {
     OVERVIEW: \(abstract)
 
     USAGE: trendline generate --users N --seed S --output DIR [--sessions N]
+                              [--layout partitioned]
 
     OPTIONS:
       --users N         Users to write, 1 to 10000000 (one export each, formats in turn:
@@ -27,6 +29,10 @@ enum GenerateCommand {
                         generate does not write (real exports, another users.csv) is
                         refused, exit 2; an earlier corpus is written over.
       --sessions N      Sessions per user, 1 to 10000 (default 100), ending 2026-11-28.
+      --layout NAME     flat (the default) or partitioned: each user, and their row of
+                        users.csv, in the folder 000 to fff of their partition, as a
+                        pipeline with "layout": "partitioned" reads them. Partitioned
+                        needs a new or empty folder.
       -h, --help        Show this help.
 
     """
@@ -36,6 +42,7 @@ enum GenerateCommand {
     var seed: UInt64?
     var output: String?
     var sessions = 100
+    var layout = UserLayout.flat
     var remaining = arguments[...]
     func fail(_ message: String) -> ExitCode { usageFailure(UsageError(message), help: "trendline generate --help") }
     while let argument = remaining.popFirst() {
@@ -43,7 +50,7 @@ enum GenerateCommand {
         printOutput(help)
         return .success
       }
-      guard ["--users", "--seed", "--output", "--sessions"].contains(argument) else {
+      guard ["--users", "--seed", "--output", "--sessions", "--layout"].contains(argument) else {
         return fail("unknown argument '\(argument)'")
       }
       guard let value = remaining.popFirst() else { return fail("missing value for '\(argument)'") }
@@ -62,12 +69,20 @@ enum GenerateCommand {
           return fail("--sessions takes a whole number from 1 to \(maximumSessions)")
         }
         sessions = number
+      case "--layout":
+        guard let given = UserLayout(rawValue: value) else {
+          return fail("--layout takes flat or partitioned, not '\(TerminalText.escaped(value))'")
+        }
+        layout = given
       default:
         output = value
       }
     }
     guard let users, let seed, let output else { return fail("give --users, --seed and --output") }
-    let foreign = CorpusGenerator.foreignEntries(in: URL(fileURLWithPath: output))
+    var foreign = CorpusGenerator.foreignEntries(in: URL(fileURLWithPath: output))
+    if layout == .partitioned {
+      foreign = ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { !$0.hasPrefix(".") }
+    }
     if !foreign.isEmpty {
       let shown = foreign.prefix(3).map { "'\(TerminalText.escaped($0))'" }.joined(separator: ", ")
       let more = foreign.count > 3 ? " and \(foreign.count - 3) more" : ""
@@ -79,7 +94,7 @@ enum GenerateCommand {
     }
     do {
       try CorpusGenerator(users: users, seed: seed, sessionsPerUser: sessions)
-        .write(to: URL(fileURLWithPath: output))
+        .write(to: URL(fileURLWithPath: output), layout: layout)
     } catch {
       printError("\(Diagnostic(.error, "cannot write '\(output)': \(error.localizedDescription)"))\n")
       return .ioError

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineRunner
+import TrendlineSchema
 import TrendlineSupport
 
 /// `trendline list --input DIR --shards N --listing DIR`: a night's input, frozen before its
@@ -12,7 +13,7 @@ enum ListCommand {
   static let help = """
     OVERVIEW: \(abstract)
 
-    USAGE: trendline list --input DIR --shards N --listing DIR
+    USAGE: trendline list --input DIR --shards N --listing DIR [--layout partitioned]
 
     Lists the input folder once, split into N shards, into the new folder given with
     --listing. Every task of the night, its retries, 'trendline shards' and 'trendline
@@ -26,6 +27,10 @@ enum ListCommand {
       --shards N        The night's shard count, 1 to \(Shard.counts.upperBound).
       --listing DIR     Where to write the listing: a folder that must not exist yet (a
                         night's listing is never replaced, as its shards may have run from it).
+      --layout NAME     The input's layout, as the pipeline's "layout" says: flat (the
+                        default) or partitioned (users in folders 000 to fff by the hash of
+                        their id; N must divide 4096, and each slice is listed from its own
+                        partitions alone).
       -h, --help        Show this help.
 
     EXIT CODES:
@@ -39,6 +44,7 @@ enum ListCommand {
     var input: String?
     var listing: String?
     var shards: Int?
+    var layout = UserLayout.flat
     var remaining = arguments[...]
     func fail(_ message: String) -> ExitCode { usageFailure(UsageError(message), help: "trendline list --help") }
     while let argument = remaining.popFirst() {
@@ -46,7 +52,7 @@ enum ListCommand {
         printOutput(help)
         return .success
       }
-      let known = ["--input", "--shards", "--listing"]
+      let known = ["--input", "--shards", "--listing", "--layout"]
       guard known.contains(argument) else {
         var message = "unknown argument '\(argument)'"
         if let near = nearMiss(argument, in: known + ["--help"]) { message += ". Did you mean '\(near)'?" }
@@ -56,6 +62,11 @@ enum ListCommand {
       switch argument {
       case "--input": input = value
       case "--listing": listing = value
+      case "--layout":
+        guard let given = UserLayout(rawValue: value) else {
+          return fail("--layout takes flat or partitioned, not '\(TerminalText.escaped(value))'")
+        }
+        layout = given
       default:
         guard let count = Int(value), Shard.counts.contains(count) else {
           return fail("--shards takes a whole number from 1 to \(Shard.counts.upperBound), not '\(value)'")
@@ -67,7 +78,7 @@ enum ListCommand {
     let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     func url(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL }
     do throws(InputListing.Failure) {
-      let header = try InputListing.write(input: url(input), shards: shards, to: url(listing))
+      let header = try InputListing.write(input: url(input), shards: shards, to: url(listing), layout: layout)
       printOutput(
         "listed \(header.users) users, \(header.files) files, \(header.skipped) entries not read, "
           + "in \(shards) shard\(shards == 1 ? "" : "s"): \(url(listing).path)\n")

@@ -305,7 +305,7 @@ enum RunCommand {
       reporter.finishLine()
       if let log { log.fail(error.description) } else { printError(error.diagnostic + "\n") }
       switch error {
-      case .input, .folders, .listing: return .usage
+      case .input, .folders, .listing, .layout: return .usage
       case .output, .cache: return .ioError
       }
     }

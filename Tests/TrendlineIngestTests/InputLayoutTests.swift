@@ -175,3 +175,30 @@ private struct LayoutScratch: ~Copyable {
     #expect(error.reason == "no longer exists (it was removed or renamed after the input folder was listed); run again")
   }
 }
+
+/// A partitioned input (``UserLayout``): users in the folder of their partition, both kinds
+/// of user entry; each partition's `users.csv` is no user; a user in another partition's
+/// folder, a top-level name that is no partition and a partition that is a file are named and
+/// not read; a filter walks only the partitions it accepts. `anna` is partition 4bb and
+/// `ben` 92a (FNV-1a 64 mod 4,096, worked out in Python).
+@Test func aPartitionedInputIsReadFromTheFolderOfEachUsersPartition() throws {
+  let scratch = try LayoutScratch()
+  try scratch.write("x", to: "4bb/anna/strong.csv")
+  try scratch.write("x", to: "4bb/users.csv")
+  try scratch.write("x", to: "92a/ben.csv")
+  try scratch.write("x", to: "92a/anna.csv")
+  try scratch.write("x", to: "loose/carl.csv")
+  try scratch.write("x", to: "fff")
+  let (users, problems) = try InputLayout.discover(scratch.input, layout: .partitioned)
+  #expect(users.map(\.id) == ["anna", "ben"])
+  #expect(users.map(\.relativePaths) == [["4bb/anna/strong.csv"], ["92a/ben.csv"]])
+  #expect(
+    problems.map(\.description) == [
+      "92a/anna.csv: is user 'anna', whose partition is 4bb; move it there to read it",
+      "fff: is not a folder; a partition is a folder of users",
+      "loose: is not a partition folder (000 to fff); in a partitioned input every user is in the folder of "
+        + "their partition, so it is not read",
+    ])
+  let (mine, _) = try InputLayout.discover(scratch.input, layout: .partitioned) { $0 == 0x92a }
+  #expect(mine.map(\.id) == ["ben"])
+}

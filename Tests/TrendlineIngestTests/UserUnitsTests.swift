@@ -102,6 +102,25 @@ import TrendlineSchema
     #expect(try users.settings(for: "noa", defaults: UserSettings()).units(stated: pounds).weight == .lb)
   }
 
+  /// A shard keeps only its users' rows of the table, though it reads every line: a problem
+  /// on another shard's line stops it as it stops that shard. A partition's table refuses a
+  /// row of another partition's user (`anna` is partition 4bb, `ben` 92a).
+  @Test func aShardKeepsItsOwnRowsAndAPartitionItsOwnUsers() {
+    let text = "user,timeZone,plan\nanna,UTC,gold\nben,Asia/Tokyo,\u{07}\nanna,UTC,gold\n"
+    let kept = UsersFile(bytes: Array(text.utf8), groupBy: "plan", keeping: { $0 == "anna" })
+    #expect(Array(kept.rows.keys) == ["anna"])
+    #expect(kept.repeated == ["anna": [2, 4]])
+    #expect(kept.problems.map(\.line) == [3])
+    let partition = UsersFile(
+      bytes: Array("user,timeZone\nanna,UTC\nben,UTC\n".utf8), file: "4bb/users.csv", partition: 0x4bb)
+    #expect(Array(partition.rows.keys) == ["anna"])
+    #expect(partition.rows["anna"]?.file == "4bb/users.csv")
+    #expect(
+      partition.problems.map(\.description) == [
+        "4bb/users.csv:3:1: error: user 'ben' belongs to partition 92a; move the row to its users.csv"
+      ])
+  }
+
   /// StrongLifts fills one weight column, or both: one states its unit, both state none.
   @Test func strongLiftsStatesTheColumnItFills() throws {
     let header =

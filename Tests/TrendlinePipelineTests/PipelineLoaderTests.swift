@@ -484,6 +484,14 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
       ]
     ),
     (
+      "a layout this build does not know",
+      """
+      {"version": 1, "layout": 1️⃣"partitionned", "source": {"input": "in", "catalog": "CATALOG"},
+       "charts": {"volume": [{"bucket": {"range": "3m", "measures": ["sessions"]}}]}}
+      """,
+      ["1️⃣: error: unknown layout 'partitionned' at layout. Did you mean 'partitioned'?"]
+    ),
+    (
       "bands on a measure the bucket lacks",
       """
       {"version": 1, "source": {"input": "in", "catalog": "CATALOG"},

@@ -100,6 +100,79 @@ import _TrendlineTestSupport
     }
   }
 
+  /// A partitioned night (`"layout": "partitioned"`) is the flat night one level lower: the
+  /// same bytes for every user's chart and the cohort, each user under the folder of their
+  /// partition (`uma` is 812, `sam` 7dc, `mason` e01: FNV-1a 64 mod 4,096), listed and run in
+  /// two shards, each of which lists only its own partitions, and merged.
+  @Test func aPartitionedNightIsTheFlatNightOneLevelLower() throws {
+    let (scratch, input, flatPipeline, _) = try ReusedFolderTests.twoPipelines()
+    let partitioned = scratch.url.appendingPathComponent("partitioned")
+    for (name, partition) in [("uma.json", "812"), ("sam.csv", "7dc"), ("mason.csv", "e01")] {
+      try FileManager.default.createDirectory(
+        at: partitioned.appendingPathComponent(partition), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        at: input.appendingPathComponent(name), to: partitioned.appendingPathComponent(partition + "/" + name))
+      // Each user's row of users.csv goes to their partition's.
+      let settings = try String(contentsOf: input.appendingPathComponent("users.csv"), encoding: .utf8)
+        .split(separator: "\n")
+      let user = (name as NSString).deletingPathExtension
+      let rows = [settings[0]] + settings.filter { $0.hasPrefix(user + ",") }
+      _ = try scratch.write(rows.joined(separator: "\n") + "\n", to: "partitioned/\(partition)/users.csv")
+    }
+    let flatText = try String(contentsOf: flatPipeline, encoding: .utf8)
+    let pipeline = try scratch.write(
+      flatText.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 1, \"layout\": \"partitioned\",")
+        .replacingOccurrences(of: input.path, with: partitioned.path), to: "partitioned.json")
+    let flat = scratch.url.appendingPathComponent("flat")
+    let night = scratch.url.appendingPathComponent("night")
+    let listing = scratch.url.appendingPathComponent("listing").path
+    let asOf = ["--as-of", "2026-11-29", "--quiet"]
+    try expectRun(["run", flatPipeline.path, "--output", flat.path] + asOf)
+
+    let uneven = try expectRun(
+      ["list", "--input", partitioned.path, "--shards", "3", "--listing", listing, "--layout", "partitioned"],
+      status: 2)
+    #expect(uneven.stderr.contains("split into a shard count that divides 4096"), "\(uneven.stderr)")
+    let flatListing = scratch.url.appendingPathComponent("flat-listing").path
+    try expectRun(["list", "--input", partitioned.path, "--shards", "2", "--listing", flatListing])
+    let mismatch = try expectRun(
+      ["run", pipeline.path, "--output", night.path, "--shard", "0/2", "--listing", flatListing] + asOf, status: 2)
+    #expect(mismatch.stderr.contains("lists a flat input, and the pipeline's layout is partitioned"))
+
+    try expectRun(
+      ["list", "--input", partitioned.path, "--shards", "2", "--listing", listing, "--layout", "partitioned"])
+    for shard in ["0/2", "1/2"] {
+      try expectRun(["run", pipeline.path, "--output", night.path, "--shard", shard, "--listing", listing] + asOf)
+    }
+    try expectRun(["merge", "--output", night.path, "--listing", listing, night.path])
+
+    let flatTree = try RunCommandTests.tree(flat)
+    var nightTree = try RunCommandTests.tree(night).filter { !$0.key.hasPrefix("/shards/") }
+    #expect(nightTree.keys.contains("/users/812/uma/volume.json"))
+    #expect(nightTree.keys.contains("/report/users/e01/mason.html"))
+    // The pages link one level further up, and the index one level further down.
+    let page = String(decoding: nightTree["/report/users/7dc/sam.html"] ?? Data(), as: UTF8.self)
+    #expect(page.contains("<a href=\"../../index.html\">← All users</a>"))
+    let index = String(decoding: nightTree["/report/index.html"] ?? Data(), as: UTF8.self)
+    #expect(index.contains("href=\"users/7dc/sam.html\""))
+    for (key, partition) in [("uma", "812"), ("sam", "7dc"), ("mason", "e01")] {
+      for prefix in ["/users/", "/report/users/"] {
+        for path in nightTree.keys where path.hasPrefix(prefix + partition + "/" + key) {
+          let flatPath = prefix + String(path.dropFirst(prefix.count + 4))
+          nightTree[flatPath] = nightTree.removeValue(forKey: path)
+        }
+      }
+    }
+    nightTree = nightTree.filter { !$0.key.hasPrefix("/report/") }
+    #expect(nightTree == flatTree.filter { !$0.key.hasPrefix("/report/") })
+    #expect(try RunCommandTests.manifest(night)["layout"] as? String == "partitioned")
+
+    // Settings at the top of a partitioned input would be read by no one: refused.
+    _ = try scratch.write("user,timeZone\nsam,Asia/Tokyo\n", to: "partitioned/users.csv")
+    let top = try expectRun(["run", pipeline.path, "--output", night.path] + asOf, status: 2)
+    #expect(top.stderr.contains("a partitioned input's settings are in each partition's folder"), "\(top.stderr)")
+  }
+
   /// A file at the top of the input without an extension is a user (`README` is user
   /// `README`), in a listing as in discovery.
   @Test func aTopLevelFileWithoutAnExtensionIsReadFromAListing() throws {
