@@ -511,7 +511,7 @@ aws_batch_merge() {
 # The night's input, listed once: a driver run again for the same night keeps it.
 if [ ! -e "$listing/_LISTING" ]; then
   rm -rf "$listing"
-  listed=$("$trendline" list --input "$input" --shards "$shards" --listing "$listing" 2>&1) || {
+  listed=$("$trendline" list --pipeline "$pipeline" --input "$input" --shards "$shards" --listing "$listing" 2>&1) || {
     log error list "$listed" >&2
     exit 2
   }

@@ -139,8 +139,10 @@ import _TrendlineTestSupport
       ["run", pipeline.path, "--output", night.path, "--shard", "0/2", "--listing", flatListing] + asOf, status: 2)
     #expect(mismatch.stderr.contains("lists a flat input, and the pipeline's layout is partitioned"))
 
-    try expectRun(
-      ["list", "--input", partitioned.path, "--shards", "2", "--listing", listing, "--layout", "partitioned"])
+    // The driver's form: the layout from the pipeline file, the input given.
+    try expectRun([
+      "list", "--pipeline", pipeline.path, "--input", partitioned.path, "--shards", "2", "--listing", listing,
+    ])
     for shard in ["0/2", "1/2"] {
       try expectRun(["run", pipeline.path, "--output", night.path, "--shard", shard, "--listing", listing] + asOf)
     }
