@@ -102,6 +102,19 @@ public enum InputLayout {
     var found = Found(input: input)
     switch layout {
     case .flat:
+      // A partitioned input read flat would make a user of each partition, of all its users'
+      // exports: a partition folder with its settings table says what the input is.
+      if let partition = names.first(where: {
+        guard UserLayout.partition(named: $0) != nil else { return false }
+        if case .success(.file) = input.kind(of: $0 + "/" + settingsFileName) { return true }
+        return false
+      }) {
+        throw ExportError(
+          file: folder.path,
+          message:
+            "holds '\(partition)/\(settingsFileName)', a partition's settings: the input is partitioned. Give the "
+            + "pipeline \"layout\": \"partitioned\", or rename '\(partition)' if it is a user")
+      }
       found.users(named: names, in: nil, problems: &problems)
     case .partitioned:
       for name in names where name != settingsFileName {
@@ -239,7 +252,9 @@ public enum InputLayout {
             message: "has a name that is not valid UTF-8; rename it to read it"))
         continue
       }
-      if name.hasPrefix(".") {
+      // By the first byte: `String.hasPrefix` compares characters, and `.` followed by a
+      // combining mark is one character that is not `.`, yet a hidden name.
+      if name.utf8.first == ASCII.dot {
         problems.append(
           InputProblem(entry: prefix + escaped(name), message: "is hidden; hidden entries are not read", isHidden: true)
         )

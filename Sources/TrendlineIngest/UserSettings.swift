@@ -95,6 +95,8 @@ public struct UsersFile: Sendable {
   /// Users listed on more than one line, with every line: which row is meant cannot be
   /// guessed, so such a user fails with the lines named, and the others go on.
   public private(set) var repeated: [String: [Int]] = [:]
+  /// The distinct segments of the `compare.groupBy` column, up to one more than ``maxGroups``.
+  private var segments: Set<String> = []
 
   /// An empty table, for an input folder without `users.csv`.
   public init() { file = InputLayout.settingsFileName }
@@ -147,17 +149,11 @@ public struct UsersFile: Sendable {
             + "add it (a blank cell puts a user in the \"unknown\" segment) or change compare.groupBy"))
       return
     }
-    var groups: Set<String> = []
     while true {
       switch reader.next() {
       case .end:
-        if groups.count > Self.maxGroups {
-          problems.append(
-            ExportError(
-              file: file,
-              message: "the '\(TerminalText.escaped(groupBy ?? ""))' column holds more values than "
-                + "the \(Self.maxGroups) segments compare.groupBy allows; group by a coarser column"))
-        }
+        // A partition's table is one of many: the segments are counted over all of them.
+        if partition == nil { checkSegmentCount(groupBy: groupBy) }
         return
       case .blankLine: continue
       case .malformed(let bad):
@@ -170,7 +166,8 @@ public struct UsersFile: Sendable {
           return reader.string(index).trimmingCharacters(in: .whitespaces)
         }
         let id = value(user)
-        if let partition, UserLayout.partition(of: id) != partition {
+        // A row without a user (a spreadsheet's trailing `,,,,`) is no one's, in any layout.
+        if let partition, !id.isEmpty, UserLayout.partition(of: id) != partition {
           problems.append(
             ExportError(
               file: file, line: line,
@@ -178,11 +175,8 @@ public struct UsersFile: Sendable {
                 + "\(UserLayout.partitionName(UserLayout.partition(of: id))); move the row to its users.csv"))
           continue
         }
-        let kept = keeping?(id) ?? true
-        if kept, let first = rows[id] {
-          repeated[id, default: [first.line]].append(line)
-          continue
-        }
+        // Every line's segment is checked and counted before anything depends on whose it is,
+        // so that every shard, keeping its own users' rows, stops or goes on as one.
         let segment = value(group)
         if segment.utf8.count > Self.maxGroupBytes
           || segment.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
@@ -196,8 +190,12 @@ public struct UsersFile: Sendable {
         }
         // Counted to one past the bound, whichever users are kept: a column of ids is refused
         // without holding every id.
-        if !segment.isEmpty, groups.count <= Self.maxGroups { groups.insert(segment) }
-        guard kept else { continue }
+        if !segment.isEmpty, segments.count <= Self.maxGroups { segments.insert(segment) }
+        guard keeping?(id) ?? true else { continue }
+        if let first = rows[id] {
+          repeated[id, default: [first.line]].append(line)
+          continue
+        }
         rows[id] = Row(
           file: file, line: line, timeZone: value(zone), weightUnit: value(weight), distanceUnit: value(distance),
           firstWeekday: value(weekday), dateOrder: value(dateOrder), group: segment)
@@ -205,11 +203,24 @@ public struct UsersFile: Sendable {
     }
   }
 
-  /// Adds the rows of `other`, a table of other users (another partition's).
+  /// Adds the rows of `other`, a table of other users (another partition's); its segments
+  /// count with this table's (``checkSegmentCount(groupBy:)``).
   public mutating func add(_ other: UsersFile) {
     rows.merge(other.rows) { mine, _ in mine }
     problems += other.problems
     repeated.merge(other.repeated) { mine, _ in mine }
+    for segment in other.segments where segments.count <= Self.maxGroups { segments.insert(segment) }
+  }
+
+  /// Adds a problem when the `compare.groupBy` column holds more than ``maxGroups`` values:
+  /// a table read whole checks itself; partitions' tables are checked once all are added.
+  public mutating func checkSegmentCount(groupBy: String?) {
+    guard segments.count > Self.maxGroups else { return }
+    problems.append(
+      ExportError(
+        file: file,
+        message: "the '\(TerminalText.escaped(groupBy ?? ""))' column holds more values than "
+          + "the \(Self.maxGroups) segments compare.groupBy allows; group by a coarser column"))
   }
 
   /// The settings of user `id`: this file's values over `defaults`.

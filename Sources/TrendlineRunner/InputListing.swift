@@ -222,7 +222,7 @@ public enum InputListing {
         case "file":
           let (id, relative) = (fields[1], fields[2])
           // Discovery never makes a user of a hidden name: an id starting with `.` is no user.
-          guard InputLayout.isValidUserID(id), !id.hasPrefix("."), slice.contains(id) else {
+          guard InputLayout.isValidUserID(id), id.utf8.first != ASCII.dot, slice.contains(id) else {
             throw wrong("names the user '\(TerminalText.escaped(id))', who is not one of this slice's")
           }
           guard isOwnFile(relative, of: id, layout: layout) else {
@@ -270,7 +270,8 @@ public enum InputListing {
     let inside = relative.utf8.dropFirst(prefix.utf8.count)
     let parts = Substring(inside).split(separator: "/", omittingEmptySubsequences: false)
     if parts.count == 2 {
-      return same(parts[0], id) && !parts[1].isEmpty && !parts[1].hasPrefix(".")
+      return same(parts[0], id) && !same(parts[0], InputLayout.settingsFileName) && !parts[1].isEmpty
+        && parts[1].utf8.first != ASCII.dot
     }
     return parts.count == 1 && !same(parts[0], InputLayout.settingsFileName)
       && same((String(parts[0]) as NSString).deletingPathExtension, id)

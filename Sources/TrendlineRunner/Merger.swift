@@ -189,6 +189,9 @@ public enum Merger {
       origins.append(Origin(try load(folder).partial, path: folder.path))
     }
     let reference = try checkTogether(origins)
+    if let problem = OutputSweep.layoutProblem(in: output.path, layout: reference.source.layout) {
+      throw .outputNotOwned(output: output.path, problem: problem)
+    }
     let count = reference.shardCount
     var seen: [Int: String] = [:]
     var duplicates: [Int: [String]] = [:]

@@ -38,12 +38,12 @@ enum OutputSweep {
   /// Why `output` cannot be written and swept, or nil: it is missing or empty but for hidden
   /// entries, holds the marker or a Trendline manifest, and holds nothing else at its top.
   ///
-  /// A backfill's folder (`partitioned`) holds only `as_of=<date>/` snapshot folders and the
+  /// A backfill's folder (`backfill`) holds only `as_of=<date>/` snapshot folders and the
   /// marker; each snapshot folder is then an output folder of its own. Neither kind is taken
   /// for the other, so a run's `--output` given to a backfill (or the reverse) is refused.
   ///
   /// - Complexity: O(*e*), where *e* is the number of top-level entries.
-  static func ownershipProblem(in output: String, partitioned: Bool = false) -> String? {
+  static func ownershipProblem(in output: String, backfill: Bool = false) -> String? {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: output) else { return nil }
     let shown = names.filter { !$0.hasPrefix(".") }
     func isSnapshot(_ name: String) -> Bool {
@@ -51,39 +51,66 @@ enum OutputSweep {
         && AsOf(parsing: String(name.dropFirst(AsOfRange.folderPrefix.count)))
           .map { AsOfRange.folderName(of: $0) == name } == true
     }
-    let foreign = shown.filter { partitioned ? !isSnapshot($0) : !ownNames.contains($0) }
+    let foreign = shown.filter { backfill ? !isSnapshot($0) : !ownNames.contains($0) }
     if let first = foreign.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-      if partitioned && ownNames.contains(first) {
+      if backfill && ownNames.contains(first) {
         return "holds '\(first)': it is the output folder of a run, and a backfill writes only as_of=<date> folders"
       }
-      if !partitioned && isSnapshot(first) {
+      if !backfill && isSnapshot(first) {
         return "holds '\(first)': it is the output folder of a backfill (--as-of FROM..TO), not of one run"
       }
       return "holds '\(TerminalText.escaped(first))', which no Trendline run writes"
     }
     guard !shown.isEmpty, !names.contains(markerName) else { return nil }
-    if !partitioned, let data = FileManager.default.contents(atPath: output + "/manifest.json"),
+    if !backfill, let data = FileManager.default.contents(atPath: output + "/manifest.json"),
       let manifest = try? JSONDecoder().decode(ManifestSchema.self, from: data), manifest.schema.hasPrefix("trendline/")
     {
       return nil
     }
     return "holds '\(shown.sorted()[0])' but no \(markerName)"
-      + (partitioned ? "" : " or manifest.json of a Trendline run")
+      + (backfill ? "" : " or manifest.json of a Trendline run")
   }
 
   /// Just the `schema` of a manifest, to recognize one an earlier version wrote.
   private struct ManifestSchema: Decodable { var schema: String }
 
+  /// Why `output` cannot be written with users laid out as `layout`, or nil: its manifest, or
+  /// for a partitioned night an entry of `users/` that is no partition folder, says it holds a
+  /// night of the other layout. Written over, every user's folder and page of the old layout
+  /// would be swept as no one's — with no departure counted, as none would be found where the
+  /// new layout looks.
+  ///
+  /// - Complexity: O(*e*) for the *e* entries of `users/`, read only for a partitioned night.
+  static func layoutProblem(in output: String, layout: UserLayout) -> String? {
+    var found: UserLayout?
+    if let data = FileManager.default.contents(atPath: output + "/manifest.json"),
+      let manifest = try? JSONDecoder().decode(ManifestLayout.self, from: data)
+    {
+      found = manifest.layout ?? .flat
+    } else if layout == .partitioned,
+      let names = try? FileManager.default.contentsOfDirectory(atPath: output + "/users"),
+      names.contains(where: { $0.utf8.first != ASCII.dot && UserLayout.partition(named: $0) == nil })
+    {
+      found = .flat
+    }
+    guard let found, found != layout else { return nil }
+    return "holds a \(found.rawValue) night, and the pipeline's layout is \(layout.rawValue): writing over it would "
+      + "sweep every user's folder of the other layout"
+  }
+
+  /// Just the `layout` of a manifest.
+  private struct ManifestLayout: Decodable { var layout: UserLayout? }
+
   /// Claims `output` for this run: creates it, writes the marker and replaces each of
   /// Trendline's folders that is a link with a real folder (the link itself is removed, never
-  /// its target). A backfill's folder (`partitioned`) is only created and marked: each of its
+  /// its target). A backfill's folder (`backfill`) is only created and marked: each of its
   /// snapshot folders is claimed as it is written.
-  static func claim(_ output: String, partitioned: Bool = false) throws(AtomicFile.WriteError) {
+  static func claim(_ output: String, backfill: Bool = false) throws(AtomicFile.WriteError) {
     try AtomicFile.createFolder(output)
     if !FileManager.default.fileExists(atPath: output + "/" + markerName) {
       try AtomicFile.write(Data(), to: output + "/" + markerName)
     }
-    guard !partitioned else { return }
+    guard !backfill else { return }
     for name in [
       "users", "cohort", "cohort/segments", "report", "report/users", "tables", "tables/cohort",
       "tables/cohort/segments", "tables/manifest", "shards",

@@ -138,6 +138,10 @@ public enum Runner {
       asOf: asOf, asOfText: options.asOfText ?? asOf.text, output: OutputSweep.resolvedFolder(options.output))
     let input = options.input ?? pipeline.source.input
     try checkFolders(input: input, output: options.output, cache: options.cache)
+    if let problem = OutputSweep.layoutProblem(in: snapshot.output.path, layout: pipeline.layout) {
+      throw .folders(
+        "the output folder '\(options.output.path)' \(problem). Give a new output folder, a night of its own")
+    }
     let corpus = try Corpus(
       pipeline: pipeline, input: input, toolVersion: options.toolVersion, strict: options.strict,
       shard: options.shard, listing: options.listing)
@@ -175,7 +179,7 @@ public enum Runner {
   ) throws(RunFailure) -> Backfill {
     guard let range = options.backfill else { preconditionFailure("a backfill is given its range of dates") }
     let input = options.input ?? pipeline.source.input
-    try checkFolders(input: input, output: options.output, cache: options.cache, partitioned: true)
+    try checkFolders(input: input, output: options.output, cache: options.cache, backfill: true)
     let root = OutputSweep.resolvedFolder(options.output)
     let snapshots = range.dates.map {
       UserJob.Snapshot(
@@ -186,6 +190,10 @@ public enum Runner {
         throw .folders(
           "the snapshot folder '\(snapshot.output.path)' \(problem); a run removes what it did not write, "
             + "so it refuses a folder it does not own. Remove it, or give another output folder")
+      }
+      if let problem = OutputSweep.layoutProblem(in: snapshot.output.path, layout: pipeline.layout) {
+        throw .folders(
+          "the snapshot folder '\(snapshot.output.path)' \(problem). Give a new output folder for the backfill")
       }
     }
     let corpus = try Corpus(
@@ -202,7 +210,7 @@ public enum Runner {
       }
     }
     do throws(AtomicFile.WriteError) {
-      try OutputSweep.claim(root.path, partitioned: true)
+      try OutputSweep.claim(root.path, backfill: true)
       AtomicFile.removeStaleTemporaries(in: root.path)
       // A snapshot folder that is a link would carry the snapshot's writes and sweep to its target.
       for snapshot in pending { try OutputSweep.unlinkIfLink(snapshot.output.path) }
@@ -396,7 +404,9 @@ public enum Runner {
     let context = UserJob.Context(
       pipeline: pipeline, options: options, usersFile: corpus.usersFile, readOptions: pipeline.readOptions,
       cache: options.cache.map {
-        SessionCache(folder: $0, source: pipeline.source, toolVersion: options.toolVersion, verify: options.cacheVerify)
+        SessionCache(
+          folder: $0, source: pipeline.source, toolVersion: options.toolVersion, verify: options.cacheVerify,
+          layout: pipeline.layout)
       })
     let writeFailure = Mutex<AtomicFile.WriteError?>(nil)
     let next = Atomic<Int>(0)
@@ -627,9 +637,9 @@ public enum Runner {
   /// or cache inside the output (a sweep would remove it), and an output folder holding entries no run
   /// writes (``OutputSweep``: a mistyped `--output` is refused, never emptied).
   ///
-  /// A backfill's output folder (`partitioned`) holds `as_of=<date>/` folders, each checked as
+  /// A backfill's output folder (`backfill`) holds `as_of=<date>/` folders, each checked as
   /// an output folder of its own when the backfill writes it.
-  static func checkFolders(input: URL, output: URL, cache: URL?, partitioned: Bool = false) throws(RunFailure) {
+  static func checkFolders(input: URL, output: URL, cache: URL?, backfill: Bool = false) throws(RunFailure) {
     func isInside(_ inner: String, _ outer: String) -> Bool { inner == outer || inner.hasPrefix(outer + "/") }
     let inputPath = OutputSweep.resolved(input)
     let outputPath = OutputSweep.resolved(output)
@@ -657,11 +667,11 @@ public enum Runner {
           + "a run removes what it did not write there. Keep the cache outside the output"
       )
     }
-    if let problem = OutputSweep.ownershipProblem(in: output.path, partitioned: partitioned) {
+    if let problem = OutputSweep.ownershipProblem(in: output.path, backfill: backfill) {
       throw .folders(
         "the output folder '\(output.path)' \(problem); a run removes what it did not write, "
           + "so it refuses a folder it does not own. Give an empty folder or a Trendline output folder"
-          + (partitioned ? " of a backfill" : "")
+          + (backfill ? " of a backfill" : "")
       )
     }
   }
@@ -705,11 +715,15 @@ public enum Runner {
         let part = UsersFile(bytes: bytes, file: name, groupBy: groupBy, keeping: keeping, partition: partition)
         if table == nil { table = part } else { table!.add(part) }
       }
+      // Counted over this process's partitions: a shard's few may pass where the night's
+      // many do not, which its merge finds (``CohortPartial``).
+      table?.checkSegmentCount(groupBy: groupBy)
     }
     guard let table else {
       // Segments come from users.csv: without one, every user would be "unknown", which is a
-      // mistake to report, not a cohort to draw.
-      if groupBy != nil {
+      // mistake to report, not a cohort to draw. A shard of a partitioned input may hold no
+      // partition with a table while others do: the whole input's run and merge judge.
+      if groupBy != nil && (layout == .flat || shard == nil) {
         throw ExportError(
           file: InputLayout.settingsFileName,
           message: "compare.groupBy names a column of users.csv, and the input has none; add users.csv with a "

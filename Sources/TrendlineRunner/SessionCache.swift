@@ -8,7 +8,8 @@ import TrendlineSupport
 
 /// Keeps what reading each user's exports produced between runs (`--cache DIR`), so a nightly
 /// run over unchanged exports skips parsing them: one binary file per user,
-/// `DIR/<user>.tlcache`.
+/// `DIR/<user>.tlcache` (a partitioned pipeline's in `DIR/<partition>/`, as its outputs are:
+/// ``UserLayout``).
 ///
 /// An entry holds everything ``UserReader/read(_:settings:options:)`` returns (the sessions with
 /// their counted sets, each file's row accounting, the rejected rows, the unmapped exercises and
@@ -65,6 +66,8 @@ public final class SessionCache: Sendable {
   public let folder: URL
   /// `folder.path`, worked out once: entry paths are built per user.
   private let folderPath: String
+  /// Where each user's entry is: `DIR/<user>.tlcache`, or one level lower, partitioned.
+  private let layout: UserLayout
   /// Hash every input on every run instead of trusting unchanged stats.
   public let verify: Bool
   /// The run-wide part of every key (format version, tool, build, source settings, catalog).
@@ -85,21 +88,23 @@ public final class SessionCache: Sendable {
   ///     produces goes into the key.
   ///   - toolVersion: the version the manifest records.
   ///   - verify: hash every input on every run (`--cache-verify`).
+  ///   - layout: where each user's entry is, as the pipeline's outputs are.
   public convenience init(
-    folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool = false
+    folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool = false, layout: UserLayout = .flat
   ) {
     // 2 s: the coarsest timestamp granularity in common use (FAT; ext3 and HFS+ have 1 s).
     self.init(
       folder: folder, source: source, toolVersion: toolVersion, verify: verify,
-      racyWindowNanoseconds: 2_000_000_000)
+      racyWindowNanoseconds: 2_000_000_000, layout: layout)
   }
 
   /// With another racy window; tests use 0 to trust files they have just written.
   init(
     folder: URL, source: Pipeline.Source, toolVersion: String, verify: Bool,
-    racyWindowNanoseconds: Int64
+    racyWindowNanoseconds: Int64, layout: UserLayout = .flat
   ) {
     self.folder = folder
+    self.layout = layout
     // Resolved once: entries are written without following links (``AtomicFile``), and a cache
     // folder given as a link is still used.
     folderPath = OutputSweep.resolved(folder)
@@ -111,7 +116,7 @@ public final class SessionCache: Sendable {
 
   /// The entry file of `user`. User ids are checked by `InputLayout`, so the id is safe as a name.
   public func path(for user: String) -> String {
-    folderPath + "/" + user + ".tlcache"
+    folderPath + "/" + layout.folderPrefix(of: user) + user + ".tlcache"
   }
 
   /// Looks up `user`'s entry and checks it against the user's files and settings.

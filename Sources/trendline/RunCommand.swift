@@ -49,7 +49,8 @@ enum RunCommand {
       --listing DIR     Read the users and files the night's listing names ('trendline
                         list'), not what the input holds now: exports that arrived since
                         wait for the next night. A shard reads its own slice of it.
-      --cache DIR       Keep each user's read exports in DIR/<user>.tlcache and reuse them
+      --cache DIR       Keep each user's read exports in DIR/<user>.tlcache (partitioned:
+                        DIR/<partition>/<user>.tlcache) and reuse them
                         while the exports, users.csv settings, source settings, catalog and
                         trendline build are unchanged: a nightly run parses only new exports.
                         A file whose size, times and inode are unchanged is not re-read (as

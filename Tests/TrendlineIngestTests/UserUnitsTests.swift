@@ -106,11 +106,14 @@ import TrendlineSchema
   /// on another shard's line stops it as it stops that shard. A partition's table refuses a
   /// row of another partition's user (`anna` is partition 4bb, `ben` 92a).
   @Test func aShardKeepsItsOwnRowsAndAPartitionItsOwnUsers() {
-    let text = "user,timeZone,plan\nanna,UTC,gold\nben,Asia/Tokyo,\u{07}\nanna,UTC,gold\n"
+    let text = "user,timeZone,plan\nanna,UTC,gold\nben,Asia/Tokyo,\u{07}\nanna,UTC,gold\nben,UTC,\u{07}\n"
     let kept = UsersFile(bytes: Array(text.utf8), groupBy: "plan", keeping: { $0 == "anna" })
     #expect(Array(kept.rows.keys) == ["anna"])
     #expect(kept.repeated == ["anna": [2, 4]])
-    #expect(kept.problems.map(\.line) == [3])
+    // Both of ben's bad segments, though ben is not kept: every shard stops on the same lines.
+    #expect(kept.problems.map(\.line) == [3, 5])
+    let other = UsersFile(bytes: Array(text.utf8), groupBy: "plan", keeping: { $0 == "ben" })
+    #expect(other.problems.map(\.line) == [3, 5])
     let partition = UsersFile(
       bytes: Array("user,timeZone\nanna,UTC\nben,UTC\n".utf8), file: "4bb/users.csv", partition: 0x4bb)
     #expect(Array(partition.rows.keys) == ["anna"])
@@ -119,6 +122,23 @@ import TrendlineSchema
       partition.problems.map(\.description) == [
         "4bb/users.csv:3:1: error: user 'ben' belongs to partition 92a; move the row to its users.csv"
       ])
+    // A row without a user is no one's, in a partition's table as in a flat one.
+    #expect(UsersFile(bytes: Array("user,timeZone\n,,\n".utf8), partition: 0x4bb).problems.isEmpty)
+  }
+
+  /// Segments are counted over every partition's table: 60 in each of two is 120, more than
+  /// the 100 a `compare.groupBy` column may hold, though each table alone has fewer.
+  @Test func segmentsAreCountedOverEveryPartitionsTable() {
+    func table(_ range: Range<Int>) -> UsersFile {
+      let rows = range.map { "u\($0),p\($0)\n" }.joined()
+      return UsersFile(bytes: Array(("user,plan\n" + rows).utf8), groupBy: "plan", keeping: { _ in false })
+    }
+    var first = table(0..<60)
+    #expect(first.problems.isEmpty)
+    first.add(table(60..<120))
+    #expect(first.problems.isEmpty)
+    first.checkSegmentCount(groupBy: "plan")
+    #expect(first.problems.map(\.message).first?.contains("more values than the 100 segments") == true)
   }
 
   /// StrongLifts fills one weight column, or both: one states its unit, both state none.

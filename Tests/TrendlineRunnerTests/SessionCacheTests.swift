@@ -270,6 +270,21 @@ import _TrendlineTestSupport
     #expect(newer.lookup(fixture.user, settings: UserSettings()).status == .miss)
   }
 
+  /// A partitioned pipeline's entries are one level lower, as its outputs are: `ada` is
+  /// partition 13b (FNV-1a 64 mod 4,096), and a stored entry is found there again.
+  @Test func aPartitionedCacheKeepsEachEntryInItsPartition() throws {
+    let fixture = try Fixture()
+    let cache = SessionCache(
+      folder: fixture.root.appendingPathComponent("cache"), source: fixture.pipeline.source, toolVersion: "test",
+      verify: false, racyWindowNanoseconds: 0, layout: .partitioned)
+    #expect(cache.path(for: "ada").hasSuffix("/cache/13b/ada.tlcache"))
+    let lookup = cache.lookup(fixture.user, settings: UserSettings())
+    #expect(lookup.status == .miss)
+    try cache.store(lookup, read: try fixture.read())
+    #expect(FileManager.default.fileExists(atPath: cache.path(for: "ada")))
+    #expect(cache.lookup(fixture.user, settings: UserSettings()).status == .hit)
+  }
+
   /// A file written in the last two seconds is not trusted by its stat: it is hashed next run.
   @Test func recentlyWrittenFileIsHashedAgain() throws {
     let fixture = try Fixture()

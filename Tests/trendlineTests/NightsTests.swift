@@ -134,7 +134,10 @@ import _TrendlineTestSupport
       status: 2)
     #expect(uneven.stderr.contains("split into a shard count that divides 4096"), "\(uneven.stderr)")
     let flatListing = scratch.url.appendingPathComponent("flat-listing").path
-    try expectRun(["list", "--input", partitioned.path, "--shards", "2", "--listing", flatListing])
+    let listedFlat = try expectRun(
+      ["list", "--input", partitioned.path, "--shards", "2", "--listing", flatListing], status: 2)
+    #expect(listedFlat.stderr.contains("the input is partitioned"), "\(listedFlat.stderr)")
+    try expectRun(["list", "--input", input.path, "--shards", "2", "--listing", flatListing])
     let mismatch = try expectRun(
       ["run", pipeline.path, "--output", night.path, "--shard", "0/2", "--listing", flatListing] + asOf, status: 2)
     #expect(mismatch.stderr.contains("lists a flat input, and the pipeline's layout is partitioned"))
@@ -168,6 +171,22 @@ import _TrendlineTestSupport
     nightTree = nightTree.filter { !$0.key.hasPrefix("/report/") }
     #expect(nightTree == flatTree.filter { !$0.key.hasPrefix("/report/") })
     #expect(try RunCommandTests.manifest(night)["layout"] as? String == "partitioned")
+
+    // A shard count that does not divide 4,096 would split partitions: refused before reading.
+    let third = try expectRun(["run", pipeline.path, "--output", night.path, "--shard", "0/3"] + asOf, status: 2)
+    #expect(third.stderr.contains("divides 4096"), "\(third.stderr)")
+    // A night of one layout is never written over by the other: its sweep would empty it.
+    let over = try expectRun(["run", flatPipeline.path, "--output", night.path] + asOf, status: 2)
+    #expect(over.stderr.contains("holds a partitioned night, and the pipeline's layout is flat"), "\(over.stderr)")
+    let under = try expectRun(["run", pipeline.path, "--output", flat.path] + asOf, status: 2)
+    #expect(under.stderr.contains("holds a flat night, and the pipeline's layout is partitioned"), "\(under.stderr)")
+    // Nor is a partitioned input read flat: each partition would be one user of many exports.
+    let flatOverPartitions = scratch.url.appendingPathComponent("flat-over-partitions.json")
+    try Data(flatText.replacingOccurrences(of: input.path, with: partitioned.path).utf8).write(to: flatOverPartitions)
+    let misread = try expectRun(
+      ["run", flatOverPartitions.path, "--output", scratch.url.appendingPathComponent("misread").path] + asOf,
+      status: 2)
+    #expect(misread.stderr.contains("a partition's settings: the input is partitioned"), "\(misread.stderr)")
 
     // Settings at the top of a partitioned input would be read by no one: refused.
     _ = try scratch.write("user,timeZone\nsam,Asia/Tokyo\n", to: "partitioned/users.csv")
