@@ -192,6 +192,19 @@ import _TrendlineTestSupport
     _ = try scratch.write("user,timeZone\nsam,Asia/Tokyo\n", to: "partitioned/users.csv")
     let top = try expectRun(["run", pipeline.path, "--output", night.path] + asOf, status: 2)
     #expect(top.stderr.contains("a partitioned input's settings are in each partition's folder"), "\(top.stderr)")
+
+    // A user who left is found in their partition: kept and named, then removed when asked,
+    // with the partition folder they leave empty.
+    try FileManager.default.removeItem(at: partitioned.appendingPathComponent("users.csv"))
+    try FileManager.default.removeItem(at: partitioned.appendingPathComponent("e01"))
+    try expectRun(["run", pipeline.path, "--output", night.path] + asOf)
+    let departed = try RunCommandTests.manifest(night)["departed"] as? [String: Any]
+    #expect(departed?["users"] as? [String] == ["mason"])
+    #expect(FileManager.default.fileExists(atPath: night.path + "/users/e01/mason/volume.json"))
+    try expectRun(["run", pipeline.path, "--output", night.path, "--remove-departed"] + asOf)
+    #expect(!FileManager.default.fileExists(atPath: night.path + "/users/e01"))
+    #expect(!FileManager.default.fileExists(atPath: night.path + "/report/users/e01"))
+    #expect(FileManager.default.fileExists(atPath: night.path + "/report/users/7dc/sam.html"))
   }
 
   /// A file at the top of the input without an extension is a user (`README` is user
