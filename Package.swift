@@ -36,8 +36,8 @@ let package = Package(
     .executableTarget(
       name: "trendline",
       dependencies: [
-        "CommandArguments", "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlinePipeline",
-        "TrendlineRunner",
+        "CommandArguments", "TrendlineSchema", "TrendlineSupport", "TrendlineIngest", "TrendlineStages",
+        "TrendlinePipeline", "TrendlineRunner",
       ]),
     // The app-side example: a module of its own whose one dependency is TrendlineSchema, as an app's would be.
     // Not a product, so no client sees it; built by `swift build` and tested by ExamplesTests.
@@ -66,13 +66,16 @@ let package = Package(
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TrendlineRunnerTests",
-      dependencies: ["TrendlineRunner", "TrendlinePipeline", "TrendlineSchema", "_TrendlineTestSupport"]),
+      dependencies: [
+        "TrendlineRunner", "TrendlinePipeline", "TrendlineIngest", "TrendlineSchema", "_TrendlineTestSupport",
+      ]),
     // `trendline` so the binary the test runs is built first.
     .testTarget(
       name: "ExamplesTests",
       dependencies: ["ChartMarksExample", "TrendlineSchema", "_TrendlineTestSupport", "trendline"]),
     .testTarget(
-      name: "trendlineTests", dependencies: ["trendline", "TrendlineSupport", "_TrendlineTestSupport"]),
+      name: "trendlineTests",
+      dependencies: ["trendline", "TrendlineStages", "TrendlineSupport", "_TrendlineTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
