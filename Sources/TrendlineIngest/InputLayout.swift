@@ -103,19 +103,24 @@ public enum InputLayout {
     switch layout {
     case .flat:
       // A partitioned input read flat would make a user of each partition, of all its users'
-      // exports: a partition folder with its settings table says what the input is.
-      if let partition = names.first(where: {
-        guard UserLayout.partition(named: $0) != nil else { return false }
-        if case .success(.file) = input.kind(of: $0 + "/" + settingsFileName) { return true }
-        return false
-      }) {
-        throw ExportError(
-          file: folder.path,
-          message:
-            "holds '\(partition)/\(settingsFileName)', a partition's settings: the input is partitioned. Give the "
-            + "pipeline \"layout\": \"partitioned\", or rename '\(partition)' if it is a user")
+      // exports: a partition folder with its settings table is not read. Skipped, not thrown:
+      // a user who names their folder `0a3` and uploads a `users.csv` fails alone, never the
+      // night; a whole partitioned input so read is a night of no users, which publish refuses.
+      var kept: [String] = []
+      for name in names {
+        if UserLayout.partition(named: name) != nil,
+          case .success(.file) = input.kind(of: name + "/" + settingsFileName)
+        {
+          problems.append(
+            InputProblem(
+              entry: name,
+              message: "holds \(settingsFileName), as a partition does: the input is partitioned, so it is not read. "
+                + "Give the pipeline \"layout\": \"partitioned\", or rename it if it is a user"))
+        } else {
+          kept.append(name)
+        }
       }
-      found.users(named: names, in: nil, problems: &problems)
+      found.users(named: kept, in: nil, problems: &problems)
     case .partitioned:
       for name in names where name != settingsFileName {
         guard let partition = UserLayout.partition(named: name) else {
