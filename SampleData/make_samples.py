@@ -12,7 +12,7 @@ documented in ../../shared/EXPORT-FORMATS.md. It writes
 - expected.json: per file rowsRead/Accepted/Rejected/Duplicate/Ignored/Repaired/ValueDropped
   with the line of every rejected, duplicate, ignored, repaired and value-dropped row; per user
   the sessions, the first and last session, the unmapped exercises (against the built-in
-  catalog of Sources/TrendlineIngest/BuiltInCatalog.swift), and the UTC instants of the DST,
+  catalog of Resources/catalog.json), and the UTC instants of the DST,
   midnight and date-order sessions,
 - the block between the GENERATED markers of README.md (the same facts as tables).
 
@@ -1437,19 +1437,14 @@ def build():
     return o
 
 
-CATALOG_SWIFT = os.path.join(HERE, "..", "Sources", "TrendlineIngest", "BuiltInCatalog.swift")
+CATALOG_JSON = os.path.join(HERE, "..", "Sources", "TrendlineIngest", "Resources", "catalog.json")
 
 
 def load_catalog():
-    """The built-in catalog: the JSON text between `#\"\"\"` and `\"\"\"#` in BuiltInCatalog.swift.
+    """The built-in catalog, the data file the binary embeds.
 
     Returns {key: catalog name} over names and aliases, key = trimmed, NFC, case-folded."""
-    src = open(CATALOG_SWIFT, encoding="utf-8").read()
-    a, b = src.find('#"""'), src.rfind('"""#')
-    assert 0 <= a < b, f"{CATALOG_SWIFT}: no #\"\"\" ... \"\"\"# raw string"
-    text = src[a + 4:b]
-    text = text[text.index("\n") + 1:] if text.lstrip(" ").startswith("\n") else text
-    cat = json.loads(text)
+    cat = json.load(open(CATALOG_JSON, encoding="utf-8"))
     names, clashes = {}, []
     for e in cat["exercises"]:
         for n in [e["name"]] + e.get("aliases", []):
@@ -1580,7 +1575,7 @@ def main():
     for f in files.values():
         for kind in ("duplicate", "ignored", "valueDropped"):
             f[kind] = compress(f[kind])
-    expected = {"asOf": "2026-11-29", "catalog": "Sources/TrendlineIngest/BuiltInCatalog.swift",
+    expected = {"asOf": "2026-11-29", "catalog": "Resources/catalog.json",
                 "files": files, "users": users,
                 "localTimes": [{"user": u, "timeZone": z, "what": w, "written": l, "expectedUTC": t}
                                for u, z, w, l, t in o.specials]}

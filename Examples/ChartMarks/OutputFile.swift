@@ -5,7 +5,8 @@ import TrendlineSchema
 /// (`users/<user>/<chart>.json`) or a cohort's (`cohort/<chart>.json`).
 ///
 /// `ChartOutput` and `CohortChart` decode any output of their kind by its `schema`, so an app
-/// lists a folder and decodes each file without knowing which chart it holds.
+/// lists a folder and decodes each file without knowing which chart it holds; a `ChartOutput`'s
+/// `content` is then cast to the kinds the app draws (`case let series as SeriesOutput`).
 enum OutputFile: Sendable, Equatable {
   case user(ChartOutput)
   case cohort(CohortChart)

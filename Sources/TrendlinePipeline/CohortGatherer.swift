@@ -82,13 +82,10 @@ public struct CohortGatherer: Sendable {
   /// for the call, so every list of values gathered so far was shared and copied once per
   /// user, quadratic in the users.
   private static func add(_ output: ChartOutput, chart: String, compare: Compare, to parts: inout Parts) {
-    switch output {
-    case .series(let value) where parts.series[chart] != nil:
+    if let value = output.content as? SeriesOutput, parts.series[chart] != nil {
       compare.add(value, into: &parts.series[chart]!)
-    case .radar(let value) where parts.radar[chart] != nil:
+    } else if let value = output.content as? RadarOutput, parts.radar[chart] != nil {
       compare.add(value, into: &parts.radar[chart]!)
-    default:
-      break
     }
   }
 

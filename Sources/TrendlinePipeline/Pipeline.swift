@@ -111,14 +111,23 @@ public struct Chart: Sendable, Equatable {
     return type(of: last).produces != .chart
   }
 
-  /// What the output is called in `validate`: `series`, `radar`, …
-  public var outputName: String {
+  /// The kind of the chart's output: the last stage's, or a series when the implicit emit writes it.
+  public var outputKind: any ChartKind.Type {
     switch stages.last {
     case let stage as any SessionChartStage: return type(of: stage).output
     case let stage as any SeriesChartStage: return type(of: stage).output
-    default: return "series"
+    default: return SeriesOutput.self
     }
   }
+
+  /// What the output is called in `validate`: `series`, `radar`, …
+  public var outputName: String { outputKind.kindName }
+
+  /// The measures the chart counts, those of its bucket stage; none for a chart built on sessions.
+  public var measures: [Measure] { bucket?.measures ?? [] }
+
+  /// Whether a series chart's output carries trends: a stage of its chain draws one.
+  public var hasTrend: Bool { stages.contains { type(of: $0).produces == .trend } }
 
   /// The stage keys of this chart in order, as `validate` prints them.
   public var stageNames: [String] { stages.map { type(of: $0).key } }
@@ -172,7 +181,7 @@ public struct Chart: Sendable, Equatable {
         preconditionFailure("stage '\(type(of: stage).key)' adopts none of the apply protocols")
       }
     }
-    return .series(
+    return ChartOutput(
       Emit().apply(
         checked(series, before: nil), user: context.user, chart: name, calendar: context.calendar,
         units: context.units, bands: bands))

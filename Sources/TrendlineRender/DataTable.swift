@@ -7,12 +7,7 @@ import TrendlineSchema
 enum DataTable {
   static func html(_ chart: ChartDocument) -> String {
     switch chart {
-    case .user(.series(let o)): return series(o)
-    case .user(.radar(let o)): return radar(o)
-    case .user(.heatmap(let o)): return heatmap(o)
-    case .user(.sparklines(let o)): return sparklines(o)
-    case .user(.records(let o)): return records(o)
-    case .user(.streak(let o)): return streak(o)
+    case .user(let output): return (output.content as? any DrawnChartKind)?.dataTable() ?? ""
     case .cohort(.series(let o), _): return cohortSeries(o)
     case .cohort(.radar(let o), _): return cohortRadar(o)
     }

@@ -238,13 +238,15 @@ public enum HTMLReport {
     let name = XMLEscape.escape(title(chart.name))
     var out =
       "<section class=\"chart\" id=\"chart-" + XMLEscape.escape(idSafe(chart.name)) + "\"><h2>" + name + "</h2>\n"
-    if case .user(.heatmap(let output)) = chart { out += bodyFigure(output, lastSession: lastSession) }
+    let kind = chart.drawnKind
+    out += kind?.figureBefore(lastSession: lastSession) ?? ""
     out += "<figure class=\"chart\">\n"
     out += drawn(chart, lastSession: lastSession)
     let hoverable: Bool
     switch chart {
-    case .user(.series), .user(.sparklines), .cohort(.series, _): hoverable = true
-    default: hoverable = false
+    case .user: hoverable = kind?.isHoverable ?? false
+    case .cohort(.series, _): hoverable = true
+    case .cohort(.radar, _): hoverable = false
     }
     if hoverable {
       out +=
@@ -252,13 +254,7 @@ public enum HTMLReport {
         + "period's values.</figcaption>\n"
     }
     out += "</figure>\n"
-    if case .user(.radar(let output)) = chart, !output.axes.isEmpty {
-      // The radar's numbers as grouped bars: a breakdown compared period by period.
-      out +=
-        "<figure class=\"chart\">\n<div class=\"tl-wide\">\n" + AreaBarsSVGRenderer(output).render()
-        + "</div><div class=\"tl-narrow\">\n" + AreaBarsSVGRenderer(output, width: .compact).render()
-        + "</div>\n</figure>\n"
-    }
+    out += kind?.figureAfter() ?? ""
     out +=
       "<details class=\"values\"><summary>The numbers as a table</summary>\n" + DataTable.html(chart) + "</details>\n"
     return out + "</section>\n"
@@ -507,85 +503,10 @@ public enum HTMLReport {
   /// training is dark and the most is light. The outlines keep the light scheme's white and grid
   /// colours, so that inverted they are dark too.
   /// Every pair is WCAG AA: 4.5:1 for text, 3:1 for marks. Tables scroll inside their card.
-  static let css = """
-    :root{color-scheme:light dark}
-    body{margin:0;background:#F6F8FA;color:#1F2328;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,\
-    'DejaVu Sans',sans-serif}
-    main{max-width:800px;margin:0 auto;padding:16px 20px 48px}
-    h1{font-size:24px;margin:8px 0 4px;overflow-wrap:anywhere}
-    h2{font-size:17px;margin:0 0 8px;overflow-wrap:anywhere}
-    section{background:#FFF;border:1px solid #D8DEE4;border-radius:8px;padding:16px;margin:16px 0}
-    figure{margin:0}
-    figure svg{display:block;max-width:100%;height:auto;touch-action:pan-y}
-    .tl-hover:focus{outline:none}
-    .tl-hover:focus .tl-plot{stroke:#0969DA;stroke-width:2}
-    .readout{min-height:1.5em;margin-top:6px;padding:4px 8px;background:#F6F8FA;border-radius:4px;color:#1F2328}
-    .segments{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:16px}
-    .tl-narrow{display:none}
-    figure.body{margin-bottom:12px}
-    figure.body svg{width:100%;max-width:480px}
-    .periods{display:flex;flex-wrap:wrap;gap:6px;margin-top:8px}
-    .periods button{font:inherit;font-size:13px;min-height:32px;padding:4px 12px;border:1px solid #AFB8C1;\
-    border-radius:16px;background:#FFF;color:#1F2328;cursor:pointer}
-    .periods button[aria-pressed=true]{background:#0969DA;border-color:#0969DA;color:#FFF}
-    .periods button:focus-visible{outline:2px solid #0969DA;outline-offset:2px}
-    @media (max-width:560px){
-    main{padding:8px 8px 32px}
-    section{padding:10px}
-    .tl-wide{display:none}
-    .tl-narrow{display:block}
-    }
-    .meta{color:#57606A;margin:0;overflow-wrap:anywhere}
-    .nav{margin:0}
-    .failed{color:#A40E26}
-    .ok{color:#116329}
-    .scroll{overflow-x:auto;max-width:100%}
-    table{border-collapse:collapse;margin-top:12px;font-size:12px;width:100%}
-    details.values{margin-top:10px}
-    details.values summary{cursor:pointer;color:#57606A;font-size:13px}
-    caption{text-align:left;color:#57606A;padding-bottom:4px}
-    th,td{border-bottom:1px solid #D8DEE4;padding:3px 6px;text-align:right;vertical-align:top}
-    th[scope=row],td:first-child,thead th:first-child{text-align:left}
-    th[scope=row]{white-space:nowrap}
-    thead th{border-bottom:2px solid #AFB8C1}
-    table.sortable th button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:0;\
-    cursor:pointer;text-align:inherit}
-    table.sortable th[aria-sort=ascending] button::after{content:" \\2191"}
-    table.sortable th[aria-sort=descending] button::after{content:" \\2193"}
-    table.sortable td{white-space:nowrap}
-    td.up{color:#116329}
-    td.down{color:#A40E26}
-    svg.tl-spark{display:inline-block;vertical-align:middle}
-    @media (prefers-color-scheme:dark){
-    body{background:#0D1117;color:#E6EDF3}
-    a{color:#4493F8}
-    section{background:#161B22;border-color:#30363D}
-    .meta,caption,details.values summary{color:#9198A1}
-    .readout{background:#0D1117;color:#E6EDF3}
-    .failed,td.down{color:#FF7B72}
-    .ok,td.up{color:#3FB950}
-    th,td{border-bottom-color:#30363D}
-    thead th{border-bottom-color:#6E7681}
-    .tl-hover:focus .tl-plot{stroke:#4493F8}
-    .periods button{background:#21262D;color:#E6EDF3;border-color:#6E7681}
-    .periods button[aria-pressed=true]{background:#1F6FEB;border-color:#1F6FEB;color:#FFF}
-    .tl-chart [fill="#E1E6EB"]{fill:#30363D}
-    .tl-chart[fill="#1F2328"],.tl-chart [fill="#1F2328"]:not(.tl-on-cell){fill:#E6EDF3}
-    .tl-chart [fill="#57606A"]{fill:#9198A1}
-    .tl-chart [stroke="#1F2328"]{stroke:#E6EDF3}
-    .tl-chart [stroke="#57606A"]{stroke:#9198A1}
-    .tl-chart [stroke="#D8DEE4"]{stroke:#30363D}
-    .tl-chart [stroke="#AFB8C1"]{stroke:#6E7681}
-    .tl-chart [stroke="#FFFFFF"]{stroke:#161B22}
-    .tl-chart [fill="#F3F5F7"]{fill:#21262D}
-    .tl-chart .tl-bg{fill:#161B22}
-    .tl-heatmap rect[data-id],.tl-heatmap .tl-on-cell,.tl-body g[data-id]>*,.tl-heatmap rect[stroke="#D8DEE4"],\
-    .tl-body rect[stroke="#D8DEE4"]{filter:invert(1) hue-rotate(180deg)}
-    .tl-body g[data-id]>*{stroke:#FFFFFF}
-    .tl-heatmap rect[stroke="#D8DEE4"],.tl-body rect[stroke="#D8DEE4"]{stroke:#D8DEE4}
-    }
-
-    """
+  ///
+  /// The text is `Resources/report.css`, compiled in by `Scripts/embed-resources.sh`: in a file of
+  /// its own an editor reads it as CSS, and no Swift escape stands between it and the page.
+  static let css = ReportResources.css
 
   /// The read-out: the pointer's x, taken relative to the plot rectangle's on-screen box
   /// (`getBoundingClientRect`), becomes an instant between the plot's `data-t0` and `data-t1`,
@@ -609,238 +530,7 @@ public enum HTMLReport {
   ///   by each column both ways without losing a row;
   /// - every mark a screen reader stops at says something;
   /// - the page fetched nothing.
-  static let script = """
-    (function(){
-    var body=document.body;
-    window.addEventListener('error',function(){body.setAttribute('data-script','error')});
-    function plotBox(g){return g.querySelector('.tl-plot').getBoundingClientRect();}
-    function pts(g){return g.querySelectorAll('.tl-pts > g');}
-    function nearestIndex(g,clientX){
-      var r=plotBox(g),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
-      if(!r.width)return -1;
-      var t=t0+(clientX-r.left)/r.width*(t1-t0),best=-1,bestD=Infinity;
-      pts(g).forEach(function(p,i){var d=Math.abs(+p.getAttribute('data-t')-t);if(d<bestD){bestD=d;best=i;}});
-      return best;
-    }
-    function xOf(g,p){
-      var rect=g.querySelector('.tl-plot'),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
-      return +rect.getAttribute('x')+(+p.getAttribute('data-t')-t0)/(t1-t0)*(+rect.getAttribute('width'));
-    }
-    function hide(fig){
-      fig.querySelectorAll('.tl-cursor,.tl-brush').forEach(function(c){c.setAttribute('visibility','hidden');});
-    }
-    function readout(fig,text){var o=fig.querySelector('.readout');\
-    o.textContent=text==null?o.getAttribute('data-hint'):text;}
-    function show(fig,g,i){
-      hide(fig);
-      if(!g||i<0){readout(fig,null);return;}
-      var p=pts(g)[i],x=xOf(g,p),c=g.querySelector('.tl-cursor');
-      c.setAttribute('x1',x);c.setAttribute('x2',x);c.setAttribute('visibility','visible');
-      g.setAttribute('data-i',i);
-      readout(fig,p.getAttribute('data-r'));
-    }
-    function number(v){
-      var t=(Math.round(v*10)/10).toFixed(1).replace(/\\.0$/,''),neg=t.charAt(0)==='-';if(neg)t=t.slice(1);
-      var parts=t.split('.');parts[0]=parts[0].replace(/\\B(?=(\\d{3})+(?!\\d))/g,'\\u2009');
-      return (neg?'\\u2212':'')+parts.join('.');
-    }
-    function summary(g,a,b){
-      var list=pts(g),lo=Math.min(a,b),hi=Math.max(a,b),names=(g.getAttribute('data-m')||'').split('|');
-      var first=list[lo].getAttribute('data-r').split(':')[0],last=list[hi].getAttribute('data-r').split(':')[0];
-      var said=[];
-      names.forEach(function(m,k){
-        var name=m.split(':')[0],unit=m.split(':').slice(1).join(':'),u=unit&&unit!==name?' '+unit:'';
-        var vals=[];
-        for(var i=lo;i<=hi;i++){var v=(list[i].getAttribute('data-v')||'').split('|')[k];if(v!==''&&v!=null)\
-    vals.push(+v);}
-        if(!vals.length){said.push(name+': unknown');return;}
-        var sum=vals.reduce(function(s,v){return s+v;},0),change=vals[vals.length-1]-vals[0];
-        said.push(name+': '+(g.getAttribute('data-sum')==='0'?'':'total '+number(sum)+u+', ')\
-    +'mean '+number(sum/vals.length)+u
-          +', change '+(change>0?'+':'')+number(change)+u);
-      });
-      return first+' \\u2013 '+last+' ('+(hi-lo+1)+' points): '+said.join('; ');
-    }
-    function brush(fig,g,a,b){
-      show(fig,g,b);
-      if(a===b||!g.getAttribute('data-m'))return;
-      var list=pts(g),x0=xOf(g,list[Math.min(a,b)]),x1=xOf(g,list[Math.max(a,b)]),r=g.querySelector('.tl-brush');
-      r.setAttribute('x',x0-3);r.setAttribute('width',x1-x0+6);r.setAttribute('visibility','visible');
-      g.setAttribute('data-a',a);
-      readout(fig,summary(g,a,b));
-    }
-    function hit(fig,clientX,clientY){
-      var found=null,gap=Infinity;
-      fig.querySelectorAll('.tl-hover').forEach(function(g){
-        var r=plotBox(g),d=clientY<r.top?r.top-clientY:clientY>r.bottom?clientY-r.bottom:0;
-        if(r.width&&clientX>=r.left-12&&clientX<=r.right+12&&d<gap&&d<=12){gap=d;found=g;}});
-      return found;
-    }
-    var figures=[];
-    document.querySelectorAll('figure.chart').forEach(function(fig){
-      if(!fig.querySelector('.tl-hover')||!fig.querySelector('.readout'))return;
-      figures.push(fig);
-      var o=fig.querySelector('.readout');o.setAttribute('data-hint',o.textContent);
-      // A wide and a phone drawing: each listens, and only the one shown has a box to hit.
-      fig.querySelectorAll('svg').forEach(function(svg){
-        var drag=null;
-        svg.addEventListener('pointerdown',function(e){
-          var g=hit(fig,e.clientX,e.clientY);if(!g)return;
-          drag={g:g,a:nearestIndex(g,e.clientX)};show(fig,g,drag.a);});
-        svg.addEventListener('pointermove',function(e){
-          if(drag){brush(fig,drag.g,drag.a,nearestIndex(drag.g,e.clientX));return;}
-          var g=hit(fig,e.clientX,e.clientY);show(fig,g,g?nearestIndex(g,e.clientX):-1);});
-        svg.addEventListener('pointerup',function(){drag=null;});
-        svg.addEventListener('pointerleave',function(){if(!drag)show(fig,null,-1);});
-      });
-      fig.querySelectorAll('.tl-hover').forEach(function(g){
-        var n=pts(g).length;if(!n)return;
-        g.setAttribute('tabindex','0');g.setAttribute('role','slider');
-        g.setAttribute('aria-label',(g.ownerSVGElement.querySelector('title')||{}).textContent\
-    +': arrow keys read each point');
-        g.addEventListener('focus',function(){if(!g.hasAttribute('data-i'))show(fig,g,n-1);});
-        g.addEventListener('blur',function(){hide(fig);readout(fig,null);g.removeAttribute('data-i');});
-        g.addEventListener('keydown',function(e){
-          var i=+(g.getAttribute('data-i')||n-1),j=i;
-          if(e.key==='ArrowLeft')j=Math.max(0,i-1);else if(e.key==='ArrowRight')j=Math.min(n-1,i+1);
-          else if(e.key==='Home')j=0;else if(e.key==='End')j=n-1;
-          else if(e.key==='Escape'){g.removeAttribute('data-a');show(fig,g,i);e.preventDefault();return;}
-          else return;
-          e.preventDefault();
-          if(e.shiftKey){var a=g.hasAttribute('data-a')?+g.getAttribute('data-a'):i;brush(fig,g,a,j);}
-          else{g.removeAttribute('data-a');show(fig,g,j);}
-        });
-      });
-    });
-    function showPeriod(fig,btn){
-      var id=btn.getAttribute('data-period');
-      fig.querySelectorAll('.tl-body-period').forEach(function(g){
-        if(g.getAttribute('data-period')===id)g.removeAttribute('display');else g.setAttribute('display','none');});
-      fig.querySelectorAll('.periods button').forEach(function(o){\
-    o.setAttribute('aria-pressed',o===btn?'true':'false');});
-    }
-    document.querySelectorAll('figure.body').forEach(function(fig){
-      fig.querySelectorAll('.periods button').forEach(function(btn){
-        btn.addEventListener('click',function(){showPeriod(fig,btn);});});
-    });
-    function sortBy(table,th){
-      var down=th.getAttribute('aria-sort')==='ascending',col=[].indexOf.call(th.parentNode.children,th);
-      var numeric=th.getAttribute('data-kind')==='number',tb=table.tBodies[0],rows=[].slice.call(tb.rows);
-      table.querySelectorAll('thead th').forEach(function(o){o.removeAttribute('aria-sort');});
-      th.setAttribute('aria-sort',down?'descending':'ascending');
-      rows.sort(function(a,b){
-        var x=a.cells[col].getAttribute('data-sort'),y=b.cells[col].getAttribute('data-sort');
-        var c=numeric?(+x)-(+y):(x<y?-1:x>y?1:0);return down?-c:c;});
-      rows.forEach(function(r){tb.appendChild(r);});
-    }
-    document.querySelectorAll('table.sortable').forEach(function(table){
-      table.querySelectorAll('thead th').forEach(function(th){
-        th.querySelector('button').addEventListener('click',function(){sortBy(table,th);});});
-    });
-    if(location.hash==='#selftest'){
-      var failures=[];
-      function fail(what){if(failures.length<20)failures.push(what);}
-      var main=document.querySelector('main');
-      if(main.hasAttribute('data-asof')){
-        var asof=+main.getAttribute('data-asof'),day=+main.getAttribute('data-asof-day');
-        document.querySelectorAll('svg.tl-chart').forEach(function(svg){
-          var bound=svg.classList.contains('tl-cohort-series')?day:asof;
-          svg.querySelectorAll('.tl-pts > g[data-t]').forEach(function(p){
-            if(+p.getAttribute('data-t')>bound)fail('after as-of: '+p.getAttribute('data-r'));});
-        });
-      }
-      document.querySelectorAll('table.sortable').forEach(function(table){
-        var heads=table.querySelectorAll('thead th'),n=table.tBodies[0].rows.length;
-        heads.forEach(function(th,col){
-          [1,2].forEach(function(){
-            th.querySelector('button').click();
-            var keys=[].map.call(table.tBodies[0].rows,function(r){return r.cells[col].getAttribute('data-sort');});
-            var down=th.getAttribute('aria-sort')==='descending',numeric=th.getAttribute('data-kind')==='number';
-            for(var i=1;i<keys.length;i++){var c=numeric?(+keys[i])-(+keys[i-1]):(keys[i]<keys[i-1]?-1:\
-    keys[i]>keys[i-1]?1:0);if(down?c>0:c<0){fail('sort '+th.textContent);break;}}
-            if(keys.length!==n)fail('sort lost rows');
-          });
-        });
-        heads[0].querySelector('button').click();
-      });
-      document.querySelectorAll('figure.body').forEach(function(fig){
-        var buttons=fig.querySelectorAll('.periods button'),first=fig.querySelector('[aria-pressed=true]');
-        buttons.forEach(function(btn){
-          btn.click();
-          var shown=[].filter.call(fig.querySelectorAll('.tl-body-period'),function(g){\
-    return g.getBoundingClientRect().width>0;});
-          if(shown.length!==1||shown[0].getAttribute('data-period')!==btn.getAttribute('data-period'))\
-    fail('period '+btn.textContent+': '+shown.length+' shown');
-        });
-        if(first)first.click();
-      });
-      figures.forEach(function(fig){
-        fig.querySelectorAll('.tl-hover').forEach(function(g){
-          var list=pts(g);if(!list.length||!plotBox(g).width)return;
-          var r=plotBox(g),t0=+g.getAttribute('data-t0'),t1=+g.getAttribute('data-t1');
-          [list[0],list[list.length-1]].forEach(function(p){
-            var x=r.left+(+p.getAttribute('data-t')-t0)/(t1-t0)*r.width;
-            show(fig,hit(fig,x,r.top+r.height/2),nearestIndex(g,x));
-            if(fig.querySelector('.readout').textContent!==p.getAttribute('data-r'))\
-    fail('pointer: '+p.getAttribute('data-r'));
-          });
-          g.focus();
-          g.dispatchEvent(new KeyboardEvent('keydown',{key:'End',bubbles:true}));
-          if(fig.querySelector('.readout').textContent!==list[list.length-1].getAttribute('data-r'))fail('End key');
-          if(list.length>1){
-            g.dispatchEvent(new KeyboardEvent('keydown',{key:'ArrowLeft',bubbles:true}));
-            if(fig.querySelector('.readout').textContent!==list[list.length-2].getAttribute('data-r'))fail('ArrowLeft');
-          }
-          g.blur();
-          if(g.getAttribute('data-m')&&list.length>1){
-            r=plotBox(g);  // focusing scrolled the page
-            var svg=g.ownerSVGElement,y=r.top+r.height/2,xa=r.left+(+list[0].getAttribute('data-t')-t0)\
-    /(t1-t0)*r.width;
-            var xb=r.left+(+list[list.length-1].getAttribute('data-t')-t0)/(t1-t0)*r.width;
-            svg.dispatchEvent(new PointerEvent('pointerdown',{clientX:xa,clientY:y,bubbles:true}));
-            svg.dispatchEvent(new PointerEvent('pointermove',{clientX:xb,clientY:y,bubbles:true}));
-            svg.dispatchEvent(new PointerEvent('pointerup',{clientX:xb,clientY:y,bubbles:true}));
-            if(fig.querySelector('.readout').textContent.indexOf('mean ')<0)\
-    fail('brush: '+fig.querySelector('.readout').textContent);
-            svg.dispatchEvent(new PointerEvent('pointerleave',{bubbles:true}));
-            if(fig.querySelector('.readout').textContent!==fig.querySelector('.readout').getAttribute('data-hint'))\
-    fail('leave');
-          }
-        });
-      });
-      document.querySelectorAll('.tl-tick,.tl-ring-label').forEach(function(t){
-        if(!t.getClientRects().length)return;
-        var shown=parseFloat(t.textContent.replace(/[\\u2009\\s]/g,'').replace('\\u2212','-'));
-        if(Math.abs(shown-(+t.getAttribute('data-value')))>1e-9)\
-    fail('label '+t.textContent+' at '+t.getAttribute('data-value'));
-      });
-      document.querySelectorAll('svg.tl-chart').forEach(function(svg){
-        if(!svg.getClientRects().length)return;
-        svg.querySelectorAll('[role=img]').forEach(function(m){
-          if(!(m.getAttribute('aria-label')||'').trim())fail('mark without text: '+m.tagName);});
-        if(svg.querySelector('.tl-bars rect')&&!svg.querySelector('.tl-bars rect[aria-label]'))\
-    fail('bars without text');
-      });
-      document.querySelectorAll('svg text').forEach(function(t){
-        var m=t.getScreenCTM(),size=parseFloat(getComputedStyle(t).fontSize)*(m?Math.abs(m.a):1);
-        if(t.getClientRects().length&&size<10.95)fail('text '+size.toFixed(1)+'px: '+t.textContent.slice(0,30));
-      });
-      document.querySelectorAll('section').forEach(function(s){
-        var box=s.getBoundingClientRect();
-        s.querySelectorAll('svg,table,h1,h2,p,figure,figcaption,.scroll').forEach(function(e){
-          if(e.closest('.scroll')&&e.closest('.scroll')!==e)return;
-          var r=e.getBoundingClientRect();
-          if(r.width&&(r.left<box.left-1||r.right>box.right+1))\
-    fail('overflow: '+e.tagName+' '+Math.round(r.right-box.right)+'px');
-        });
-      });
-      if(performance.getEntriesByType('resource').length)fail('fetched '+performance.getEntriesByType('resource')\
-    [0].name);
-      body.setAttribute('data-dark',matchMedia('(prefers-color-scheme: dark)').matches?'yes':'no');
-      body.setAttribute('data-selftest',failures.length?'failed: '+failures.join(' | '):'ok');
-    }
-    if(body.getAttribute('data-script')==='pending')body.setAttribute('data-script','ok');
-    })();
-
-    """
+  ///
+  /// The text is `Resources/report.js`, compiled in by `Scripts/embed-resources.sh` as the CSS is.
+  static let script = ReportResources.script
 }

@@ -162,3 +162,13 @@ public struct HeatmapSVGRenderer: Sendable {
     }
   }
 }
+
+extension HeatmapOutput: DrawnChartKind {
+  func svg(idPrefix: String?, lastSession: Date?, width: ChartWidth) -> String {
+    HeatmapSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
+  }
+
+  func dataTable() -> String { DataTable.heatmap(self) }
+
+  func figureBefore(lastSession: Date?) -> String { HTMLReport.bodyFigure(self, lastSession: lastSession) }
+}

@@ -272,3 +272,19 @@ public struct RadarGeometry: Sendable {
     b.close("text")
   }
 }
+
+extension RadarOutput: DrawnChartKind {
+  func svg(idPrefix: String?, lastSession: Date?, width: ChartWidth) -> String {
+    RadarSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
+  }
+
+  func dataTable() -> String { DataTable.radar(self) }
+
+  /// The radar's numbers as grouped bars: a breakdown compared period by period.
+  func figureAfter() -> String {
+    guard !axes.isEmpty else { return "" }
+    return "<figure class=\"chart\">\n<div class=\"tl-wide\">\n" + AreaBarsSVGRenderer(self).render()
+      + "</div><div class=\"tl-narrow\">\n" + AreaBarsSVGRenderer(self, width: .compact).render()
+      + "</div>\n</figure>\n"
+  }
+}

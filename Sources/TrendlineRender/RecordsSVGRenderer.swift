@@ -95,3 +95,11 @@ public struct RecordsSVGRenderer: Sendable {
     return b.text
   }
 }
+
+extension RecordsOutput: DrawnChartKind {
+  func svg(idPrefix: String?, lastSession: Date?, width: ChartWidth) -> String {
+    RecordsSVGRenderer(self, idPrefix: idPrefix, width: width).render()
+  }
+
+  func dataTable() -> String { DataTable.records(self) }
+}

@@ -4,8 +4,8 @@ import TrendlineSchema
 /// One chart ready to draw: an output value as its JSON holds it, plus what drawing needs
 /// beyond it (a user's line over a cohort).
 ///
-/// It wraps the schema's own enums rather than repeating their cases, so a new kind of output
-/// is a case of ``ChartOutput`` and a renderer, not a third list to keep in step.
+/// It wraps the schema's own values rather than repeating their kinds, so a new kind of output
+/// is its ``ChartKind`` and its ``DrawnChartKind``, not a list to keep in step.
 public enum ChartDocument: Sendable {
   /// A user's chart.
   case user(ChartOutput)
@@ -19,6 +19,34 @@ public enum ChartDocument: Sendable {
     case .cohort(let output, _): return output.name
     }
   }
+
+  /// A user chart's drawing; nil for a cohort's.
+  var drawnKind: (any DrawnChartKind)? {
+    guard case .user(let output) = self else { return nil }
+    return output.content as? any DrawnChartKind
+  }
+}
+
+/// A chart kind as the report draws it: its SVG and the table of its numbers. Each kind adopts it
+/// in its renderer's file, so drawing a new kind adds no case here; a test checks that every one
+/// of ``ChartKinds`` does.
+protocol DrawnChartKind: ChartKind {
+  /// The standalone SVG (``SVGRenderer/render(_:idPrefix:lastSession:width:)``).
+  func svg(idPrefix: String?, lastSession: Date?, width: ChartWidth) -> String
+  /// The numbers behind the chart as an HTML table (``DataTable``).
+  func dataTable() -> String
+  /// Whether the report's script reads a period's values out as a pointer moves over the chart.
+  var isHoverable: Bool { get }
+  /// What the report's card shows before the chart (a heat map's body figure), or "".
+  func figureBefore(lastSession: Date?) -> String
+  /// What the report's card shows after the chart (a radar's grouped bars), or "".
+  func figureAfter() -> String
+}
+
+extension DrawnChartKind {
+  var isHoverable: Bool { false }
+  func figureBefore(lastSession: Date?) -> String { "" }
+  func figureAfter() -> String { "" }
 }
 
 /// How wide a chart is drawn. A page shows the SVG at its own width or narrower, never wider,
@@ -53,16 +81,11 @@ public enum SVGRenderer {
     _ chart: ChartDocument, idPrefix: String? = nil, lastSession: Date? = nil, width: ChartWidth = .regular
   ) -> String {
     switch chart {
-    case .user(.series(let output)):
-      return SeriesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
-    case .user(.radar(let output)):
-      return RadarSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
-    case .user(.heatmap(let output)):
-      return HeatmapSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
-    case .user(.sparklines(let output)):
-      return SparklinesSVGRenderer(output, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
-    case .user(.records(let output)): return RecordsSVGRenderer(output, idPrefix: idPrefix, width: width).render()
-    case .user(.streak(let output)): return StreakSVGRenderer(output, idPrefix: idPrefix, width: width).render()
+    case .user(let output):
+      guard let drawn = chart.drawnKind else {
+        preconditionFailure("chart kind '\(type(of: output.content).kindName)' has no renderer")
+      }
+      return drawn.svg(idPrefix: idPrefix, lastSession: lastSession, width: width)
     case .cohort(.series(let output), let user):
       return CohortSeriesSVGRenderer(output, user: user, idPrefix: idPrefix, width: width).render()
     case .cohort(.radar(let output), _):

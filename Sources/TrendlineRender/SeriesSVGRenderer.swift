@@ -632,3 +632,13 @@ public struct SeriesSVGRenderer: Sendable {
       + (first.trend != nil ? "The orange dashed line is the trend." : "")
   }
 }
+
+extension SeriesOutput: DrawnChartKind {
+  var isHoverable: Bool { true }
+
+  func svg(idPrefix: String?, lastSession: Date?, width: ChartWidth) -> String {
+    SeriesSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
+  }
+
+  func dataTable() -> String { DataTable.series(self) }
+}

@@ -227,3 +227,13 @@ public struct SparklinesSVGRenderer: Sendable {
     SparklinesOutput.hasNoLoad(line.points, output.value)
   }
 }
+
+extension SparklinesOutput: DrawnChartKind {
+  var isHoverable: Bool { true }
+
+  func svg(idPrefix: String?, lastSession: Date?, width: ChartWidth) -> String {
+    SparklinesSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
+  }
+
+  func dataTable() -> String { DataTable.sparklines(self) }
+}

@@ -94,3 +94,11 @@ public struct StreakSVGRenderer: Sendable {
     return b.text
   }
 }
+
+extension StreakOutput: DrawnChartKind {
+  func svg(idPrefix: String?, lastSession: Date?, width: ChartWidth) -> String {
+    StreakSVGRenderer(self, idPrefix: idPrefix, width: width).render()
+  }
+
+  func dataTable() -> String { DataTable.streak(self) }
+}

@@ -21,13 +21,9 @@ enum Tables {
   /// The table of each chart of `pipeline`, by the chart's index.
   static func headers(_ pipeline: Pipeline) -> [[UInt8]] {
     pipeline.charts.map { chart in
-      ChartOutput.tableHeader(
-        kind: chart.outputName, measures: chart.bucket?.measures ?? [], trend: hasTrend(chart))
+      TableRows.header(chart.outputKind.tableColumns(measures: chart.measures, trend: chart.hasTrend))
     }
   }
-
-  /// Whether a series chart's rows carry trends: it is smoothed.
-  static func hasTrend(_ chart: Chart) -> Bool { chart.stages.contains { $0 is Smooth } }
 
   /// The paths, relative to the output folder, of the user tables: `tables/<chart>.csv`.
   static func chartPaths(_ pipeline: Pipeline) -> [String] {

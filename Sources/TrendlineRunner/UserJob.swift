@@ -218,7 +218,7 @@ enum UserJob {
     // An aligned cohort (`compare.weekStart`) sees a weekly chart bucketed again with its weeks
     // starting on that day; the user's own chart keeps their first weekday.
     func cohortView(of output: ChartOutput, chart: Chart) -> ChartOutput {
-      guard let weekStart = context.pipeline.compare?.weekStart, case .series(let series) = output,
+      guard let weekStart = context.pipeline.compare?.weekStart, let series = output.content as? SeriesOutput,
         series.granularity == .week, calendar.firstWeekday != weekStart
       else { return output }
       var aligned = chartContext(chart)
@@ -234,14 +234,14 @@ enum UserJob {
     var ranked: [String: CohortRanks.Buckets] = [:]
     for (index, chart) in context.pipeline.charts.enumerated() {
       let output = chart.run(ingest.sessions, in: chartContext(chart))
-      if formats.contains(.tables) { tables.append((index, output.tableRows(trend: Tables.hasTrend(chart)))) }
+      if formats.contains(.tables) { tables.append((index, output.tableRows(trend: chart.hasTrend))) }
       let data: Data
       do {
         data = try output.encoded(timeZone: calendar.timeZone)
       } catch {
         preconditionFailure("chart '\(chart.name)' produced a value JSON cannot hold: \(error)")
       }
-      if compares(chart.name), case .series(let series) = output {
+      if compares(chart.name), let series = output.content as? SeriesOutput {
         ranked[chart.name] = CohortRanks.Buckets(series)
         // Staged until the cohort is known, then stamped with its axis under the final name
         // (``CohortStamp``), so a file under the final name is never one still missing it.
@@ -265,7 +265,7 @@ enum UserJob {
     try ReportWriter.writeUserPage(
       user: user.id, failure: nil, calendar: calendar, asOf: asOf, units: units, charts: documents,
       sessions: ingest.sessions, notes: ingest.notes, output: snapshot.output, layout: layout, formats: formats,
-      compared: Set(compared.compactMap { if case .series = $0.output { $0.chart } else { nil } }))
+      compared: Set(compared.compactMap { $0.output.content is SeriesOutput ? $0.chart : nil }))
     let segment = context.usersFile.rows[user.id].map(\.group).flatMap { $0.isEmpty ? nil : $0 }
     if context.pipeline.compare?.groupBy != nil { record.segment = segment }
     return Result(

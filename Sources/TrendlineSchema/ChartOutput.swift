@@ -1,87 +1,40 @@
 import Foundation
 
-/// A chart's result, one of the SPEC 7 schemas.
-public enum ChartOutput: Sendable, Equatable {
-  case series(SeriesOutput)
-  case radar(RadarOutput)
-  case heatmap(HeatmapOutput)
-  case sparklines(SparklinesOutput)
-  case records(RecordsOutput)
-  case streak(StreakOutput)
+/// A user chart's result: an output of one of the ``ChartKinds``, as its SPEC 7 schema holds it.
+///
+/// An app that decodes any file of `users/<user>/` gets one of these and casts ``content`` to the
+/// kinds it draws (`if let series = output.content as? SeriesOutput`); Trendline itself reaches
+/// the output only through ``ChartKind``, so a new kind adds no case here.
+public struct ChartOutput: Sendable, Equatable {
+  /// The output, of the kind its schema names.
+  public let content: any ChartKind
+
+  public init(_ content: some ChartKind) {
+    self.content = content
+  }
 
   /// The chart's name from the pipeline file.
-  public var name: String {
-    switch self {
-    case .series(let value): return value.chart
-    case .radar(let value): return value.chart
-    case .heatmap(let value): return value.chart
-    case .sparklines(let value): return value.chart
-    case .records(let value): return value.chart
-    case .streak(let value): return value.chart
-    }
-  }
+  public var name: String { content.chart }
 
   /// The units the output states, and everything drawn from it shows (SPEC 10.8).
-  public var units: Units {
-    switch self {
-    case .series(let value): return value.units
-    case .radar(let value): return value.units
-    case .heatmap(let value): return value.units
-    case .sparklines(let value): return value.units
-    case .records(let value): return value.units
-    case .streak(let value): return value.units
-    }
-  }
+  public var units: Units { content.units }
 
-  /// The same output stating `units`. Stages compute in kilograms and metres and never see a
-  /// person's units, so the one place that runs a chart stamps them on what it made. The
-  /// read-outs of sparklines, records and streaks are in those units, so they are written again
-  /// here when the units differ from those they were written in (a metric user's are already
-  /// right: writing them twice was a second pass over every such chart); a series' are written
-  /// by `Emit`, which is given the units.
+  /// The same output stating `units` (``ChartKind/with(units:)``).
   ///
   /// - Complexity: O(1) for a series, radar or heat map, the output's arrays being shared, not
   ///   copied, and for any output already in `units`; else O(*n*) for the *n* lines, records or
   ///   periods of the others.
   public func with(units: Units) -> ChartOutput {
-    switch self {
-    case .series(var value):
-      value.units = units
-      return .series(value)
-    case .radar(var value):
-      value.units = units
-      return .radar(value)
-    case .heatmap(var value):
-      value.units = units
-      return .heatmap(value)
-    case .sparklines(var value):
-      guard value.units != units else { return self }
-      value.units = units
-      return .sparklines(value.withDerivedFields())
-    case .records(var value):
-      guard value.units != units else { return self }
-      value.units = units
-      return .records(value.withDerivedFields())
-    case .streak(var value):
-      guard value.units != units else { return self }
-      value.units = units
-      return .streak(value.withDerivedFields())
-    }
+    func restated(_ output: some ChartKind) -> ChartOutput { ChartOutput(output.with(units: units)) }
+    return restated(content)
   }
 
   /// The JSON bytes written to `<chart>.json`.
   ///
   /// - Complexity: O(*s*), where *s* is the size of the output.
-  public func encoded(timeZone: TimeZone) throws -> Data {
-    switch self {
-    case .series(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .radar(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .heatmap(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .sparklines(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .records(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    case .streak(let value): return try OutputWriter.encode(value, timeZone: timeZone)
-    }
-  }
+  public func encoded(timeZone: TimeZone) throws -> Data { try OutputWriter.encode(content, timeZone: timeZone) }
+
+  public static func == (left: ChartOutput, right: ChartOutput) -> Bool { left.content.isEqual(to: right.content) }
 }
 
 /// One reduced cohort output, written as `cohort/<chart>.json` and drawn in the report.
@@ -120,22 +73,15 @@ extension ChartOutput: Decodable {
   /// - Complexity: that of the output's own decoding.
   public init(from decoder: any Decoder) throws {
     let schema = try SchemaOnly(from: decoder).schema
-    switch schema {
-    case SeriesOutput.schemaID: self = .series(try SeriesOutput(from: decoder))
-    case RadarOutput.schemaID: self = .radar(try RadarOutput(from: decoder))
-    case HeatmapOutput.schemaID: self = .heatmap(try HeatmapOutput(from: decoder))
-    case SparklinesOutput.schemaID: self = .sparklines(try SparklinesOutput(from: decoder))
-    case RecordsOutput.schemaID: self = .records(try RecordsOutput(from: decoder))
-    case StreakOutput.schemaID: self = .streak(try StreakOutput(from: decoder))
-    default: throw unreadSchema(schema, decoder: decoder, reads: Self.schemaIDs)
+    guard let kind = ChartKinds.kind(schema: schema) else {
+      throw unreadSchema(schema, decoder: decoder, reads: Self.schemaIDs)
     }
+    func decoded<Kind: ChartKind>(_ kind: Kind.Type) throws -> ChartOutput { ChartOutput(try Kind(from: decoder)) }
+    self = try decoded(kind)
   }
 
   /// The schemas ``init(from:)`` reads.
-  public static let schemaIDs = [
-    SeriesOutput.schemaID, RadarOutput.schemaID, HeatmapOutput.schemaID, SparklinesOutput.schemaID,
-    RecordsOutput.schemaID, StreakOutput.schemaID,
-  ]
+  public static var schemaIDs: [String] { ChartKinds.all.map { $0.schemaID } }
 }
 
 extension CohortChart: Decodable {

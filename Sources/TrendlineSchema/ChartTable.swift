@@ -113,95 +113,13 @@ public struct TableRows: Sendable {
 // MARK: - Users' charts
 
 extension ChartOutput {
-  /// The header of the table of a chart whose output is `kind` (``ChartTerms``' output names:
-  /// `series`, `radar`, …); a series names its measures, with their trends when it is smoothed.
-  public static func tableHeader(kind: String, measures: [Measure], trend: Bool) -> [UInt8] {
-    switch kind {
-    case "radar":
-      return TableRows.header(["user", "date", "start", "end", "partial", "sessions", "axis", "count", "scale"])
-    case "heatmap":
-      return TableRows.header([
-        "user", "date", "start", "end", "partial", "muscleGroupId", "muscleGroup", "sessions", "intensity",
-      ])
-    case "sparklines": return TableRows.header(["user", "exercise", "t", "value"])
-    case "streak": return TableRows.header(["user", "date", "start", "end", "partial", "value", "met"])
-    case "records":
-      return TableRows.header(["user", "exercise", "kind", "at", "value", "previous", "weightKg", "reps"])
-    default:
-      let values = measures.map(\.rawValue)
-      let trends = trend ? measures.map { $0.rawValue + "Trend" } : []
-      return TableRows.header(["user", "date", "start", "end", "partial", "elapsed"] + values + trends)
-    }
-  }
-
-  /// This user's rows of the chart's table, in the columns of ``tableHeader(kind:measures:trend:)``.
+  /// This user's rows of the chart's table, in the columns of its kind's
+  /// ``ChartKind/tableColumns(measures:trend:)``.
   ///
   /// - Complexity: O(*m*), the number of marks.
   public func tableRows(trend: Bool) -> [UInt8] {
     var rows = TableRows()
-    switch self {
-    case .series(let output):
-      for bucket in output.buckets {
-        rows.period(user: output.user, id: bucket.id, start: bucket.start, end: bucket.end, partial: bucket.partial)
-        rows.number(bucket.elapsed)
-        for measure in output.measures { rows.number(bucket.values[measure]) }
-        if trend { for measure in output.measures { rows.number(bucket.trend?[measure]) } }
-        rows.endRow()
-      }
-    case .radar(let output):
-      for period in output.periods {
-        for (index, axis) in output.axes.enumerated() {
-          rows.period(user: output.user, id: period.id, start: period.start, end: period.end, partial: period.partial)
-          rows.number(period.sessions)
-          rows.text(axis.id)
-          rows.number(period.counts[index])
-          rows.number(period.scale[index])
-          rows.endRow()
-        }
-      }
-    case .heatmap(let output):
-      for period in output.periods {
-        for group in period.groups {
-          rows.period(user: output.user, id: period.id, start: period.start, end: period.end, partial: period.partial)
-          rows.number(group.id)
-          rows.text(group.name)
-          rows.number(group.sessions)
-          rows.number(group.intensity)
-          rows.endRow()
-        }
-      }
-    case .sparklines(let output):
-      for line in output.lines {
-        for point in line.points {
-          rows.text(output.user)
-          rows.text(line.exercise)
-          rows.instant(point.t)
-          rows.number(point.v)
-          rows.endRow()
-        }
-      }
-    case .streak(let output):
-      for period in output.periods {
-        rows.period(user: output.user, id: period.id, start: period.start, end: period.end, partial: period.partial)
-        rows.number(period.value)
-        rows.bool(period.met)
-        rows.endRow()
-      }
-    case .records(let output):
-      for exercise in output.exercises {
-        for record in exercise.records {
-          rows.text(output.user)
-          rows.text(exercise.exercise)
-          rows.text(record.kind.rawValue)
-          rows.instant(record.at)
-          rows.number(record.value)
-          rows.number(record.previous)
-          rows.number(record.weightKg)
-          rows.number(record.reps)
-          rows.endRow()
-        }
-      }
-    }
+    content.appendTableRows(to: &rows, trend: trend)
     return rows.bytes
   }
 }

@@ -174,3 +174,27 @@ extension HeatmapOutput.Group: OutputWritable {
     writer.endObject()
   }
 }
+
+extension HeatmapOutput: ChartKind {
+  public static let kindName = "heatmap"
+
+  public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
+    ["user", "date", "start", "end", "partial", "muscleGroupId", "muscleGroup", "sessions", "intensity"]
+  }
+
+  /// A row per period and muscle group.
+  ///
+  /// - Complexity: O(*p* × *g*) for *p* periods and *g* groups.
+  public func appendTableRows(to rows: inout TableRows, trend: Bool) {
+    for period in periods {
+      for group in period.groups {
+        rows.period(user: user, id: period.id, start: period.start, end: period.end, partial: period.partial)
+        rows.number(group.id)
+        rows.text(group.name)
+        rows.number(group.sessions)
+        rows.number(group.intensity)
+        rows.endRow()
+      }
+    }
+  }
+}

@@ -248,3 +248,28 @@ extension RadarOutput.UnmappedExercise: OutputWritable {
     writer.endObject()
   }
 }
+
+extension RadarOutput: ChartKind {
+  public static let kindName = "radar"
+
+  public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
+    ["user", "date", "start", "end", "partial", "sessions", "axis", "count", "scale"]
+  }
+
+  /// A row per period and axis.
+  ///
+  /// - Complexity: O(*p* × *a*) for *p* periods and *a* axes.
+  public func appendTableRows(to rows: inout TableRows, trend: Bool) {
+    for period in periods {
+      for (index, axis) in axes.enumerated() {
+        rows.period(user: user, id: period.id, start: period.start, end: period.end, partial: period.partial)
+        rows.number(period.sessions)
+        rows.text(axis.id)
+        // A decoded file's period may hold fewer counts than axes; a missing one is unknown, not a trap.
+        rows.number(period.counts.indices.contains(index) ? Double(period.counts[index]) : nil)
+        rows.number(period.scale.indices.contains(index) ? period.scale[index] : nil)
+        rows.endRow()
+      }
+    }
+  }
+}

@@ -228,3 +228,30 @@ extension RecordsOutput.Record: OutputWritable {
     writer.endObject()
   }
 }
+
+extension RecordsOutput: ChartKindWordedInUnits {
+  public static let kindName = "records"
+
+  public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
+    ["user", "exercise", "kind", "at", "value", "previous", "weightKg", "reps"]
+  }
+
+  /// A row per record of each exercise.
+  ///
+  /// - Complexity: O(*r*) for *r* records.
+  public func appendTableRows(to rows: inout TableRows, trend: Bool) {
+    for exercise in exercises {
+      for record in exercise.records {
+        rows.text(user)
+        rows.text(exercise.exercise)
+        rows.text(record.kind.rawValue)
+        rows.instant(record.at)
+        rows.number(record.value)
+        rows.number(record.previous)
+        rows.number(record.weightKg)
+        rows.number(record.reps)
+        rows.endRow()
+      }
+    }
+  }
+}

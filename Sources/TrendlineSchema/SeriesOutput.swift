@@ -427,3 +427,26 @@ extension SeriesOutput.Bucket {
     writer.endObject()
   }
 }
+
+extension SeriesOutput: ChartKind {
+  public static let kindName = "series"
+
+  public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
+    let values = measures.map(\.rawValue)
+    let trends = trend ? measures.map { $0.rawValue + "Trend" } : []
+    return ["user", "date", "start", "end", "partial", "elapsed"] + values + trends
+  }
+
+  /// A row per bucket: its period, `elapsed`, each measure's value and, when smoothed, trend.
+  ///
+  /// - Complexity: O(*b* × *m*) for *b* buckets and *m* measures.
+  public func appendTableRows(to rows: inout TableRows, trend: Bool) {
+    for bucket in buckets {
+      rows.period(user: user, id: bucket.id, start: bucket.start, end: bucket.end, partial: bucket.partial)
+      rows.number(bucket.elapsed)
+      for measure in measures { rows.number(bucket.values[measure]) }
+      if trend { for measure in measures { rows.number(bucket.trend?[measure]) } }
+      rows.endRow()
+    }
+  }
+}

@@ -213,3 +213,26 @@ extension SparklinesOutput.Point: OutputWritable {
     writer.endObject()
   }
 }
+
+extension SparklinesOutput: ChartKindWordedInUnits {
+  public static let kindName = "sparklines"
+
+  public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
+    ["user", "exercise", "t", "value"]
+  }
+
+  /// A row per point of each line.
+  ///
+  /// - Complexity: O(*p*) for *p* points.
+  public func appendTableRows(to rows: inout TableRows, trend: Bool) {
+    for line in lines {
+      for point in line.points {
+        rows.text(user)
+        rows.text(line.exercise)
+        rows.instant(point.t)
+        rows.number(point.v)
+        rows.endRow()
+      }
+    }
+  }
+}

@@ -230,3 +230,23 @@ extension StreakOutput.Period: OutputWritable {
     writer.endObject()
   }
 }
+
+extension StreakOutput: ChartKindWordedInUnits {
+  public static let kindName = "streak"
+
+  public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
+    ["user", "date", "start", "end", "partial", "value", "met"]
+  }
+
+  /// A row per period.
+  ///
+  /// - Complexity: O(*p*) for *p* periods.
+  public func appendTableRows(to rows: inout TableRows, trend: Bool) {
+    for period in periods {
+      rows.period(user: user, id: period.id, start: period.start, end: period.end, partial: period.partial)
+      rows.number(period.value)
+      rows.bool(period.met)
+      rows.endRow()
+    }
+  }
+}

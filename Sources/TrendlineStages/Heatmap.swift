@@ -75,7 +75,7 @@ extension Heatmap: SessionChartStage {
     "Distinct sessions and an intensity per catalog muscle group for the latest periods (SPEC 5)."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output = "heatmap"
+  public static let output: any ChartKind.Type = HeatmapOutput.self
 
   /// `{"period": "week", "periods": 4}`.
   ///
@@ -103,7 +103,7 @@ extension Heatmap: SessionChartStage {
   ///
   /// - Complexity: that of ``apply(_:catalog:calendar:asOf:user:chart:)``.
   public func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
-    .heatmap(
+    ChartOutput(
       apply(
         sessions, catalog: context.catalog, calendar: context.calendar, asOf: context.asOf, user: context.user,
         chart: context.chart))

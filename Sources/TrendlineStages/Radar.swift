@@ -107,7 +107,7 @@ extension Radar: SessionChartStage {
     "Distinct sessions per fixed axis of muscle groups for the latest periods; axes must cover the catalog (SPEC 5)."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output = "radar"
+  public static let output: any ChartKind.Type = RadarOutput.self
   static let parameterKeys = ["period", "periods", "axes", "excluded"]
   static let axisKeys = ["id", "label", "muscleGroupIds"]
 
@@ -179,6 +179,7 @@ extension Radar: SessionChartStage {
   ///
   /// - Complexity: that of ``apply(_:calendar:asOf:user:chart:)``.
   public func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
-    .radar(apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
+    ChartOutput(
+      apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
 }

@@ -47,7 +47,7 @@ extension Records: SessionChartStage {
     "Personal records per exercise: best top set, e1RM and reps at each weight, and when each was set."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output = "records"
+  public static let output: any ChartKind.Type = RecordsOutput.self
 
   /// `{}`: the stage has no parameters.
   ///
@@ -62,6 +62,7 @@ extension Records: SessionChartStage {
   ///
   /// - Complexity: that of ``apply(_:calendar:asOf:user:chart:)``.
   public func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
-    .records(apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
+    ChartOutput(
+      apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
 }

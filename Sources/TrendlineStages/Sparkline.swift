@@ -108,7 +108,7 @@ extension Sparkline: SessionChartStage {
     "One line per exercise, a point per session, over a window of days ending at as-of (SPEC 5)."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output = "sparklines"
+  public static let output: any ChartKind.Type = SparklinesOutput.self
   /// Ten years: a sparkline wider than the history Trendline reads is a typo.
   public static let maxWindowDays = 3660
 
@@ -138,7 +138,7 @@ extension Sparkline: SessionChartStage {
   ///
   /// - Complexity: that of ``apply(_:calendar:asOf:user:chart:)``.
   public func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput {
-    .sparklines(
+    ChartOutput(
       apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
 }

@@ -129,14 +129,14 @@ public protocol SeriesStage: StageUnit {
 
 /// Sessions → a chart of its own schema.
 public protocol SessionChartStage: StageUnit {
-  /// What the output is called in `validate`: `radar`, `heatmap`, `sparklines`, …
-  static var output: String { get }
+  /// The kind of output it makes (its name in `validate` is ``ChartKind/kindName``).
+  static var output: any ChartKind.Type { get }
   func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput
 }
 
 /// Buckets → a chart of its own schema.
 public protocol SeriesChartStage: StageUnit {
-  /// What the output is called in `validate`.
-  static var output: String { get }
+  /// The kind of output it makes.
+  static var output: any ChartKind.Type { get }
   func apply(_ series: BucketedSeries, in context: ChartContext) -> ChartOutput
 }

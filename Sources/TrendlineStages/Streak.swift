@@ -80,7 +80,7 @@ extension Streak: SeriesChartStage {
     "Current and longest run of periods meeting a target (e.g. 2 sessions a week), and the share met."
   public static let reads: [StageData] = [.buckets, .trend]
   public static let produces = StageData.chart
-  public static let output = "streak"
+  public static let output: any ChartKind.Type = StreakOutput.self
 
   /// `{"measure": "sessions", "atLeast": 2}`, `atLeast` optional; the measure must be one the
   /// chart's bucket counts.
@@ -110,6 +110,6 @@ extension Streak: SeriesChartStage {
   ///
   /// - Complexity: that of ``apply(_:user:chart:calendar:)``.
   public func apply(_ series: BucketedSeries, in context: ChartContext) -> ChartOutput {
-    .streak(apply(series, user: context.user, chart: context.chart, calendar: context.calendar))
+    ChartOutput(apply(series, user: context.user, chart: context.chart, calendar: context.calendar))
   }
 }

@@ -52,7 +52,7 @@ import _TrendlineTestSupport
   /// `users/<user>/<chart>.json` of `pipeline`'s run, a series.
   func series(_ pipeline: String, _ user: String, _ chart: String) throws -> SeriesOutput {
     let url = try output(pipeline).appendingPathComponent("users/\(user)/\(chart).json")
-    guard case .user(.series(let output)) = try decode(url) else {
+    guard case .user(let chart1) = try decode(url), let output = chart1.content as? SeriesOutput else {
       throw NotASeries(path: url.path)
     }
     return output
@@ -65,12 +65,7 @@ import _TrendlineTestSupport
     for url in files {
       do {
         switch try decode(url) {
-        case .user(.series): kinds["series", default: 0] += 1
-        case .user(.radar): kinds["radar", default: 0] += 1
-        case .user(.heatmap): kinds["heatmap", default: 0] += 1
-        case .user(.sparklines): kinds["sparklines", default: 0] += 1
-        case .user(.records): kinds["records", default: 0] += 1
-        case .user(.streak): kinds["streak", default: 0] += 1
+        case .user(let chart): kinds[type(of: chart.content).kindName, default: 0] += 1
         case .cohort(.series): kinds["cohort-series", default: 0] += 1
         case .cohort(.radar): kinds["cohort-radar", default: 0] += 1
         }
@@ -192,7 +187,7 @@ import _TrendlineTestSupport
   @Test func everySeriesGivesItsMarksAsWritten() throws {
     var checked = 0
     for url in try outputFiles() {
-      guard case .user(.series(let output)) = try decode(url) else { continue }
+      guard case .user(let chart2) = try decode(url), let output = chart2.content as? SeriesOutput else { continue }
       let buckets = Dictionary(uniqueKeysWithValues: output.buckets.map { ($0.id, $0) })
       for measure in output.measures {
         for count in YAxis.labelCounts {
@@ -264,7 +259,9 @@ extension ChartMarksTests {
   /// November), so five rings need 4 steps of at least 1.5, a whole 2: 0 … 8; three need 2 of
   /// 3: 0 … 6.
   @Test func lenaRadarByHand() throws {
-    guard case .user(.radar(let output)) = try file("overview", "lena", "muscle-balance") else {
+    guard case .user(let chart3) = try file("overview", "lena", "muscle-balance"),
+      let output = chart3.content as? RadarOutput
+    else {
       throw NotASeries(path: "muscle-balance")
     }
     let marks = try #require(RadarMarks(output, labelCount: 5))
@@ -284,7 +281,9 @@ extension ChartMarksTests {
   /// Lena's weekly heat map: one session a week at most per group, and none yet in the week of
   /// as-of, so the body figure opens on the week of 23 November.
   @Test func lenaHeatmapByHand() throws {
-    guard case .user(.heatmap(let output)) = try file("overview", "lena", "muscle-heatmap") else {
+    guard case .user(let chart4) = try file("overview", "lena", "muscle-heatmap"),
+      let output = chart4.content as? HeatmapOutput
+    else {
       throw NotASeries(path: "muscle-heatmap")
     }
     let marks = HeatmapMarks(output)
@@ -299,7 +298,9 @@ extension ChartMarksTests {
   /// Lena's top sets over 91 days, in kilograms: a plank and pull-ups carry no load and are said,
   /// not drawn; bench press 45 … 50 kg spans 5, less than a fifth of 50 (10), so 10 about 47.5.
   @Test func lenaSparklinesByHand() throws {
-    guard case .user(.sparklines(let output)) = try file("overview", "lena", "exercise-trends") else {
+    guard case .user(let chart5) = try file("overview", "lena", "exercise-trends"),
+      let output = chart5.content as? SparklinesOutput
+    else {
       throw NotASeries(path: "exercise-trends")
     }
     let marks = SparklineMarks(output)
@@ -318,8 +319,9 @@ extension ChartMarksTests {
 
   /// Lena's records and her streak of two sessions a week.
   @Test func lenaRecordsAndStreakByHand() throws {
-    guard case .user(.records(let records)) = try file("lifts", "lena", "big-three-records"),
-      case .user(.streak(let streak)) = try file("lifts", "lena", "twice-a-week")
+    guard case .user(let chart6) = try file("lifts", "lena", "big-three-records"),
+      let records = chart6.content as? RecordsOutput,
+      case .user(let chart7) = try file("lifts", "lena", "twice-a-week"), let streak = chart7.content as? StreakOutput
     else { throw NotASeries(path: "big-three-records") }
     let rows = RecordsMarks(records).rows
     #expect(rows.map(\.exercise) == ["Bench Press (Barbell)", "Deadlift (Barbell)", "Squat (Barbell)"])
@@ -345,7 +347,7 @@ extension ChartMarksTests {
   /// row of Monday 23 November, the Monday week holding its start, and is drawn at that row.
   @Test func ethanOverTheCohortByHand() throws {
     guard case .cohort(.series(let cohort)) = try file("lifts", nil, "leg-sets"),
-      case .user(.series(let ethan)) = try file("lifts", "ethan", "leg-sets")
+      case .user(let chart8) = try file("lifts", "ethan", "leg-sets"), let ethan = chart8.content as? SeriesOutput
     else { throw NotASeries(path: "leg-sets") }
     let marks = try #require(CohortSeriesMarks(cohort, user: ethan, measure: .sets, labelCount: 5))
     #expect(
@@ -363,8 +365,8 @@ extension ChartMarksTests {
     var compared: [(String, SeriesOutput)] = []
     for url in try outputFiles() {
       let context = url.path
-      switch try decode(url) {
-      case .user(.radar(let output)):
+      switch try decode(url).content {
+      case let output as RadarOutput:
         checked["radar", default: 0] += 1
         #expect(output.axisAngles.count == output.axes.count, "\(context)")
         for count in YAxis.labelCounts {
@@ -376,7 +378,7 @@ extension ChartMarksTests {
           #expect(marks.polygons.allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
           #expect(marks.spokes.map(\.id) == output.axes.map(\.id), "\(context)")
         }
-      case .user(.heatmap(let output)):
+      case let output as HeatmapOutput:
         checked["heatmap", default: 0] += 1
         let marks = HeatmapMarks(output)
         #expect(marks.cells.count == output.periods.reduce(0) { $0 + $1.groups.count }, "\(context)")
@@ -384,7 +386,7 @@ extension ChartMarksTests {
         #expect(marks.cells.contains { $0.sessions == marks.largest } || output.periods.isEmpty, "\(context)")
         #expect(marks.shownPeriod != nil || output.periods.isEmpty, "\(context)")
         #expect(marks.periods.allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
-      case .user(.sparklines(let output)):
+      case let output as SparklinesOutput:
         checked["sparklines", default: 0] += 1
         let marks = SparklineMarks(output)
         for (line, written) in zip(marks.lines, output.lines) {
@@ -393,7 +395,7 @@ extension ChartMarksTests {
           guard let domain = line.yDomain else { continue }
           #expect(line.points.allSatisfy { domain.contains($0.y) && marks.xDomain.contains($0.x) }, "\(context)")
         }
-      case .user(.records(let output)):
+      case let output as RecordsOutput:
         checked["records", default: 0] += 1
         let marks = RecordsMarks(output)
         #expect(marks.rows.map(\.accessibilityLabel) == output.exercises.map(\.label), "\(context)")
@@ -401,12 +403,12 @@ extension ChartMarksTests {
           marks.rows.flatMap(\.records).map(\.accessibilityLabel)
             == output.exercises.flatMap { $0.records.map(\.label) }, "\(context)")
         #expect(marks.rows.flatMap(\.records).allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
-      case .user(.streak(let output)):
+      case let output as StreakOutput:
         checked["streak", default: 0] += 1
         let marks = StreakMarks(output)
         #expect(marks.squares.map(\.accessibilityLabel) == output.periods.map(\.label), "\(context)")
         #expect(marks.accessibilityLabel == output.label && !output.label.isEmpty, "\(context)")
-      case .user(.series(let output)):
+      case let output as SeriesOutput:
         if output.cohortRank != nil {
           compared.append(
             (
@@ -414,10 +416,10 @@ extension ChartMarksTests {
                 .deletingLastPathComponent().lastPathComponent + "/" + output.chart, output
             ))
         }
-      case .cohort(.series(let output)):
+      case let output as CohortSeriesOutput:
         let run = url.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
         cohorts[run + "/" + output.chart] = output
-      case .cohort(.radar(let output)):
+      case let output as CohortRadarOutput:
         checked["cohort-radar", default: 0] += 1
         for count in YAxis.labelCounts {
           let marks = try #require(CohortRadarMarks(output, labelCount: count), "\(context)")
@@ -430,6 +432,7 @@ extension ChartMarksTests {
             "\(context)")
           #expect(marks.spokes.allSatisfy { !$0.accessibilityLabel.isEmpty }, "\(context)")
         }
+      default: break
       }
     }
     // A compared user's every bucket names a row of the cohort's file, or none where it has none.
@@ -466,4 +469,15 @@ private struct NotASeries: Error {
 /// An RFC 3339 instant written in a test.
 private func instant(_ text: String) -> Date {
   ISO8601DateFormatter().date(from: text)!
+}
+
+extension OutputFile {
+  /// The output the file holds, of whichever type its schema names.
+  var content: Any {
+    switch self {
+    case .user(let chart): return chart.content
+    case .cohort(.series(let output)): return output
+    case .cohort(.radar(let output)): return output
+    }
+  }
 }

@@ -154,7 +154,7 @@ import TrendlineSchema
     #expect(svg.contains("Week of 16 Nov 2026: Chest 2."))
     let page = HTMLReport.userPage(
       .init(
-        user: "ingrid", timeZone: TimeZone(identifier: oslo)!, asOf: asOf, charts: [.user(.heatmap(heatmap))],
+        user: "ingrid", timeZone: TimeZone(identifier: oslo)!, asOf: asOf, charts: [.user(ChartOutput(heatmap))],
         sessions: [], notes: []))
     #expect(page.contains("data-period=\"2026-11-16\" aria-pressed=\"true\""))
     #expect(page.contains("data-period=\"2026-11-23\" aria-pressed=\"false\""))
@@ -189,7 +189,7 @@ import TrendlineSchema
     let page = HTMLReport.userPage(
       .init(
         user: "ingrid", timeZone: TimeZone(identifier: oslo)!, asOf: asOf,
-        charts: [.user(.heatmap(heatmapFixture())), .user(.radar(radarFixture()))], sessions: [], notes: []))
+        charts: [.user(ChartOutput(heatmapFixture())), .user(ChartOutput(radarFixture()))], sessions: [], notes: []))
     let body = try! #require(page.range(of: "class=\"tl-chart tl-body\""))
     let grid = try! #require(page.range(of: "class=\"tl-chart tl-heatmap\""))
     #expect(body.lowerBound < grid.lowerBound)
@@ -212,9 +212,9 @@ import TrendlineSchema
     let series = SVGRenderer.render(allCharts[0])
     #expect(series.contains("aria-label=\"Week of 23 Nov 2026 (so far): sessions 3\""))
     #expect(series.contains("aria-label=\"Week of 9 Nov 2026: volume 4\u{2009}000 kg\""))
-    let heatmap = SVGRenderer.render(.user(.heatmap(heatmapFixture())))
+    let heatmap = SVGRenderer.render(.user(ChartOutput(heatmapFixture())))
     #expect(heatmap.contains("aria-label=\"Biceps, Week of 16 Nov 2026: 0 sessions\""))
-    let radar = SVGRenderer.render(.user(.radar(radarFixture())))
+    let radar = SVGRenderer.render(.user(ChartOutput(radarFixture())))
     #expect(
       radar.contains(
         "aria-label=\"Nov 2026 (so far): Back 2, Glutes 2, Hamstrings 1, Quadriceps 1, Biceps 0, Triceps 0, "
@@ -227,7 +227,7 @@ import TrendlineSchema
     output.lines.append(.init(exercise: "Plank", points: [.init(t: Date(epochSeconds: 1_795_000_000), v: 0)]))
     let page = HTMLReport.userPage(
       .init(
-        user: "ingrid", timeZone: TimeZone(identifier: oslo)!, asOf: asOf, charts: [.user(.sparklines(output))],
+        user: "ingrid", timeZone: TimeZone(identifier: oslo)!, asOf: asOf, charts: [.user(ChartOutput(output))],
         sessions: [], notes: []))
     #expect(page.contains("<th scope=\"row\">Plank</th><td>1</td><td>–</td><td>–</td><td>–</td>"))
     #expect(!page.contains("<td>0 kg</td>"))

@@ -160,15 +160,15 @@ func cohortRadarFixture() -> CohortRadarOutput {
 
 let allCharts: [ChartDocument] = [
   .user(
-    .series(
+    ChartOutput(
       seriesFixture(
         bands: ValueBands(
           measure: .sessions,
           levels: [.init(from: 0, label: "Rest"), .init(from: 1, label: "Light"), .init(from: 3, label: "Regular")])))
   ),
-  .user(.radar(radarFixture())), .user(.sparklines(sparklinesFixture())), .user(.heatmap(heatmapFixture())),
+  .user(ChartOutput(radarFixture())), .user(ChartOutput(sparklinesFixture())), .user(ChartOutput(heatmapFixture())),
   .cohort(.series(cohortFixture()), user: seriesFixture()), .cohort(.radar(cohortRadarFixture())),
-  .user(.records(recordsFixture())), .user(.streak(streakFixture())),
+  .user(ChartOutput(recordsFixture())), .user(ChartOutput(streakFixture())),
 ]
 
 // MARK: XML
@@ -245,7 +245,7 @@ struct XMLError: Error, CustomStringConvertible {
   }
 
   @Test func trendIsADashedOrangeLine() throws {
-    let trend = try parseXML(SVGRenderer.render(.user(.series(seriesFixture())))).filter {
+    let trend = try parseXML(SVGRenderer.render(.user(ChartOutput(seriesFixture())))).filter {
       $0.attributes["class"] == "tl-trend"
     }
     #expect(trend.count == 2)
@@ -282,11 +282,12 @@ struct XMLError: Error, CustomStringConvertible {
     let evil = "<script>alert(1)</script>"
     let charts: [ChartDocument] = [
       .user(
-        .series(seriesFixture(user: evil, bands: ValueBands(measure: .sessions, levels: [.init(from: 0, label: evil)])))
+        ChartOutput(
+          seriesFixture(user: evil, bands: ValueBands(measure: .sessions, levels: [.init(from: 0, label: evil)])))
       ),
-      .user(.radar(radarFixture(label: evil))), .user(.sparklines(sparklinesFixture(exercise: evil))),
+      .user(ChartOutput(radarFixture(label: evil))), .user(ChartOutput(sparklinesFixture(exercise: evil))),
       .cohort(.series(cohortFixture(rankedUser: evil)), user: seriesFixture(user: evil)),
-      .user(.records(recordsFixture(exercise: evil))),
+      .user(ChartOutput(recordsFixture(exercise: evil))),
     ]
     for chart in charts {
       let svg = SVGRenderer.render(chart)

@@ -115,7 +115,7 @@ import TrendlineSchema
       ])
     let page = HTMLReport.UserPage(
       user: "ethan", timeZone: TimeZone(identifier: "Europe/Oslo")!, asOf: Date(epochSeconds: 1_794_900_000),
-      units: Self.imperial, charts: [.user(.series(series(Self.imperial)))], sessions: [session], notes: [])
+      units: Self.imperial, charts: [.user(ChartOutput(series(Self.imperial)))], sessions: [session], notes: [])
     let html = HTMLReport.userPage(page)
     #expect(html.contains(" · weights in lb, distances in mi</p>"))
     // The series' table: the week and its average.

@@ -18,8 +18,8 @@ import TrendlineSchema
     #expect(OutputFixtures.records.exercises[1].label == "Plank: top set – · e1RM – · 0 records")
     // In pounds: 102.5 kg ÷ 0.45359237 = 225.97 lb, 100 kg = 220.46 lb, 80 kg = 176.37 lb.
     guard
-      case .records(let pounds) = ChartOutput.records(OutputFixtures.records).with(
-        units: Units(weight: .lb, distance: .mi))
+      let pounds = ChartOutput(OutputFixtures.records).with(units: Units(weight: .lb, distance: .mi)).content
+        as? RecordsOutput
     else { return #expect(Bool(false)) }
     #expect(pounds.exercises[0].records[0].label == "Bench Press: top set 226 lb on 3 Nov 2026, up from 220.5 lb")
     #expect(pounds.exercises[0].records[2].label == "Bench Press: 8 reps at 176.4 lb on 3 Nov 2026, up from 6")

@@ -105,8 +105,8 @@ import TrendlineStages
     #expect(plank.yDomain == nil && plank.latestLabel == nil)
     #expect(plank.label == "Plank: no load recorded, 2 sessions in the window")
     // In pounds: 16 kg = 35.27396195 lb, shown to a tenth.
-    let pounds = ChartOutput.sparklines(output).with(units: Units(weight: .lb, distance: .km))
-    guard case .sparklines(let shown) = pounds else { return #expect(Bool(false)) }
+    let pounds = ChartOutput(output).with(units: Units(weight: .lb, distance: .km))
+    guard let shown = pounds.content as? SparklinesOutput else { return #expect(Bool(false)) }
     #expect(shown.lines[0].latestLabel == "35.3 lb")
     #expect(shown.lines[0].label == "Curl: latest 35.3 lb, 2 sessions in the window")
     #expect(shown.lines[0].yDomain == curl.yDomain)
