@@ -7,12 +7,6 @@ public struct PlotRect: Sendable, Equatable {
   public var y: Double
   public var width: Double
   public var height: Double
-  public init(x: Double, y: Double, width: Double, height: Double) {
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
-  }
   public var maxX: Double { x + width }
   public var maxY: Double { y + height }
 }

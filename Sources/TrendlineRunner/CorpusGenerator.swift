@@ -177,21 +177,22 @@ public struct CorpusGenerator: Sendable {
     func localStart(_ t: CivilDateTime) -> String {
       "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00"
     }
+    /// Strong's `Set Order`: `W` for a warm-up, else the working sets counted from 1.
+    func setOrders(_ sets: [GeneratedSet]) -> [String] {
+      var order = 0
+      return sets.map { set in
+        guard !set.warmup else { return "W" }
+        order += 1
+        return String(order)
+      }
+    }
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     var out = ""
     switch format {
     case .strongComma:
       out = "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE\n"
       for session in sessions {
-        var order = 0
-        for set in session.sets {
-          let setOrder =
-            set.warmup
-            ? "W"
-            : {
-              order += 1
-              return String(order)
-            }()
+        for (set, setOrder) in zip(session.sets, setOrders(session.sets)) {
           out += "\(stamp(session.local)),\"\(session.name)\",\(session.minutes)m,\"\(set.exercise)\",\(setOrder),"
           out += "\(number(set.weight)).0,\(set.reps),0,0,,,\n"
         }
@@ -202,15 +203,7 @@ public struct CorpusGenerator: Sendable {
         "\"Workout #\";\"Date\";\"Workout Name\";\"Duration (sec)\";\"Exercise Name\";\"Set Order\";\"Weight (kg)\";"
         + "\"Reps\";\"RPE\";\"Distance (meters)\";\"Seconds\";\"Notes\";\"Workout Notes\"\n"
       for (ordinal, session) in sessions.enumerated() {
-        var order = 0
-        for set in session.sets {
-          let setOrder =
-            set.warmup
-            ? "W"
-            : {
-              order += 1
-              return String(order)
-            }()
+        for (set, setOrder) in zip(session.sets, setOrders(session.sets)) {
           out += "\"\(ordinal + 1)\";\"\(stamp(session.local))\";\"\(session.name)\";\"\(session.minutes * 60)\";"
           out += "\"\(set.exercise)\";\"\(setOrder)\";\"\(set.weight)\";\"\(set.reps)\";\"\";\"\";\"\";\"\";\"\"\n"
         }

@@ -536,9 +536,7 @@ public enum Merger {
   /// (20, 30, 40 users). Paths are compared resolved (links followed) and standardized.
   static func checkOutput(_ output: URL, partials: [URL], protected: [URL]) throws(Failure) {
     let out = OutputSweep.resolved(output)
-    func inside(_ path: String, _ folder: String) -> Bool {
-      path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
-    }
+    let inside = OutputSweep.isInside
     for folder in protected where inside(out, OutputSweep.resolved(folder)) {
       throw .outputOverlapsPartial(output: output.path, partial: folder.path)
     }

@@ -296,6 +296,14 @@ enum OutputSweep {
     return path
   }
 
+  /// Whether `path` is `folder` or below it, both ``resolved(_:)``: every check of one folder
+  /// inside another (input, output, cache, partials) asks this, so they agree at `/` too.
+  ///
+  /// - Complexity: O(*n*) in the length of the paths.
+  static func isInside(_ path: String, _ folder: String) -> Bool {
+    path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+  }
+
   /// ``resolved(_:)`` as a folder's URL: the output folder a run or a merge writes through.
   static func resolvedFolder(_ url: URL) -> URL {
     URL(fileURLWithPath: resolved(url), isDirectory: true)

@@ -266,14 +266,18 @@ public enum Publisher {
     return text + "# EOF\n"
   }
 
-  static let recordHeader =
-    "night,as_of,published_at,users,users_ok,users_failed,rows_read,rows_accepted,rows_rejected,rows_duplicate,"
-    + "rows_ignored,rows_repaired,sessions,entries_skipped,started_at,finished_at,written_bytes,written_files\n"
+  static let recordHeader = String(
+    decoding: TableRows.header([
+      "night", "as_of", "published_at", "users", "users_ok", "users_failed", "rows_read", "rows_accepted",
+      "rows_rejected", "rows_duplicate", "rows_ignored", "rows_repaired", "sessions", "entries_skipped", "started_at",
+      "finished_at", "written_bytes", "written_files",
+    ]), as: UTF8.self)
 
   /// `nights.csv` with the night's row added, replacing the row of an earlier publishing of the
   /// same night, rows in night order. Every cell is a number, a night's name, an as-of or a
   /// time Trendline formats itself (the manifest's are parsed and written again), none of which
-  /// starts with a formula character or holds a comma.
+  /// starts with a formula character or holds a comma; the new row is written by ``TableRows``,
+  /// the one CSV writer, all the same.
   ///
   /// - Throws: ``Failure`` when the file exists but cannot be read as UTF-8: it is a record of
   ///   every night, never overwritten with one row.
@@ -298,14 +302,21 @@ public enum Publisher {
     }
     let checked = try times(of: manifest, in: root + "/nights/" + night)
     let totals = manifest.totals
-    let cells: [String] = [
-      night, checked.asOf, Runner.timestamp(now), "\(totals.users)", "\(totals.usersOK)", "\(totals.usersFailed)",
-      "\(totals.rows.read)", "\(totals.rows.accepted)", "\(totals.rows.rejected)", "\(totals.rows.duplicate)",
-      "\(totals.rows.ignored)", "\(totals.rows.repaired)", "\(totals.sessions)", "\(manifest.faultyEntries.count)",
-      Runner.timestamp(Date(timeIntervalSince1970: Double(checked.started))),
-      Runner.timestamp(Date(timeIntervalSince1970: Double(checked.finished))), "\(written.bytes)", "\(written.files)",
-    ]
-    rows[night] = cells.joined(separator: ",")
+    // Written by the one CSV writer, though no cell here needs quoting or defusing: a cell that
+    // one day does gets it.
+    var row = TableRows()
+    for text in [night, checked.asOf, Runner.timestamp(now)] { row.text(text) }
+    for count in [
+      totals.users, totals.usersOK, totals.usersFailed, totals.rows.read, totals.rows.accepted, totals.rows.rejected,
+      totals.rows.duplicate, totals.rows.ignored, totals.rows.repaired, totals.sessions, manifest.faultyEntries.count,
+    ] {
+      row.number(count)
+    }
+    row.text(Runner.timestamp(Date(timeIntervalSince1970: Double(checked.started))))
+    row.text(Runner.timestamp(Date(timeIntervalSince1970: Double(checked.finished))))
+    row.number(written.bytes)
+    row.number(written.files)
+    rows[night] = String(decoding: row.bytes, as: UTF8.self)  // without its line end, as the rows read are
     let sorted = rows.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     return recordHeader + sorted.map { rows[$0]! + "\n" }.joined()
   }

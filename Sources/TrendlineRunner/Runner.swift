@@ -443,10 +443,7 @@ public enum Runner {
     }
     if let failure = writeFailure.withLock({ $0 }) {
       let inCache =
-        options.cache.map { cache in
-          let folder = OutputSweep.resolved(cache)
-          return failure.path == folder || failure.path.hasPrefix(folder + "/")
-        } ?? false
+        options.cache.map { OutputSweep.isInside(failure.path, OutputSweep.resolved($0)) } ?? false
       throw inCache ? .cache(failure) : .output(failure)
     }
     // Snapshots are finished side by side, a worker each: a finish is mostly one thread's work
@@ -640,7 +637,7 @@ public enum Runner {
   /// A backfill's output folder (`backfill`) holds `as_of=<date>/` folders, each checked as
   /// an output folder of its own when the backfill writes it.
   static func checkFolders(input: URL, output: URL, cache: URL?, backfill: Bool = false) throws(RunFailure) {
-    func isInside(_ inner: String, _ outer: String) -> Bool { inner == outer || inner.hasPrefix(outer + "/") }
+    let isInside = OutputSweep.isInside
     let inputPath = OutputSweep.resolved(input)
     let outputPath = OutputSweep.resolved(output)
     if isInside(outputPath, inputPath) {

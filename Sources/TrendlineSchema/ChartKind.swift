@@ -16,12 +16,9 @@ public protocol ChartKind: Sendable, Equatable, Decodable, OutputWritable {
   /// with their trends when it is smoothed (`trend`), and the other kinds ignore both.
   static func tableColumns(measures: [Measure], trend: Bool) -> [String]
 
-  /// The chart's name from the pipeline file.
-  var chart: String { get }
-  /// The user the chart is of.
-  var user: String { get }
-  /// The units everything drawn from the output shows values in (SPEC 10.8).
-  var units: Units { get set }
+  /// `schema, user, chart, timeZone, units, asOf`: what every user output starts with, declared,
+  /// decoded and written once, and read through the properties below.
+  var header: UserChartHeader { get set }
 
   /// The same output stating `units`. Stages compute in kilograms and metres and never see a
   /// person's units, so the one place that runs a chart stamps them on what it made; a kind
@@ -34,6 +31,43 @@ public protocol ChartKind: Sendable, Equatable, Decodable, OutputWritable {
 }
 
 extension ChartKind {
+  /// The output's schema id, as its file states it.
+  public var schema: String {
+    get { header.schema }
+    set { header.schema = newValue }
+  }
+
+  /// The user the chart is of.
+  public var user: String {
+    get { header.user }
+    set { header.user = newValue }
+  }
+
+  /// The chart's name from the pipeline file.
+  public var chart: String {
+    get { header.chart }
+    set { header.chart = newValue }
+  }
+
+  /// The zone identifier every instant of the output was computed in (`Europe/Oslo`).
+  public var timeZone: String {
+    get { header.timeZone }
+    set { header.timeZone = newValue }
+  }
+
+  /// The units everything drawn from the output shows values in; the numbers stay in kilograms,
+  /// metres and seconds (SPEC 10.8).
+  public var units: Units {
+    get { header.units }
+    set { header.units = newValue }
+  }
+
+  /// The last instant the chart counts.
+  public var asOf: Date {
+    get { header.asOf }
+    set { header.asOf = newValue }
+  }
+
   /// The output with `units` set and nothing else changed: right for a kind whose numbers stay
   /// in kilograms and metres and whose words hold no value.
   ///
@@ -87,5 +121,42 @@ public enum ChartKinds {
   /// - Complexity: O(*k*) for *k* kinds.
   public static func kind(schema: String) -> (any ChartKind.Type)? {
     all.first { $0.schemaID == schema }
+  }
+}
+
+/// `schema, user, chart, timeZone, units, asOf`: the head of every user output (SPEC 7, 10.8).
+public struct UserChartHeader: Sendable, Equatable {
+  public var schema: String
+  public var user: String
+  public var chart: String
+  public var timeZone: String
+  public var units: Units
+  public var asOf: Date
+
+  public init(schema: String, user: String, chart: String, timeZone: String, units: Units, asOf: Date) {
+    self.schema = schema
+    self.user = user
+    self.chart = chart
+    self.timeZone = timeZone
+    self.units = units
+    self.asOf = asOf
+  }
+
+  private enum CodingKeys: String, CodingKey { case schema, user, chart, timeZone, units, asOf }
+
+  /// Decodes the head of an output of schema `expected`, checking the schema first
+  /// (``decodeSchema(_:key:expected:)``), so a radar file decoded as a series fails naming both.
+  /// `units` is ``Units/metric`` when absent, as in every file written before outputs stated
+  /// their units (they were all drawn in kilograms and kilometres).
+  ///
+  /// - Complexity: O(1).
+  init(from decoder: any Decoder, schema expected: String) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schema = try decodeSchema(c, key: .schema, expected: expected)
+    user = try c.decode(String.self, forKey: .user)
+    chart = try c.decode(String.self, forKey: .chart)
+    timeZone = try c.decode(String.self, forKey: .timeZone)
+    units = try c.decodeIfPresent(Units.self, forKey: .units) ?? .metric
+    asOf = try c.decode(Date.self, forKey: .asOf)
   }
 }

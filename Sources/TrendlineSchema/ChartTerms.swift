@@ -305,39 +305,6 @@ extension PeriodOfOutput {
   }
 }
 
-/// The coding keys every user output starts with, so their decoding is written once.
-protocol UserOutputCodingKey: CodingKey {
-  static var schema: Self { get }
-  static var user: Self { get }
-  static var chart: Self { get }
-  static var timeZone: Self { get }
-  static var asOf: Self { get }
-}
-
-/// `schema, user, chart, timeZone, units, asOf`: the head of every user output (SPEC 7, 10.8).
-enum UserOutputHeader {
-  private enum UnitsKey: String, CodingKey { case units }
-
-  /// The output's `units`; ``Units/metric`` when the key is absent, as in every file written
-  /// before outputs stated their units (they were all drawn in kilograms and kilometres).
-  ///
-  /// Read through a container of its own, so an output's coding keys need not list it.
-  static func units(_ decoder: any Decoder) throws -> Units {
-    try decoder.container(keyedBy: UnitsKey.self).decodeIfPresent(Units.self, forKey: .units) ?? .metric
-  }
-
-  /// Decodes the head, checking the schema first (``decodeSchema(_:key:expected:)``).
-  static func decode<Key: UserOutputCodingKey>(_ c: KeyedDecodingContainer<Key>, schema expected: String) throws
-    -> (schema: String, user: String, chart: String, timeZone: String, asOf: Date)
-  {
-    (
-      try decodeSchema(c, key: .schema, expected: expected), try c.decode(String.self, forKey: .user),
-      try c.decode(String.self, forKey: .chart), try c.decode(String.self, forKey: .timeZone),
-      try c.decode(Date.self, forKey: .asOf)
-    )
-  }
-}
-
 extension Array where Element: PeriodOfOutput {
   /// Each period's `label` written by `readOut(period, granularity, zone)`: every period is
   /// named at the first one's granularity, in the zone named `zone`, as the SVG names them (a

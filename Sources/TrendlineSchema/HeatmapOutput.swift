@@ -46,14 +46,9 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public var schema: String
-  public var user: String
-  public var chart: String
-  public var timeZone: String
-  /// The units everything drawn from this output shows values in; the numbers here stay in
-  /// kilograms, metres and seconds (SPEC 10.8).
-  public var units: Units
-  public var asOf: Date
+  /// `schema, user, chart, timeZone, units, asOf`, as every user output starts (``ChartKind``
+  /// gives each its own property).
+  public var header: UserChartHeader
   /// Oldest first; the last one contains as-of.
   public var periods: [Period]
   /// The largest `sessions` of any group in any period, the count where `intensity` is 1: the
@@ -65,12 +60,8 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
   public var shownPeriod: Int?
 
   public init(user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, periods: [Period]) {
-    self.schema = Self.schemaID
-    self.user = user
-    self.chart = chart
-    self.timeZone = timeZone
-    self.units = units
-    self.asOf = asOf
+    self.header = UserChartHeader(
+      schema: Self.schemaID, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     self.periods = periods
     self.largest = 0
     self = withDerivedFields()
@@ -92,15 +83,12 @@ public struct HeatmapOutput: Decodable, Sendable, Equatable {
     return output
   }
 
-  enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, periods, largest, shownPeriod
-  }
+  enum CodingKeys: String, CodingKey { case periods, largest, shownPeriod }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
-    units = try UserOutputHeader.units(decoder)
-    periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+    header = try UserChartHeader(from: decoder, schema: Self.schemaID)
+    periods = try c.decode([Period].self, forKey: .periods).completed(zone: header.timeZone, asOf: header.asOf)
     // `largest`, `shownPeriod` and the labels were added to `trendline/heatmap@1` later: an older
     // file's are worked out as a run would write them.
     let largest = try c.decodeAdded(Int.self, forKey: .largest)
@@ -133,8 +121,7 @@ extension HeatmapOutput: OutputWritable {
   ///
   /// - Complexity: O(*p* × *g*), where *p* is the number of periods and *g* of groups.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(
-      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
+    writer.beginUserOutput(header)
     writer.key("periods")
     try writer.array(periods)
     writer.member("largest", largest)

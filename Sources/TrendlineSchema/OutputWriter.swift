@@ -251,17 +251,15 @@ public struct OutputWriter: ~Copyable {
   /// SPEC 7's order: `schema, user, chart, timeZone, units, asOf`. Its own members follow.
   ///
   /// - Complexity: O(*k* + *d*), where *k* is the length of the strings.
-  public mutating func beginUserOutput(
-    schema: String, user: String, chart: String, timeZone: String, units: Units, asOf: Date
-  ) {
+  public mutating func beginUserOutput(_ header: UserChartHeader) {
     beginObject()
-    member("schema", schema)
-    member("user", user)
-    member("chart", chart)
-    member("timeZone", timeZone)
+    member("schema", header.schema)
+    member("user", header.user)
+    member("chart", header.chart)
+    member("timeZone", header.timeZone)
     key("units")
-    units.write(to: &self)
-    member("asOf", asOf)
+    header.units.write(to: &self)
+    member("asOf", header.asOf)
   }
 
   /// An array of values that write themselves.

@@ -65,14 +65,9 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public var schema: String
-  public var user: String
-  public var chart: String
-  public var timeZone: String
-  /// The units everything drawn from this output shows values in; the numbers here stay in
-  /// kilograms, metres and seconds (SPEC 10.8).
-  public var units: Units
-  public var asOf: Date
+  /// `schema, user, chart, timeZone, units, asOf`, as every user output starts (``ChartKind``
+  /// gives each its own property).
+  public var header: UserChartHeader
   public var axes: [Axis]
   /// Oldest first; the last one contains as-of.
   public var periods: [Period]
@@ -96,12 +91,8 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, axes: [Axis], periods: [Period],
     unmappedExercises: [UnmappedExercise]
   ) {
-    self.schema = Self.schemaID
-    self.user = user
-    self.chart = chart
-    self.timeZone = timeZone
-    self.units = units
-    self.asOf = asOf
+    self.header = UserChartHeader(
+      schema: Self.schemaID, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     self.axes = axes
     self.periods = periods
     self.largest = periods.lazy.flatMap(\.counts).max() ?? 0
@@ -128,16 +119,13 @@ public struct RadarOutput: Decodable, Sendable, Equatable {
     return output
   }
 
-  enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, axes, largest, periods, unmappedExercises, axisAngles, rings
-  }
+  enum CodingKeys: String, CodingKey { case axes, largest, periods, unmappedExercises, axisAngles, rings }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
-    units = try UserOutputHeader.units(decoder)
+    header = try UserChartHeader(from: decoder, schema: Self.schemaID)
     axes = try c.decode([Axis].self, forKey: .axes)
-    periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+    periods = try c.decode([Period].self, forKey: .periods).completed(zone: header.timeZone, asOf: header.asOf)
     largest = try c.decodeAdded(Int.self, forKey: .largest) ?? periods.lazy.flatMap(\.counts).max() ?? 0
     unmappedExercises = try c.decode([UnmappedExercise].self, forKey: .unmappedExercises)
     // Added to `trendline/radar@1` later: an older file's are worked out as a run would write them.
@@ -187,8 +175,7 @@ extension RadarOutput: OutputWritable {
   /// - Complexity: O(*p* × *a* + *u*), where *p* is the number of periods, *a* of axes and *u*
   ///   of unmapped exercises.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(
-      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
+    writer.beginUserOutput(header)
     writer.key("axes")
     try writer.array(axes)
     writer.member("largest", largest)

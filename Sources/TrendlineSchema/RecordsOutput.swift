@@ -82,24 +82,15 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public var schema: String
-  public var user: String
-  public var chart: String
-  public var timeZone: String
-  /// The units everything drawn from this output shows values in; the numbers here stay in
-  /// kilograms, metres and seconds (SPEC 10.8).
-  public var units: Units
-  public var asOf: Date
+  /// `schema, user, chart, timeZone, units, asOf`, as every user output starts (``ChartKind``
+  /// gives each its own property).
+  public var header: UserChartHeader
   public var exercises: [Exercise]
 
   public init(user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, exercises: [Exercise])
   {
-    self.schema = Self.schemaID
-    self.user = user
-    self.chart = chart
-    self.timeZone = timeZone
-    self.units = units
-    self.asOf = asOf
+    self.header = UserChartHeader(
+      schema: Self.schemaID, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     self.exercises = exercises
     self = withDerivedFields()
   }
@@ -122,12 +113,11 @@ public struct RecordsOutput: Decodable, Sendable, Equatable {
     return output
   }
 
-  enum CodingKeys: String, UserOutputCodingKey { case schema, user, chart, timeZone, asOf, exercises }
+  enum CodingKeys: String, CodingKey { case exercises }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
-    units = try UserOutputHeader.units(decoder)
+    header = try UserChartHeader(from: decoder, schema: Self.schemaID)
     exercises = try c.decode([Exercise].self, forKey: .exercises)
     // The labels were added to `trendline/records@1` later: an older file's are written here.
     if exercises.contains(where: { $0.label.isEmpty || $0.records.contains { $0.label.isEmpty } }) {
@@ -170,8 +160,7 @@ extension RecordsOutput: OutputWritable {
   ///
   /// - Complexity: O(*r*), where *r* is the number of bests and records.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(
-      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
+    writer.beginUserOutput(header)
     writer.key("exercises")
     try writer.array(exercises)
     writer.endObject()

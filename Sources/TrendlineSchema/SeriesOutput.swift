@@ -78,15 +78,9 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public var schema: String
-  public var user: String
-  public var chart: String
-  /// The zone identifier every instant of this output was computed in (`Europe/Oslo`).
-  public var timeZone: String
-  /// The units everything drawn from this output shows values in; the numbers here stay in
-  /// kilograms, metres and seconds (SPEC 10.8).
-  public var units: Units
-  public var asOf: Date
+  /// `schema, user, chart, timeZone, units, asOf`, as every user output starts (``ChartKind``
+  /// gives each its own property).
+  public var header: UserChartHeader
   public var range: BucketRange
   public var granularity: Granularity
   public var measures: [Measure]
@@ -179,12 +173,8 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     granularity: Granularity, measures: [Measure], domain: Extent?, asOfBucket: Int? = nil,
     yAxis: [Measure: YAxis] = [:], bands: ValueBands? = nil, buckets: [Bucket], average: MeasureValues
   ) {
-    self.schema = Self.schemaID
-    self.user = user
-    self.chart = chart
-    self.timeZone = timeZone
-    self.units = units
-    self.asOf = asOf
+    self.header = UserChartHeader(
+      schema: Self.schemaID, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     self.range = range
     self.granularity = granularity
     self.measures = measures
@@ -197,15 +187,14 @@ public struct SeriesOutput: Decodable, Sendable, Equatable {
     self.average = average
   }
 
-  enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, range, granularity, measures, mark, domain, asOfBucket, yAxis, bands
+  enum CodingKeys: String, CodingKey {
+    case range, granularity, measures, mark, domain, asOfBucket, yAxis, bands
     case buckets, average, recordBuckets, cohortYAxis, cohortRank, segmentRank, cohortRows
   }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
-    units = try UserOutputHeader.units(decoder)
+    header = try UserChartHeader(from: decoder, schema: Self.schemaID)
     range = try c.decode(BucketRange.self, forKey: .range)
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measures = try c.decode([Measure].self, forKey: .measures)
@@ -234,8 +223,7 @@ extension SeriesOutput: OutputWritable {
   ///
   /// - Complexity: O(*b* × *m*), where *b* is the number of buckets and *m* of measures.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(
-      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
+    writer.beginUserOutput(header)
     writer.member("range", range.rawValue)
     writer.member("granularity", granularity.rawValue)
     writer.key("measures")

@@ -97,14 +97,9 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
     value != .reps && points.allSatisfy { $0.v == 0 }
   }
 
-  public var schema: String
-  public var user: String
-  public var chart: String
-  public var timeZone: String
-  /// The units everything drawn from this output shows values in; the numbers here stay in
-  /// kilograms, metres and seconds (SPEC 10.8).
-  public var units: Units
-  public var asOf: Date
+  /// `schema, user, chart, timeZone, units, asOf`, as every user output starts (``ChartKind``
+  /// gives each its own property).
+  public var header: UserChartHeader
   public var value: Value
   public var windowDays: Int
   public var domain: Extent
@@ -115,12 +110,8 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
     user: String, chart: String, timeZone: String, units: Units = .metric, asOf: Date, value: Value, windowDays: Int,
     domain: Extent, lines: [Line]
   ) {
-    self.schema = Self.schemaID
-    self.user = user
-    self.chart = chart
-    self.timeZone = timeZone
-    self.units = units
-    self.asOf = asOf
+    self.header = UserChartHeader(
+      schema: Self.schemaID, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     self.value = value
     self.windowDays = windowDays
     self.domain = domain
@@ -149,14 +140,11 @@ public struct SparklinesOutput: Decodable, Sendable, Equatable {
     return output
   }
 
-  enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, value, windowDays, domain, lines
-  }
+  enum CodingKeys: String, CodingKey { case value, windowDays, domain, lines }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
-    units = try UserOutputHeader.units(decoder)
+    header = try UserChartHeader(from: decoder, schema: Self.schemaID)
     value = try c.decode(Value.self, forKey: .value)
     windowDays = try c.decode(Int.self, forKey: .windowDays)
     domain = try c.decode(Extent.self, forKey: .domain)
@@ -171,8 +159,7 @@ extension SparklinesOutput: OutputWritable {
   ///
   /// - Complexity: O(*p*), where *p* is the number of points.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(
-      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
+    writer.beginUserOutput(header)
     writer.member("value", value.rawValue)
     writer.member("windowDays", windowDays)
     writer.key("domain")

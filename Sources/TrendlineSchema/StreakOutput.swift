@@ -53,14 +53,9 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     }
   }
 
-  public var schema: String
-  public var user: String
-  public var chart: String
-  public var timeZone: String
-  /// The units everything drawn from this output shows values in; the numbers here stay in
-  /// kilograms, metres and seconds (SPEC 10.8).
-  public var units: Units
-  public var asOf: Date
+  /// `schema, user, chart, timeZone, units, asOf`, as every user output starts (``ChartKind``
+  /// gives each its own property).
+  public var header: UserChartHeader
   public var range: BucketRange
   public var granularity: Granularity
   public var measure: Measure
@@ -86,12 +81,8 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     measure: Measure, atLeast: Double, current: Run, longest: Run, complete: Int, met: Int, share: Double?,
     periods: [Period]
   ) {
-    self.schema = Self.schemaID
-    self.user = user
-    self.chart = chart
-    self.timeZone = timeZone
-    self.units = units
-    self.asOf = asOf
+    self.header = UserChartHeader(
+      schema: Self.schemaID, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
     self.range = range
     self.granularity = granularity
     self.measure = measure
@@ -127,15 +118,13 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     return output
   }
 
-  enum CodingKeys: String, UserOutputCodingKey {
-    case schema, user, chart, timeZone, asOf, range, granularity, measure, atLeast, current, longest, complete, met,
-      share, periods, label
+  enum CodingKeys: String, CodingKey {
+    case range, granularity, measure, atLeast, current, longest, complete, met, share, periods, label
   }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    (schema, user, chart, timeZone, asOf) = try UserOutputHeader.decode(c, schema: Self.schemaID)
-    units = try UserOutputHeader.units(decoder)
+    header = try UserChartHeader(from: decoder, schema: Self.schemaID)
     range = try c.decode(BucketRange.self, forKey: .range)
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measure = try c.decode(Measure.self, forKey: .measure)
@@ -145,7 +134,7 @@ public struct StreakOutput: Decodable, Sendable, Equatable {
     complete = try c.decode(Int.self, forKey: .complete)
     met = try c.decode(Int.self, forKey: .met)
     share = try c.decodeIfPresent(Double.self, forKey: .share)
-    periods = try c.decode([Period].self, forKey: .periods).completed(zone: timeZone, asOf: asOf)
+    periods = try c.decode([Period].self, forKey: .periods).completed(zone: header.timeZone, asOf: header.asOf)
     // The labels were added to `trendline/streak@1` later: an older file's are written here.
     label = try c.decodeAdded(String.self, forKey: .label) ?? ""
     if label.isEmpty || periods.contains(where: \.label.isEmpty) { self = withDerivedFields() }
@@ -176,8 +165,7 @@ extension StreakOutput: OutputWritable {
   ///
   /// - Complexity: O(*p*), where *p* is the number of periods.
   public func write(to writer: inout OutputWriter) throws {
-    writer.beginUserOutput(
-      schema: schema, user: user, chart: chart, timeZone: timeZone, units: units, asOf: asOf)
+    writer.beginUserOutput(header)
     writer.member("range", range.rawValue)
     writer.member("granularity", granularity.rawValue)
     writer.member("measure", measure.rawValue)

@@ -52,13 +52,6 @@ public final class CSVReader {
     public var line: Int
     public var column: Int
     public var message: String
-
-    public init(recordLine: Int, line: Int, column: Int, message: String) {
-      self.recordLine = recordLine
-      self.line = line
-      self.column = column
-      self.message = message
-    }
   }
 
   /// The file's bytes, read in place: a pointer, not an array, so that reading a field needs

@@ -1,5 +1,6 @@
 import Testing
-import TrendlineSupport
+
+@testable import TrendlineSupport
 
 /// Line endings the reader must not misread, and the bounds on what one record may cost.
 @Suite struct CSVReaderLimitsTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TrendlineSupport
 import _TrendlineTestSupport
+
+@testable import TrendlineSupport
 
 /// Reads every record of `text`, as strings, with malformed records as their messages.
 private func readAll(_ text: String, delimiter: UInt8? = nil) -> [String] {
