@@ -37,7 +37,7 @@ public struct CivilDateTime: Sendable, Equatable, CustomStringConvertible {
   ///
   /// - Complexity: O(1).
   public init(localSeconds: Int64) {
-    let days = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
+    let days = LocalDay(localSeconds: localSeconds).number
     let secondOfDay = Int(localSeconds - days * 86_400)
     let (year, month, day) = RFC3339.civilDate(fromDays: days)
     self.init(

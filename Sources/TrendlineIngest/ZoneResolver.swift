@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineSchema
 
 /// Turns wall-clock times into instants in one time zone, by the SPEC's rules for the two
 /// hours a year when the wall clock lies.
@@ -29,7 +30,7 @@ public final class ZoneResolver {
   /// - Complexity: O(1) amortized: a dictionary lookup, plus a few `TimeZone` calls the first
   ///   time a day is seen and on transition days.
   public func instant(localSeconds: Int64) -> Int64 {
-    let day = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
+    let day = LocalDay(localSeconds: localSeconds).number
     let cached: Int?
     if let known = offsetByDay[day] {
       cached = known

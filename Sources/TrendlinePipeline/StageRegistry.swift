@@ -34,12 +34,12 @@ public enum StageRegistry {
   ///
   /// - Complexity: O(*s*) for *s* stages.
   public static var reference: String {
-    let width = units.map { $0.key.count }.max() ?? 0
-    return units.map { unit in
+    // Not padded to the longest key: a stage with a longer key would change every line, and the
+    // guide's copy with it.
+    units.map { unit in
       let reads = unit.reads.map(\.rawValue).joined(separator: "|")
-      let key = unit.key + String(repeating: " ", count: width - unit.key.count)
-      return "\(key)  \(reads) → \(unit.produces.rawValue)\(unit.repeatable ? ", repeatable" : "")\n"
-        + String(repeating: " ", count: width + 2) + unit.summary
+      return "\(unit.key): \(reads) → \(unit.produces.rawValue)\(unit.repeatable ? ", repeatable" : "")\n"
+        + "  " + unit.summary
     }.joined(separator: "\n") + "\n"
   }
 }

@@ -172,7 +172,7 @@ public struct CorpusGenerator: Sendable {
     func stamp(_ t: CivilDateTime) -> String {
       "\(t.year)-\(two(t.month))-\(two(t.day)) \(two(t.hour)):\(two(t.minute)):00"
     }
-    func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+    let number = NumberText.text
     /// A local start without an offset, as the native format's `start` may be written.
     func localStart(_ t: CivilDateTime) -> String {
       "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):00"

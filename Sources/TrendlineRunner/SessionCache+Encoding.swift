@@ -471,7 +471,7 @@ struct CacheWriter {
   /// Writes one number in its shortest exact form and returns its tag.
   private mutating func number(_ value: Double) -> UInt8 {
     // 2^53: above it not every whole number is a Double, and below it each converts exactly.
-    let limit = 9_007_199_254_740_992.0
+    let limit = NumberText.exactIntegerLimit
     if value.bitPattern == 0 { return 0 }
     if value.isFinite, value != 0, abs(value) < limit, value == value.rounded(.towardZero) {
       int64(Int64(value))

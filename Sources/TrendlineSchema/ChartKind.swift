@@ -15,6 +15,10 @@ public protocol ChartKind: Sendable, Equatable, Decodable, OutputWritable {
   /// The columns of the chart's table (`tables/<chart>.csv`); a series names its `measures`,
   /// with their trends when it is smoothed (`trend`), and the other kinds ignore both.
   static func tableColumns(measures: [Measure], trend: Bool) -> [String]
+  /// A small output of the kind, declared beside its type: what an app's previews draw without a
+  /// file, and what the tests that check every kind (decoding, tables, drawing) take, so a new
+  /// kind needs no line in them.
+  static var example: Self { get }
 
   /// `schema, user, chart, timeZone, units, asOf`: what every user output starts with, declared,
   /// decoded and written once, and read through the properties below.

@@ -11,8 +11,8 @@ import Foundation
 /// - Instants in UTC, `2025-06-01T22:00:00+00:00`: one offset in a column, so a reader takes it as
 ///   one timestamp type (a user's local offsets differ from user to user). The period's local
 ///   start date, which a user's chart is drawn by, is the `date` column (`2025-06-02`).
-/// - Numbers as JSON writes them: whole values as integers, others in the shortest form that
-///   reads back as the same `Double`; `true`/`false`; an unknown value is an empty field (a
+/// - Numbers as JSON writes them (``NumberText``): whole values as integers, others in the
+///   shortest form that reads back as the same `Double`; `true`/`false`; an unknown value is an empty field (a
 ///   reader's null, never 0).
 /// - The user id is the first field of every user row and needs no quotes (ids are `A–Z a–z
 ///   0–9 . _ -`), so the rows of a user are found, and shards' tables merged, by that field.
@@ -63,11 +63,7 @@ public struct TableRows: Sendable {
   public mutating func number(_ value: Double?) {
     separate()
     guard let value, value.isFinite else { return }
-    if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-      bytes.append(contentsOf: String(Int64(value)).utf8)
-    } else {
-      bytes.append(contentsOf: value.description.utf8)
-    }
+    bytes.append(contentsOf: NumberText.text(value).utf8)
   }
 
   public mutating func number(_ value: Int) {

@@ -165,6 +165,21 @@ extension HeatmapOutput.Group: OutputWritable {
 extension HeatmapOutput: ChartKind {
   public static let kindName = "heatmap"
 
+  /// A small output of this kind: November 2026 in UTC, chest trained three times and the
+  /// lats twice. For an app's previews, and for the tests that check every kind
+  /// (``ChartKind/example``).
+  public static let example = HeatmapOutput(
+    user: "ada", chart: "muscle-heatmap", timeZone: "UTC", asOf: Date(epochSeconds: 1_795_996_799),
+    periods: [
+      Period(
+        id: "2026-11-01", start: Date(epochSeconds: 1_793_491_200), end: Date(epochSeconds: 1_796_083_200),
+        partial: true,
+        groups: [
+          Group(id: 2, name: "Chest", sessions: 3, intensity: 1),
+          Group(id: 9, name: "Latissimus dorsi", sessions: 2, intensity: 2.0 / 3),
+        ])
+    ])
+
   public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
     ["user", "date", "start", "end", "partial", "muscleGroupId", "muscleGroup", "sessions", "intensity"]
   }

@@ -161,7 +161,7 @@ public struct OutputWriter: ~Copyable {
       var text = value.description
       if text.hasSuffix(".0") { text.removeLast(2) }
       buffer.append(text)
-    } else if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+    } else if NumberText.isWhole(value) {
       appendInteger(Int64(value))
     } else {
       // The digits of `"\(value)"`, without making a `String` of them.

@@ -28,8 +28,12 @@ public enum RFC3339 {
 
   /// The local date of `seconds` with a known UTC `offset`.
   static func localDate(seconds: Int64, offset: Int64) -> String {
-    let local = seconds + offset
-    let (year, month, day) = civilDate(fromDays: floorDiv(local, 86_400))
+    LocalDay(instant: seconds, offset: offset).text
+  }
+
+  /// `YYYY-MM-DD` of a civil date, the one writer of ``LocalDay/text``.
+  static func dateText(_ date: (year: Int64, month: Int64, day: Int64)) -> String {
+    let (year, month, day) = date
     guard (0...9999).contains(year) else { return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
     // Written in place: the five strings of padding and joining cost more than the zone look-up.
     return String(unsafeUninitializedCapacity: 10) { buffer in
@@ -74,7 +78,7 @@ public enum RFC3339 {
   static func write(seconds: Int64, offset given: Int64, into text: UnsafeMutablePointer<UInt8>) {
     let offset = given % 60 == 0 ? given : 0
     let local = seconds + offset
-    let days = floorDiv(local, 86_400)
+    let days = LocalDay(localSeconds: local).number
     let secondOfDay = local - days * 86_400
     let (year, month, day) = civilDate(fromDays: days)
     let offsetMinutes = abs(offset) / 60

@@ -239,6 +239,18 @@ extension RadarOutput.UnmappedExercise: OutputWritable {
 extension RadarOutput: ChartKind {
   public static let kindName = "radar"
 
+  /// A small output of this kind: November 2026 in UTC, under way at as-of, with chest and back
+  /// axes. For an app's previews, and for the tests that check every kind (``ChartKind/example``).
+  public static let example = RadarOutput(
+    user: "ada", chart: "muscle-balance", timeZone: "UTC", asOf: Date(epochSeconds: 1_795_996_799),
+    axes: [Axis(id: "chest", label: "Chest"), Axis(id: "back", label: "Back")],
+    periods: [
+      Period(
+        id: "2026-11-01", start: Date(epochSeconds: 1_793_491_200), end: Date(epochSeconds: 1_796_083_200),
+        partial: true, elapsed: 29.0 / 30, sessions: 5, counts: [3, 2], scale: [1, 2.0 / 3])
+    ],
+    unmappedExercises: [UnmappedExercise(name: "Atlas Stone", sessions: 1)])
+
   public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
     ["user", "date", "start", "end", "partial", "sessions", "axis", "count", "scale"]
   }

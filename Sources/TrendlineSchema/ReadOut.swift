@@ -44,7 +44,7 @@ public enum ShownNumber {
     if scaled == 0 { return bytes.append(UInt8(ascii: "0")) }
     // Past 2^53 a Double has no fraction to show, and past 2^63 `Int64(_:)` would trap: write
     // the whole number as C's printf does, which is locale-free.
-    guard abs(scaled) < 9_007_199_254_740_992 else {
+    guard abs(scaled) < NumberText.exactIntegerLimit else {
       let text = Array(String(format: "%.0f", x).utf8)
       let negative = text.first == UInt8(ascii: "-")
       if negative { bytes.append(UInt8(ascii: "-")) }
@@ -135,13 +135,12 @@ public struct LocalDate: Sendable, Equatable {
   /// The local date of an instant `offset` seconds ahead of UTC, for callers that know the
   /// offset already (``RFC3339/Formatter``) and need not ask the zone.
   init(epochSeconds seconds: Int64, offset: Int64) {
-    let local = seconds + offset
-    let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-    let civil = RFC3339.civilDate(fromDays: days)
+    let local = LocalDay(instant: seconds, offset: offset)
+    let civil = local.civil
     year = Int(civil.year)
     month = Int(civil.month)
     day = Int(civil.day)
-    weekday = Int(((days + 4) % 7 + 7) % 7)
+    weekday = Int(local.weekday)
   }
 
   /// From `YYYY-MM-DD` (a cohort bucket's key).
@@ -151,8 +150,7 @@ public struct LocalDate: Sendable, Equatable {
     year = y
     month = m
     day = d
-    let days = RFC3339.days(fromCivil: Int64(y), month: Int64(m), day: Int64(d))
-    weekday = Int(((days + 4) % 7 + 7) % 7)
+    weekday = Int(LocalDay(year: Int64(y), month: Int64(m), day: Int64(d)).weekday)
   }
 
   public var monthName: String { Self.monthNames[month - 1] }

@@ -221,6 +221,26 @@ extension RecordsOutput.Record: OutputWritable {
 extension RecordsOutput: ChartKindWordedInUnits {
   public static let kindName = "records"
 
+  /// A small output of this kind: a bench press top set, e1RM and reps-at-weight record on
+  /// 3 Nov 2026, in UTC. For an app's previews, and for the tests that check every kind
+  /// (``ChartKind/example``).
+  public static let example: RecordsOutput = {
+    let day = Date(epochSeconds: 1_793_728_800)
+    return RecordsOutput(
+      user: "ada", chart: "big-three-records", timeZone: "UTC", asOf: Date(epochSeconds: 1_795_996_799),
+      exercises: [
+        Exercise(
+          exercise: "Bench Press", topSetKg: Best(value: 102.5, weightKg: 102.5, reps: 1, at: day),
+          e1rmKg: Best(value: 350.0 / 3, weightKg: 100, reps: 5, at: day),
+          repsAtWeight: [Best(value: 8, weightKg: 80, reps: 8, at: day)],
+          records: [
+            Record(kind: .topSetKg, at: day, value: 102.5, previous: 100, weightKg: 102.5, reps: 1),
+            Record(kind: .e1rmKg, at: day, value: 350.0 / 3, previous: 110, weightKg: 100, reps: 5),
+            Record(kind: .repsAtWeight, at: day, value: 8, previous: 6, weightKg: 80, reps: 8),
+          ])
+      ])
+  }()
+
   public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
     ["user", "exercise", "kind", "at", "value", "previous", "weightKg", "reps"]
   }

@@ -419,6 +419,26 @@ extension SeriesOutput.Bucket {
 extension SeriesOutput: ChartKind {
   public static let kindName = "series"
 
+  /// A small output of this kind: two Monday weeks in UTC, the second holding as-of (29 Nov
+  /// 2026), sessions and volume counted. For an app's previews, and for the tests that check
+  /// every kind (``ChartKind/example``).
+  public static let example: SeriesOutput = {
+    let weeks: [Int64] = [1_794_787_200, 1_795_392_000, 1_795_996_800]
+    let buckets = (0..<2).map { index in
+      Bucket(
+        id: ["2026-11-16", "2026-11-23"][index], start: Date(epochSeconds: weeks[index]),
+        end: Date(epochSeconds: weeks[index + 1]), partial: false, sessions: 2 + index,
+        values: [.sessions: Double(2 + index), .volumeKg: [5_400, 7_250.5][index]],
+        bar: .bar(start: weeks[index], end: weeks[index + 1]))
+    }
+    return SeriesOutput(
+      user: "ada", chart: "training-volume", timeZone: "UTC", asOf: Date(epochSeconds: 1_795_996_799),
+      range: BucketRange(2, .week)!, granularity: .week, measures: [.sessions, .volumeKg],
+      domain: Extent(start: buckets[0].bar.start, end: buckets[1].bar.end), asOfBucket: 1, buckets: buckets,
+      average: [.sessions: 2.5, .volumeKg: 6_325.25]
+    ).withDerivedFields()
+  }()
+
   public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
     let values = measures.map(\.rawValue)
     let trends = trend ? measures.map { $0.rawValue + "Trend" } : []

@@ -204,6 +204,21 @@ extension SparklinesOutput.Point: OutputWritable {
 extension SparklinesOutput: ChartKindWordedInUnits {
   public static let kindName = "sparklines"
 
+  /// A small output of this kind: the bench press's top set in two sessions of the 91 days to
+  /// 29 Nov 2026, in UTC. For an app's previews, and for the tests that check every kind
+  /// (``ChartKind/example``).
+  public static let example = SparklinesOutput(
+    user: "ada", chart: "exercise-trends", timeZone: "UTC", asOf: Date(epochSeconds: 1_795_996_799),
+    value: .topSetKg, windowDays: 91,
+    domain: Extent(start: Date(epochSeconds: 1_795_996_799 - 91 * 86_400), end: Date(epochSeconds: 1_795_996_799)),
+    lines: [
+      Line(
+        exercise: "Bench Press",
+        points: [
+          Point(t: Date(epochSeconds: 1_794_852_000), v: 80), Point(t: Date(epochSeconds: 1_795_456_800), v: 82.5),
+        ])
+    ])
+
   public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
     ["user", "exercise", "t", "value"]
   }

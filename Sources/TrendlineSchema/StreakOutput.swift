@@ -222,6 +222,23 @@ extension StreakOutput.Period: OutputWritable {
 extension StreakOutput: ChartKindWordedInUnits {
   public static let kindName = "streak"
 
+  /// A small output of this kind: two Monday weeks in UTC to 29 Nov 2026 against 2 sessions a
+  /// week, the first met. For an app's previews, and for the tests that check every kind
+  /// (``ChartKind/example``).
+  public static let example: StreakOutput = {
+    let weeks = [1_794_787_200, 1_795_392_000, 1_795_996_800].map { Date(epochSeconds: $0) }
+    return StreakOutput(
+      user: "ada", chart: "twice-a-week", timeZone: "UTC", asOf: Date(epochSeconds: 1_795_996_799),
+      range: BucketRange(2, .week)!, granularity: .week, measure: .sessions, atLeast: 2,
+      current: Run(length: 0, start: nil, end: nil, includesPartial: false),
+      longest: Run(length: 1, start: weeks[0], end: weeks[1], includesPartial: false), complete: 2, met: 1,
+      share: 0.5,
+      periods: [
+        Period(id: "2026-11-16", start: weeks[0], end: weeks[1], partial: false, value: 2, met: true),
+        Period(id: "2026-11-23", start: weeks[1], end: weeks[2], partial: false, value: 1, met: false),
+      ])
+  }()
+
   public static func tableColumns(measures: [Measure], trend: Bool) -> [String] {
     ["user", "date", "start", "end", "partial", "value", "met"]
   }

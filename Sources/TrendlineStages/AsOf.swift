@@ -33,7 +33,8 @@ public enum AsOf: Sendable, Equatable {
   public var text: String {
     switch self {
     case .instant(let instant): return RFC3339.format(seconds: instant, timeZone: TimeZone(identifier: "UTC")!)
-    case .endOfDay(let year, let month, let day): return String(format: "%04d-%02d-%02d", year, month, day)
+    case .endOfDay(let year, let month, let day):
+      return LocalDay(year: Int64(year), month: Int64(month), day: Int64(day)).text
     }
   }
 

@@ -73,7 +73,7 @@ extension ValueBands: SeriesStage {
   }
 
   public var settings: [String] {
-    ["\(measure.rawValue): " + levels.map { "\(plainNumber($0.from)) \($0.label)" }.joined(separator: ", ")]
+    ["\(measure.rawValue): " + levels.map { "\(NumberText.text($0.from)) \($0.label)" }.joined(separator: ", ")]
   }
 
   /// The series as it is: bands are drawn, not computed.

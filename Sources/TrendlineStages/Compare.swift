@@ -314,9 +314,7 @@ public struct Compare: Sendable, Equatable, Codable {
 
   /// Days from the latest `weekday` on or before the day `days` after 1970-01-01, 0…6.
   static func daysPastRowWeekday(_ days: Int64, _ weekday: Weekday) -> Int64 {
-    // 1970-01-01 was a Thursday, weekday 5 in Foundation's numbering (Sunday 1).
-    let offset = Int64(5 - weekday.calendarValue)
-    return ((days + offset) % 7 + 7) % 7
+    LocalDay(days).daysIntoWeek(startingOn: Int64(weekday.calendarValue - 1))
   }
 
   /// A bucket's row in the cohort: its local start date, weeks moved back to the latest
@@ -327,9 +325,7 @@ public struct Compare: Sendable, Equatable, Codable {
   public static func dateKey(_ start: Date, zone: TimeZone, granularity: Granularity, rowWeekday: Weekday = .monday)
     -> String
   {
-    let instant = start.epochSeconds
-    let local = instant + Int64(zone.secondsFromGMT(for: start))
-    return rowKey(days: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400, granularity, rowWeekday)
+    rowKey(days: LocalDay(instant: start.epochSeconds, in: zone).number, granularity, rowWeekday)
   }
 
   /// The row a bucket whose local start date is day `days` (since 1970-01-01) joins, as a day:
@@ -346,12 +342,6 @@ public struct Compare: Sendable, Equatable, Codable {
   }
 
   static func rowKey(days given: Int64, _ granularity: Granularity, _ rowWeekday: Weekday) -> String {
-    let days = rowDay(given, granularity: granularity, rowWeekday: rowWeekday)
-    let (year, month, day) = RFC3339.civilDate(fromDays: days)
-    func pad(_ value: Int64, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    LocalDay(rowDay(given, granularity: granularity, rowWeekday: rowWeekday)).text
   }
 }

@@ -136,10 +136,7 @@ private struct PeriodRule {
     case .day:
       return day
     case .week:
-      // 1970-01-01 was a Thursday (4 with Sunday as 0). Both remainders are taken non-negative,
-      // so days before 1970 get their weekdays too.
-      let weekday = ((day + 4) % 7 + 7) % 7
-      return day - (weekday - firstWeekday + 7) % 7
+      return day - LocalDay(day).daysIntoWeek(startingOn: firstWeekday)
     case .month:
       let date = RFC3339.civilDate(fromDays: day)
       return RFC3339.days(fromCivil: date.year, month: date.month, day: 1)
@@ -205,8 +202,7 @@ struct LocalMidnights {
   ///
   /// - Complexity: O(1); one time-zone look-up.
   static func day(of instant: Int64, in timeZone: TimeZone) -> Int64 {
-    let local = instant + Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: instant)))
-    return local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    LocalDay(instant: instant, in: timeZone).number
   }
 
   /// A cursor for midnights from `firstDay`'s on.

@@ -200,7 +200,7 @@ extension Smooth: SeriesStage {
     switch method {
     case .centeredMean: return ["centered-mean, window \(window)"]
     case .trailingMean: return ["trailing-mean, window \(window)"]
-    case .ewma(let alpha): return ["ewma, alpha \(plainNumber(alpha))"]
+    case .ewma(let alpha): return ["ewma, alpha \(NumberText.text(alpha))"]
     }
   }
 }

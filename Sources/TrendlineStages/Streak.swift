@@ -104,7 +104,7 @@ extension Streak: SeriesChartStage {
     return Streak(measure: measure, atLeast: atLeast)
   }
 
-  public var settings: [String] { ["\(measure.rawValue) at least \(plainNumber(atLeast)) a period"] }
+  public var settings: [String] { ["\(measure.rawValue) at least \(NumberText.text(atLeast)) a period"] }
 
   /// ``apply(_:user:chart:calendar:)`` in a chart.
   ///

@@ -26,9 +26,7 @@ extension ParseCommand {
     } catch {
       throw Diagnostic(at: SourceLocation(file: file, line: error.line, column: error.column), error.message)
     }
-    func number(_ value: Double) -> JSONValue {
-      .number(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value))
-    }
+    func number(_ value: Double) -> JSONValue { .number(NumberText.text(value)) }
     func int(_ value: Int) -> JSONValue { .number(String(value)) }
 
     // Accepted sets and noted rows, merged by line (a StrongLifts row holds several sets; a

@@ -151,7 +151,7 @@ enum ValidateCommand {
     if let compare = pipeline.compare {
       lines.append("compare")
       lines.append("  charts: \(compare.charts.joined(separator: ", "))")
-      lines.append("  quantiles: \(compare.quantiles.map(plainNumber).joined(separator: ", "))")
+      lines.append("  quantiles: \(compare.quantiles.map(NumberText.text).joined(separator: ", "))")
       if let measure = compare.rankMeasure {
         lines.append("  rank: top \(compare.rankTop) users by \(measure.rawValue)")
       } else {

@@ -559,8 +559,10 @@ func markers(_ text: String) -> (text: String, places: [String: String]) {
        "charts": {"lifts": 1️⃣[{"filter": {"setTypes": ["normal"]}}, {"filter": {"muscleGroupIds": [2]}}]}}
       """,
       [
-        "1️⃣: error: chart 'lifts' ends with sessions, not a chart at charts.lifts. End it with one of: 'bucket', "
-          + "'radar', 'heatmap', 'sparkline', 'records'"
+        // Every stage that ends a chain of sessions, from the registry: a new one joins the list.
+        "1️⃣: error: chart 'lifts' ends with sessions, not a chart at charts.lifts. End it with one of: "
+          + StageRegistry.units.filter { $0.reads.contains(.sessions) && $0.produces != .sessions }
+          .map { "'\($0.key)'" }.joined(separator: ", ")
       ]
     ),
     (

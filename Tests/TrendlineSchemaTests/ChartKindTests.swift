@@ -5,15 +5,23 @@ import TrendlineSchema
 /// Every chart kind as a unit: listed once, decoded by its schema, round-tripped, and its
 /// table's rows in its header's columns.
 @Suite struct ChartKindTests {
-  /// One output of every kind, the fixtures' (a test below fails when a kind has none).
-  static let outputs: [ChartOutput] = [
-    ChartOutput(OutputFixtures.series), ChartOutput(OutputFixtures.radar), ChartOutput(OutputFixtures.heatmap),
-    ChartOutput(OutputFixtures.sparklines), ChartOutput(OutputFixtures.records), ChartOutput(OutputFixtures.streak),
-  ]
+  /// Every kind's own example, then the fixtures' harder outputs (awkward text, a DST change,
+  /// extreme numbers, empty periods) of the kinds that have them.
+  static let outputs: [ChartOutput] =
+    ChartKinds.all.map { example(of: $0) } + [
+      ChartOutput(OutputFixtures.series), ChartOutput(OutputFixtures.radar), ChartOutput(OutputFixtures.heatmap),
+      ChartOutput(OutputFixtures.sparklines), ChartOutput(OutputFixtures.records), ChartOutput(OutputFixtures.streak),
+    ]
 
-  @Test func everyKindHasAFixtureAndOneSchemaAndName() {
+  static func example(of kind: any ChartKind.Type) -> ChartOutput {
+    func wrapped<Kind: ChartKind>(_: Kind.Type) -> ChartOutput { ChartOutput(Kind.example) }
+    return wrapped(kind)
+  }
+
+  @Test func everyKindHasOneSchemaAndNameAndItsOwnExample() {
     let kinds = ChartKinds.all.map { $0.schemaID }
-    #expect(Set(Self.outputs.map { type(of: $0.content).schemaID }) == Set(kinds))
+    #expect(ChartKinds.all.map { type(of: Self.example(of: $0).content).schemaID } == kinds)
+    #expect(ChartKinds.all.map { Self.example(of: $0).content.schema } == kinds)
     #expect(Set(kinds).count == kinds.count)
     #expect(Set(ChartKinds.all.map { $0.kindName }).count == kinds.count)
     #expect(ChartOutput.schemaIDs == kinds)

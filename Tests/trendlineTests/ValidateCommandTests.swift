@@ -52,8 +52,8 @@ import _TrendlineTestSupport
   @Test func stagesAreListedFromTheirUnits() throws {
     let result = try runTrendline(["validate", "--stages"])
     #expect(result.status == 0)
-    #expect(result.stdout.hasPrefix("filter     sessions → sessions, repeatable\n"))
-    #expect(result.stdout.contains("\nrecords    sessions → chart\n"))
+    #expect(result.stdout.hasPrefix("filter: sessions → sessions, repeatable\n"))
+    #expect(result.stdout.contains("\nrecords: sessions → chart\n"))
     let misuse = try runTrendline(["validate", "--stages", "p.json"])
     #expect(misuse.status == 2)
   }
