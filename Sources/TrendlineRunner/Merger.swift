@@ -155,10 +155,10 @@ public enum Merger {
     // (checked after the shard folders, so that the message names the most precise one).
     var protected: [URL] = []
     for input in inputs {
-      if FileManager.default.fileExists(atPath: input.appendingPathComponent("cohort-partial.json").path) {
+      if FileManager.default.fileExists(atPath: input.appendingPathComponent(OutputLayout.partial).path) {
         folders.append(input)
       } else {
-        let shards = input.appendingPathComponent("shards")
+        let shards = input.appendingPathComponent(OutputLayout.shards)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: shards.path)) ?? []
         folders += names.filter { !$0.hasPrefix(".") }.sorted().map { shards.appendingPathComponent($0) }
         if !names.isEmpty { protected.append(shards) }
@@ -179,7 +179,9 @@ public enum Merger {
       throw .outputBusy(error.description)
     }
     defer { lock?.release() }
-    folders = folders.filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("_SUCCESS").path) }
+    folders = folders.filter {
+      FileManager.default.fileExists(atPath: $0.appendingPathComponent(OutputLayout.success).path)
+    }
     guard !folders.isEmpty else { throw .noPartials(inputs.map(\.path)) }
 
     // First pass: every shard checked, and only what says where it came from kept, so a
@@ -261,7 +263,7 @@ public enum Merger {
       if gatherer == nil { gatherer = CohortGatherer(compare: partial.compare, groupBy: partial.groupBy) }
       gatherer!.merge(partial)
       formats = formats ?? partial.formats
-      let manifestURL = folder.appendingPathComponent("manifest.json")
+      let manifestURL = folder.appendingPathComponent(OutputLayout.manifest)
       failed += manifest.users.filter { $0.status == .failed }
       let okUsers = manifest.users.filter { $0.status == .ok }
       // What the shard says it wrote must be there: a user folder or chart deleted since would
@@ -304,9 +306,11 @@ public enum Merger {
       skipped: current.problems)
     // Encoded before anything is written: sums of huge values that overflow to infinity are
     // refused as the shards' fault, not reported as an unwritable folder.
-    let reduced = gatherer!.reduce(asOf: reference.asOf)
-    let segments = gatherer!.reduceSegments(asOf: reference.asOf)
-    let cohortFiles = try cohortFiles(reduced, segments: segments)
+    let mergedFormats = (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:))
+    let finish = SnapshotFinish(
+      output: OutputSweep.resolvedFolder(output), layout: reference.source.layout, formats: mergedFormats,
+      pipelineName: reference.pipeline.name, asOf: reference.asOf, gathered: gatherer!)
+    let cohort = try reducedCohort(gatherer!, asOf: reference.asOf)
     if removeDeparted && !confirmRemoval,
       let problem = OutputSweep.departureProblem(
         output: output.path, layout: reference.source.layout, users: Set(users.map(\.id) + failed.map(\.user)))
@@ -327,33 +331,11 @@ public enum Merger {
       // The shards cleaned only what each wrote; the merge cleans the whole tree, the report's
       // and cohort's folders and the temporaries of shards killed on any host.
       AtomicFile.removeStaleTemporaries(under: output)
-      try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
-      var written: [String] = []
-      for (name, data) in cohortFiles {
-        try AtomicFile.write(
-          data, to: output.appendingPathComponent("cohort").appendingPathComponent(name + ".json").path)
-        written.append("cohort/" + name + ".json")
-      }
-      try CohortStamp.stamp(
-        reduced, gathered: gatherer!, users: users, output: output, layout: reference.source.layout,
-        formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), ownStaged: false,
-        jobs: CPUAllocation.usable)
-      written += try ReportWriter.writeCohortReport(
-        reduced, segments: segments, pipeline: reference.pipeline.name,
-        formats: (formats ?? []).compactMap(Pipeline.Output.Format.init(rawValue:)), asOf: reference.asOf,
-        users: entries, output: output, layout: reference.source.layout)
-      if (formats ?? []).contains(Pipeline.Output.Format.tables.rawValue) {
-        written += try Tables.merge(shards: folders, into: output)
-        written += try Tables.writeCohort(
-          reduced, segments: segments, quantiles: gatherer!.compare.quantiles, to: output)
-      }
-      let departed = try OutputSweep.sweepRun(
-        output: output.path, layout: reference.source.layout, users: users.map(\.id) + failed.map(\.user),
-        written: written, keepShards: true,
-        removeDeparted: removeDeparted)
-      if !departed.isEmpty { merged.departed = .init(users: departed, removed: removeDeparted) }
-      try AtomicFile.write(try merged.encoded(), to: output.appendingPathComponent("manifest.json").path)
-      try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
+      try AtomicFile.remove(output.appendingPathComponent(OutputLayout.success).path)
+      try finish.write(
+        cohort, stamped: users, ownStaged: false, stampers: CPUAllocation.usable, index: entries,
+        swept: users.map(\.id) + failed.map(\.user), keepShards: true, removeDeparted: removeDeparted,
+        manifest: &merged, userTables: { try Tables.merge(shards: folders, into: output) })
     } catch let failure as Failure {
       throw failure
     } catch {
@@ -450,8 +432,8 @@ public enum Merger {
 
   /// Reads and checks one shard folder's partial and manifest.
   static func load(_ folder: URL) throws(Failure) -> (partial: CohortPartial, manifest: Manifest) {
-    let partialURL = folder.appendingPathComponent("cohort-partial.json")
-    let manifestURL = folder.appendingPathComponent("manifest.json")
+    let partialURL = folder.appendingPathComponent(OutputLayout.partial)
+    let manifestURL = folder.appendingPathComponent(OutputLayout.manifest)
     return try check(partial: try bytes(partialURL), manifest: try bytes(manifestURL), folder: folder.path)
   }
 
@@ -465,7 +447,7 @@ public enum Merger {
   public static func check(partial partialData: Data, manifest manifestData: Data, folder: String) throws(Failure)
     -> (partial: CohortPartial, manifest: Manifest)
   {
-    let partialPath = folder + "/cohort-partial.json"
+    let partialPath = folder + "/" + OutputLayout.partial
     let manifestPath = folder + "/manifest.json"
     // The schema first: a partial of another version fails to decode for a reason that
     // would not say so.
@@ -514,17 +496,14 @@ public enum Merger {
     guard let first = partials.first else { return [] }
     var gatherer = CohortGatherer(compare: first.compare, groupBy: first.groupBy)
     for partial in partials { gatherer.merge(partial) }
-    return try cohortFiles(gatherer.reduce(asOf: first.asOf), segments: gatherer.reduceSegments(asOf: first.asOf))
+    return try reducedCohort(gatherer, asOf: first.asOf).files
   }
 
-  /// Each file under `cohort/` by its name there without `.json`: `training-volume`, and
-  /// `segments/training-volume` for a chart's segments.
-  private static func cohortFiles(_ reduced: [CohortChart], segments: [CohortSegmentsOutput]) throws(Failure)
-    -> [(name: String, data: Data)]
-  {
+  /// The merged cohort, reduced and encoded before anything is written: sums of huge values
+  /// that overflow to infinity are the shards' fault, not an unwritable folder.
+  private static func reducedCohort(_ gatherer: CohortGatherer, asOf: String) throws(Failure) -> SnapshotFinish.Cohort {
     do {
-      return try reduced.map { ($0.name, try $0.encoded()) }
-        + segments.map { ("segments/" + $0.chart, try $0.encoded()) }
+      return try SnapshotFinish.reduce(gatherer, asOf: asOf)
     } catch {
       throw .outOfRange("cohort", "the merged values cannot be written as JSON (\(error))")
     }
@@ -536,14 +515,14 @@ public enum Merger {
   /// (20, 30, 40 users). Paths are compared resolved (links followed) and standardized.
   static func checkOutput(_ output: URL, partials: [URL], protected: [URL]) throws(Failure) {
     let out = OutputSweep.resolved(output)
-    let inside = OutputSweep.isInside
+    let inside = OutputLayout.isInside
     for folder in protected where inside(out, OutputSweep.resolved(folder)) {
       throw .outputOverlapsPartial(output: output.path, partial: folder.path)
     }
     for folder in partials {
       let partial = OutputSweep.resolved(folder)
       let parent = (partial as NSString).deletingLastPathComponent
-      if inside(partial, out) && parent != (out as NSString).appendingPathComponent("shards") {
+      if inside(partial, out) && parent != (out as NSString).appendingPathComponent(OutputLayout.shards) {
         throw .outputOverlapsPartial(output: output.path, partial: folder.path)
       }
     }

@@ -28,10 +28,6 @@ import TrendlineSupport
 /// opens every folder with `O_NOFOLLOW`), so neither a write nor a sweep reaches the link's
 /// target.
 enum OutputSweep {
-  /// The top-level names of an output folder: all a run or a merge writes there.
-  static let ownNames: Set<String> = [
-    "users", "cohort", "report", "tables", "shards", "manifest.json", "_SUCCESS",
-  ]
   /// The empty file that marks a folder as a Trendline output folder.
   static let markerName = ".trendline-output"
 
@@ -51,9 +47,9 @@ enum OutputSweep {
         && AsOf(parsing: String(name.dropFirst(AsOfRange.folderPrefix.count)))
           .map { AsOfRange.folderName(of: $0) == name } == true
     }
-    let foreign = shown.filter { backfill ? !isSnapshot($0) : !ownNames.contains($0) }
+    let foreign = shown.filter { backfill ? !isSnapshot($0) : !OutputLayout.topLevel.contains($0) }
     if let first = foreign.min(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-      if backfill && ownNames.contains(first) {
+      if backfill && OutputLayout.topLevel.contains(first) {
         return "holds '\(first)': it is the output folder of a run, and a backfill writes only as_of=<date> folders"
       }
       if !backfill && isSnapshot(first) {
@@ -111,10 +107,7 @@ enum OutputSweep {
       try AtomicFile.write(Data(), to: output + "/" + markerName)
     }
     guard !backfill else { return }
-    for name in [
-      "users", "cohort", "cohort/segments", "report", "report/users", "tables", "tables/cohort",
-      "tables/cohort/segments", "tables/manifest", "shards",
-    ] {
+    for name in OutputLayout.folders {
       try unlinkIfLink(output + "/" + name)
     }
   }
@@ -175,20 +168,22 @@ enum OutputSweep {
   ) throws(AtomicFile.WriteError) -> [String] {
     let writtenSet = Set(written)
     let ran = Set(users)
-    let departed = departedUsers(in: output + "/users", layout: layout, ran: ran)
+    let (users, cohort, report) = (OutputLayout.users, OutputLayout.cohort, OutputLayout.report)
+    let departed = departedUsers(in: output + "/" + users, layout: layout, ran: ran)
     let kept = removeDeparted ? ran : ran.union(departed)
-    try removeAll(in: output + "/users", keepingUsers: kept, layout: layout)
-    let segmentFiles = Set(written.compactMap { name(of: $0, in: "cohort/segments/") })
-    try removeAll(in: output + "/cohort/segments", except: segmentFiles)
+    try removeAll(in: output + "/" + users, keepingUsers: kept, layout: layout)
+    let segmentFiles = Set(written.compactMap { name(of: $0, in: cohort + "/segments/") })
+    try removeAll(in: output + "/" + cohort + "/segments", except: segmentFiles)
     try removeAll(
-      in: output + "/cohort",
-      except: Set(written.compactMap { name(of: $0, in: "cohort/") }).union(segmentFiles.isEmpty ? [] : ["segments"]))
-    let pages = writtenSet.contains("report/index.html") ? kept : []
-    try removeAll(in: output + "/report/users", keepingUsers: pages, layout: layout, suffix: ".html")
+      in: output + "/" + cohort,
+      except: Set(written.compactMap { name(of: $0, in: cohort + "/") }).union(segmentFiles.isEmpty ? [] : ["segments"])
+    )
+    let pages = writtenSet.contains(report + "/index.html") ? kept : []
+    try removeAll(in: output + "/" + report + "/" + users, keepingUsers: pages, layout: layout, suffix: ".html")
     try removeAll(
-      in: output + "/report", except: Set(written.compactMap { name(of: $0, in: "report/") }).union(["users"]))
+      in: output + "/" + report, except: Set(written.compactMap { name(of: $0, in: report + "/") }).union([users]))
     try keepOnly(written, under: Tables.folder, in: output)
-    if !keepShards { try AtomicFile.remove(output + "/shards") }
+    if !keepShards { try AtomicFile.remove(output + "/" + OutputLayout.shards) }
     return departed
   }
 
@@ -294,14 +289,6 @@ enum OutputSweep {
     for component in rest { path = (path as NSString).appendingPathComponent(component) }
     // Not `standardizingPath`: on macOS it too drops `/private`.
     return path
-  }
-
-  /// Whether `path` is `folder` or below it, both ``resolved(_:)``: every check of one folder
-  /// inside another (input, output, cache, partials) asks this, so they agree at `/` too.
-  ///
-  /// - Complexity: O(*n*) in the length of the paths.
-  static func isInside(_ path: String, _ folder: String) -> Bool {
-    path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
   }
 
   /// ``resolved(_:)`` as a folder's URL: the output folder a run or a merge writes through.

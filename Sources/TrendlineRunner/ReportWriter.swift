@@ -79,11 +79,11 @@ enum ReportWriter {
   ) throws(AtomicFile.WriteError) -> [String] {
     guard formats.contains(.svg) || formats.contains(.html) else { return [] }
     let documents = reduced.map { ChartDocument.cohort($0) }
-    let folder = output.appendingPathComponent("cohort").path
+    let folder = output.appendingPathComponent(OutputLayout.cohort).path
     var written: [String] = []
     for document in documents {
       if let name = try writeSVG(document, named: document.name, in: folder, formats: formats) {
-        written.append("cohort/" + name)
+        written.append(OutputLayout.cohort + "/" + name)
       }
     }
     guard formats.contains(.html) else { return written }
@@ -91,7 +91,7 @@ enum ReportWriter {
       pipeline: pipeline, asOf: asOf, charts: documents, users: users, segments: segments, layout: layout)
     for page in HTMLReport.indexPages(index) {
       try AtomicFile.write(Data(page.html.utf8), to: output.path + "/report/" + page.name)
-      written.append("report/" + page.name)
+      written.append(OutputLayout.report + "/" + page.name)
     }
     return written
   }

@@ -251,7 +251,7 @@ public enum Runner {
     let formats = pipeline.output.formats.map(\.rawValue)
     if let shard {
       let state = ShardStatus.state(
-        of: shardFolder(shard, in: snapshot.output), pipeline: record, asOf: snapshot.asOfText,
+        of: OutputLayout.shardFolder(shard, in: snapshot.output), pipeline: record, asOf: snapshot.asOfText,
         resolvedAsOf: snapshot.asOf.text, current: current, outputs: (snapshot.output, charts, formats))
       if case .complete = state { return true }
       return false
@@ -443,7 +443,7 @@ public enum Runner {
     }
     if let failure = writeFailure.withLock({ $0 }) {
       let inCache =
-        options.cache.map { OutputSweep.isInside(failure.path, OutputSweep.resolved($0)) } ?? false
+        options.cache.map { OutputLayout.isInside(failure.path, OutputSweep.resolved($0)) } ?? false
       throw inCache ? .cache(failure) : .output(failure)
     }
     // Snapshots are finished side by side, a worker each: a finish is mostly one thread's work
@@ -495,17 +495,18 @@ public enum Runner {
   /// removed first, the temporaries a killed run left removed.
   private static func prepare(_ output: URL, shard: Shard?) throws(AtomicFile.WriteError) {
     try OutputSweep.claim(output.path)
-    try AtomicFile.remove(output.appendingPathComponent("_SUCCESS").path)
+    try AtomicFile.remove(output.appendingPathComponent(OutputLayout.success).path)
     if let shard {
       // This shard's marker goes too, before any of its users is rewritten: a re-run killed
       // part way must not leave yesterday's marker beside today's half-written users.
-      try OutputSweep.unlinkIfLink(shardFolder(shard, in: output).path)
-      try AtomicFile.remove(shardFolder(shard, in: output).appendingPathComponent("_SUCCESS").path)
+      try OutputSweep.unlinkIfLink(OutputLayout.shardFolder(shard, in: output).path)
+      try AtomicFile.remove(
+        OutputLayout.shardFolder(shard, in: output).appendingPathComponent(OutputLayout.success).path)
       // A shard cleans what it writes: the top of the output, its own shard folder here, and
       // each of its users' folders as it writes them (``OutputSweep/removeAll(in:except:)``).
       // Listing every user's folder of a shared tree cost a shard of 50,000 users seconds.
       AtomicFile.removeStaleTemporaries(in: output.path)
-      AtomicFile.removeStaleTemporaries(in: shardFolder(shard, in: output).path)
+      AtomicFile.removeStaleTemporaries(in: OutputLayout.shardFolder(shard, in: output).path)
     } else {
       AtomicFile.removeStaleTemporaries(under: output)
     }
@@ -536,7 +537,7 @@ public enum Runner {
       skipped: InputIdentity.skipped(corpus.problems, in: options.shard, layout: corpus.layout))
     do {
       if let shard = options.shard {
-        let folder = shardFolder(shard, in: output)
+        let folder = OutputLayout.shardFolder(shard, in: output)
         let manifestData = try manifest.encoded()
         let partial = try CohortPartial(
           pipeline: pipelineRecord, asOf: asOfText, resolvedAsOf: snapshot.asOf.text,
@@ -551,36 +552,24 @@ public enum Runner {
           try writeUserTables($0, records: userRecords, pipeline: pipeline, to: folder)
         }
         try OutputSweep.keepOnly(tableFiles ?? [], under: Tables.folder, in: folder.path)
-        try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent("cohort-partial.json").path)
-        try AtomicFile.write(manifestData, to: folder.appendingPathComponent("manifest.json").path)
+        try AtomicFile.write(try partial.encoded(), to: folder.appendingPathComponent(OutputLayout.partial).path)
+        try AtomicFile.write(manifestData, to: folder.appendingPathComponent(OutputLayout.manifest).path)
         // The spool goes before the marker: a re-run skips a complete snapshot, so nothing would
         // remove it after a kill between the two.
         tables?.discard()
-        try AtomicFile.write(Data(), to: folder.appendingPathComponent("_SUCCESS").path)
+        try AtomicFile.write(Data(), to: folder.appendingPathComponent(OutputLayout.success).path)
       } else {
-        let reduced = gathered.reduce(asOf: asOfText)
-        let segments = gathered.reduceSegments(asOf: asOfText)
-        let cohortFiles = try writeCohort(reduced, segments: segments, to: output)
-        try CohortStamp.stamp(
-          reduced, gathered: gathered, users: stamped, output: output, layout: pipeline.layout,
-          formats: pipeline.output.formats, ownStaged: true, jobs: stampers)
-        let reportFiles = try ReportWriter.writeCohortReport(
-          reduced, segments: segments, pipeline: pipeline.name, formats: pipeline.output.formats, asOf: asOfText,
-          users: userRecords.map(ReportWriter.indexEntry), output: output, layout: pipeline.layout)
-        var tableFiles: [String] = []
-        if let spool = tables {
-          tableFiles = try writeUserTables(spool, records: userRecords, pipeline: pipeline, to: output)
-          tableFiles += try Tables.writeCohort(
-            reduced, segments: segments, quantiles: pipeline.compare?.quantiles ?? [], to: output)
-        }
-        let departed = try OutputSweep.sweepRun(
-          output: output.path, layout: pipeline.layout, users: userRecords.map(\.user),
-          written: cohortFiles + reportFiles + tableFiles,
-          keepShards: false, removeDeparted: options.removeDeparted)
-        if !departed.isEmpty { manifest.departed = .init(users: departed, removed: options.removeDeparted) }
-        try AtomicFile.write(try manifest.encoded(), to: output.appendingPathComponent("manifest.json").path)
-        tables?.discard()
-        try AtomicFile.write(Data(), to: output.appendingPathComponent("_SUCCESS").path)
+        let finish = SnapshotFinish(
+          output: output, layout: pipeline.layout, formats: pipeline.output.formats, pipelineName: pipeline.name,
+          asOf: asOfText, gathered: gathered)
+        try finish.write(
+          try SnapshotFinish.reduce(gathered, asOf: asOfText), stamped: stamped, ownStaged: true, stampers: stampers,
+          index: userRecords.map(ReportWriter.indexEntry), swept: userRecords.map(\.user), keepShards: false,
+          removeDeparted: options.removeDeparted, manifest: &manifest,
+          userTables: {
+            try tables.map { try writeUserTables($0, records: userRecords, pipeline: pipeline, to: output) } ?? []
+          },
+          beforeSuccess: { tables?.discard() })
       }
     } catch let error as AtomicFile.WriteError {
       throw .output(error)
@@ -605,30 +594,6 @@ public enum Runner {
     return paths + [Tables.usersPath, Tables.filesPath]
   }
 
-  /// `shards/<I>-of-<N>/`: a shard's partial cohort, manifest and marker.
-  static func shardFolder(_ shard: Shard, in output: URL) -> URL {
-    output.appendingPathComponent("shards").appendingPathComponent(shard.description)
-  }
-
-  /// Writes `cohort/<chart>.json` for every compared chart and `cohort/segments/<chart>.json`
-  /// for each of `segments`; returns the paths written, relative to `output`.
-  @discardableResult
-  static func writeCohort(_ reduced: [CohortChart], segments: [CohortSegmentsOutput], to output: URL) throws
-    -> [String]
-  {
-    var written: [String] = []
-    for chart in reduced {
-      try AtomicFile.write(try chart.encoded(), to: output.appendingPathComponent("cohort/\(chart.name).json").path)
-      written.append("cohort/" + chart.name + ".json")
-    }
-    for segmented in segments {
-      let path = "cohort/segments/\(segmented.chart).json"
-      try AtomicFile.write(try segmented.encoded(), to: output.appendingPathComponent(path).path)
-      written.append(path)
-    }
-    return written
-  }
-
   /// Refuses folders that cannot be used together, before anything is read or written: an
   /// output or cache folder inside the input (the next run would read it as users), an input
   /// or cache inside the output (a sweep would remove it), and an output folder holding entries no run
@@ -637,7 +602,7 @@ public enum Runner {
   /// A backfill's output folder (`backfill`) holds `as_of=<date>/` folders, each checked as
   /// an output folder of its own when the backfill writes it.
   static func checkFolders(input: URL, output: URL, cache: URL?, backfill: Bool = false) throws(RunFailure) {
-    let isInside = OutputSweep.isInside
+    let isInside = OutputLayout.isInside
     let inputPath = OutputSweep.resolved(input)
     let outputPath = OutputSweep.resolved(output)
     if isInside(outputPath, inputPath) {

@@ -101,7 +101,7 @@ public enum ShardStatus {
     var slices: [InputIdentity.Slice]?
     return (0..<run.count).map { index in
       state(
-        of: Runner.shardFolder(Shard(index: index, count: run.count), in: run.output),
+        of: OutputLayout.shardFolder(Shard(index: index, count: run.count), in: run.output),
         pipeline: pipeline, asOf: run.asOfText, resolvedAsOf: resolved,
         current: {
           if slices == nil { slices = corpus.slices(count: run.count, jobs: run.jobs) }
@@ -116,12 +116,12 @@ public enum ShardStatus {
     current: () -> InputIdentity.Slice,
     outputs: (folder: URL, charts: [String], formats: [String])
   ) -> State {
-    let name = "shards/" + folder.lastPathComponent
+    let name = OutputLayout.shards + "/" + folder.lastPathComponent
     var status = stat()
     guard lstat(folder.path, &status) == 0 else { return .toRun(reason: "never ran (no \(name))") }
     // A link is never a shard's own folder: a run replaces it, and merge refuses what it points at.
     guard status.st_mode & S_IFMT == S_IFDIR else { return .toRun(reason: "is not a folder (\(name))") }
-    guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("_SUCCESS").path) else {
+    guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(OutputLayout.success).path) else {
       return .toRun(reason: "did not finish (no \(name)/_SUCCESS): killed, or still running")
     }
     let loaded: (partial: CohortPartial, manifest: Manifest)

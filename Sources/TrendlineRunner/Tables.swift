@@ -16,7 +16,7 @@ import TrendlineStages
 /// user id (each shard's are in id order and no user is in two shards), so a sharded run
 /// writes the very bytes of one run.
 enum Tables {
-  static let folder = "tables"
+  static let folder = OutputLayout.tables
 
   /// The table of each chart of `pipeline`, by the chart's index.
   static func headers(_ pipeline: Pipeline) -> [[UInt8]] {

@@ -5,7 +5,7 @@ import Testing
 
 /// The one "is inside" every folder check asks: the run's input, output and cache checks and
 /// the merge's partial checks once answered differently for `/`.
-@Suite struct OutputSweepTests {
+@Suite struct OutputLayoutTests {
   @Test(arguments: [
     ("/data/out", "/data/out", true),
     ("/data/out/users", "/data/out", true),
@@ -16,7 +16,7 @@ import Testing
     ("/", "/data", false),
   ])
   func insideIsTheFolderOrBelowIt(path: String, folder: String, inside: Bool) {
-    #expect(OutputSweep.isInside(path, folder) == inside)
+    #expect(OutputLayout.isInside(path, folder) == inside)
   }
 
   /// An output at the root of the file system holds every input; the run refuses it with the

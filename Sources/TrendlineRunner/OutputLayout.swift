@@ -1,0 +1,46 @@
+import Foundation
+import TrendlineSchema
+
+/// The names of an output folder's entries, spelled here once: where a run, a shard and a merge
+/// write, what the sweep keeps and what the checks of one folder inside another compare. A
+/// user's own folder and page are ``UserLayout``'s.
+///
+///     manifest.json  _SUCCESS  users/  cohort/  report/  tables/  shards/<I>-of-<N>/
+enum OutputLayout {
+  static let manifest = "manifest.json"
+  /// The empty file written last: the snapshot is whole.
+  static let success = "_SUCCESS"
+  static let users = "users"
+  static let cohort = "cohort"
+  static let report = "report"
+  static let tables = "tables"
+  static let shards = "shards"
+  /// A shard's cohort values, beside its manifest in its shard folder.
+  static let partial = "cohort-partial.json"
+
+  /// Every top-level name a run or a merge writes; the sweep removes nothing else's.
+  static let topLevel: Set<String> = [users, cohort, report, tables, shards, manifest, success]
+
+  /// Every folder of Trendline's below an output folder, which a run replaces when it is a link.
+  static let folders = [
+    users, cohort, cohort + "/segments", report, report + "/users", tables, tables + "/cohort",
+    tables + "/cohort/segments", tables + "/manifest", shards,
+  ]
+
+  /// `cohort/<name>.json`: a compared chart's cohort, or its segments' (`segments/<chart>`).
+  static func cohortFile(_ name: String) -> String { cohort + "/" + name + ".json" }
+
+  /// `shards/<I>-of-<N>` under `output`: where shard `shard` writes its partial.
+  static func shardFolder(_ shard: Shard, in output: URL) -> URL {
+    output.appendingPathComponent(shards).appendingPathComponent(shard.description)
+  }
+
+  /// Whether `path` is `folder` or below it, both resolved (``OutputSweep/resolved(_:)``):
+  /// every check of one folder inside another (input, output, cache, partials) asks this, so
+  /// they agree at `/` too.
+  ///
+  /// - Complexity: O(*n*) in the length of the paths.
+  static func isInside(_ path: String, _ folder: String) -> Bool {
+    path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
+  }
+}
