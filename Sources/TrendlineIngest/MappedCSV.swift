@@ -86,15 +86,8 @@ enum MappedCSV {
   final class Parser: CSVRowParser {
     let start: Int
     let exercise: Int
-    let session: Int?
-    let end: Int?
-    let duration: Int?
-    let weight: Int?
-    let reps: Int?
-    let setType: Int?
-    let setIndex: Int?
-    let distance: Int?
-    let seconds: Int?
+    /// The columns a layout may leave out, nil when it does.
+    let session, end, duration, weight, reps, setType, setIndex, distance, seconds: Int?
     let weightUnit: WeightUnit
     let distanceUnit: DistanceUnit
     /// The layout's units, when it names them: the export's own, stated for every set.
