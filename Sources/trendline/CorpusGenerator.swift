@@ -12,17 +12,17 @@ import TrendlineSupport
 /// `users.csv`. Sessions are spread back from the end date every one to four days, with
 /// warm-ups and exercises named as in the built-in catalog. The files are well formed: the
 /// corpus measures speed and agreement, not error handling (the hostile-input corpus does that).
-public struct CorpusGenerator: Sendable {
-  public var users: Int
-  public var seed: UInt64
-  public var sessionsPerUser: Int
+struct CorpusGenerator: Sendable {
+  var users: Int
+  var seed: UInt64
+  var sessionsPerUser: Int
   /// The day the newest session may fall on (local).
-  public var endDate: CivilDate
+  var endDate: CivilDate
 
-  public struct CivilDate: Sendable, Equatable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
+  struct CivilDate: Sendable, Equatable {
+    var year: Int
+    var month: Int
+    var day: Int
     public init(year: Int, month: Int, day: Int) {
       self.year = year
       self.month = month
@@ -30,7 +30,7 @@ public struct CorpusGenerator: Sendable {
     }
   }
 
-  public init(
+  init(
     users: Int, seed: UInt64, sessionsPerUser: Int = 100, endDate: CivilDate = .init(year: 2026, month: 11, day: 28)
   ) {
     self.users = users
@@ -62,7 +62,7 @@ public struct CorpusGenerator: Sendable {
   /// (SPEC 11.7). Empty when the folder does not exist.
   ///
   /// - Complexity: O(*e*), where *e* is the number of entries of `folder`.
-  public static func foreignEntries(in folder: URL) -> [String] {
+  static func foreignEntries(in folder: URL) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.filter { name in
       if name.hasPrefix(".") { return false }
@@ -87,7 +87,7 @@ public struct CorpusGenerator: Sendable {
   /// first.
   ///
   /// - Complexity: O(*u* × *s*), users × sessions per user.
-  public func write(to folder: URL, layout: UserLayout = .flat) throws {
+  func write(to folder: URL, layout: UserLayout = .flat) throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     var settings = Self.settingsHeader
     var partitionSettings: [String: String] = [:]
