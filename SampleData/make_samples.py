@@ -1437,7 +1437,7 @@ def build():
     return o
 
 
-CATALOG_JSON = os.path.join(HERE, "..", "Sources", "TrendlineIngest", "Resources", "catalog.json")
+CATALOG_JSON = os.path.join(HERE, "..", "Resources", "catalog.json")
 
 
 def load_catalog():

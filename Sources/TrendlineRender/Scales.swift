@@ -7,6 +7,10 @@ public struct PlotRect: Sendable, Equatable {
   public var y: Double
   public var width: Double
   public var height: Double
+
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    (self.x, self.y, self.width, self.height) = (x, y, width, height)
+  }
   public var maxX: Double { x + width }
   public var maxY: Double { y + height }
 }

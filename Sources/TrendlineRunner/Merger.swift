@@ -448,7 +448,7 @@ public enum Merger {
     -> (partial: CohortPartial, manifest: Manifest)
   {
     let partialPath = folder + "/" + OutputLayout.partial
-    let manifestPath = folder + "/manifest.json"
+    let manifestPath = folder + "/" + OutputLayout.manifest
     // The schema first: a partial of another version fails to decode for a reason that
     // would not say so.
     struct Schema: Decodable { var schema: String? }

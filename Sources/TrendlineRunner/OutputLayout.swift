@@ -18,7 +18,8 @@ enum OutputLayout {
   /// A shard's cohort values, beside its manifest in its shard folder.
   static let partial = "cohort-partial.json"
 
-  /// Every top-level name a run or a merge writes; the sweep removes nothing else's.
+  /// Every top-level name a run or a merge writes: an output folder holding any other entry is
+  /// refused, never emptied (``OutputSweep``).
   static let topLevel: Set<String> = [users, cohort, report, tables, shards, manifest, success]
 
   /// Every folder of Trendline's below an output folder, which a run replaces when it is a link.

@@ -58,7 +58,7 @@ enum OutputSweep {
       return "holds '\(TerminalText.escaped(first))', which no Trendline run writes"
     }
     guard !shown.isEmpty, !names.contains(markerName) else { return nil }
-    if !backfill, let data = FileManager.default.contents(atPath: output + "/manifest.json"),
+    if !backfill, let data = FileManager.default.contents(atPath: output + "/" + OutputLayout.manifest),
       let manifest = try? JSONDecoder().decode(ManifestSchema.self, from: data), manifest.schema.hasPrefix("trendline/")
     {
       return nil
@@ -79,7 +79,7 @@ enum OutputSweep {
   /// - Complexity: O(*e*) for the *e* entries of `users/`, read only for a partitioned night.
   static func layoutProblem(in output: String, layout: UserLayout) -> String? {
     var found: UserLayout?
-    if let data = FileManager.default.contents(atPath: output + "/manifest.json"),
+    if let data = FileManager.default.contents(atPath: output + "/" + OutputLayout.manifest),
       let manifest = try? JSONDecoder().decode(ManifestLayout.self, from: data)
     {
       found = manifest.layout ?? .flat

@@ -96,12 +96,12 @@ public enum Publisher {
     guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
       throw Failure(message: "'\(folder)' is not a folder: the night never ran there")
     }
-    guard FileManager.default.fileExists(atPath: folder + "/_SUCCESS") else {
+    guard FileManager.default.fileExists(atPath: folder + "/" + OutputLayout.success) else {
       throw Failure(
         message: "'\(folder)' has no _SUCCESS: the night did not finish, so it is not published; "
           + "'\(currentName)' still names the last night that did")
     }
-    let manifest = try self.manifest(at: folder + "/manifest.json")
+    let manifest = try self.manifest(at: folder + "/" + OutputLayout.manifest)
     // One publisher at a time: two would read the same previous night, and the older night
     // could end up current, or one's row of nights.csv be lost.
     let lock = open(root.path + "/.publish.lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o644)
@@ -121,7 +121,7 @@ public enum Publisher {
     if isCurrent, let previous, previous != night, !confirmRemoval {
       let published: Manifest
       do throws(Failure) {
-        published = try self.manifest(at: root.path + "/nights/" + previous + "/manifest.json")
+        published = try self.manifest(at: root.path + "/nights/" + previous + "/" + OutputLayout.manifest)
       } catch {
         throw Failure(
           message: "night \(previous), which \(currentName) names, cannot be read to compare its users with night "

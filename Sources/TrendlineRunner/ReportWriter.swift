@@ -90,7 +90,7 @@ enum ReportWriter {
     let index = HTMLReport.Index(
       pipeline: pipeline, asOf: asOf, charts: documents, users: users, segments: segments, layout: layout)
     for page in HTMLReport.indexPages(index) {
-      try AtomicFile.write(Data(page.html.utf8), to: output.path + "/report/" + page.name)
+      try AtomicFile.write(Data(page.html.utf8), to: output.path + "/" + OutputLayout.report + "/" + page.name)
       written.append(OutputLayout.report + "/" + page.name)
     }
     return written

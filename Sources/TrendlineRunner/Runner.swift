@@ -259,8 +259,8 @@ public enum Runner {
     let folder = snapshot.output.path
     var status = stat()
     guard lstat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
-      FileManager.default.fileExists(atPath: folder + "/_SUCCESS"),
-      let data = FileManager.default.contents(atPath: folder + "/manifest.json"),
+      FileManager.default.fileExists(atPath: folder + "/" + OutputLayout.success),
+      let data = FileManager.default.contents(atPath: folder + "/" + OutputLayout.manifest),
       let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
       manifest.pipeline == record, manifest.asOf == snapshot.asOfText, manifest.toolVersion == toolVersion,
       manifest.shard == nil, manifest.inputIdentity != nil,

@@ -40,8 +40,8 @@ struct SnapshotFinish {
     return Cohort(charts: charts, segments: segments, files: files)
   }
 
-  /// Writes everything after the users' own files, in order, and returns the users the sweep
-  /// found departed (recorded in `manifest`).
+  /// Writes everything after the users' own files, in order; the users the sweep finds
+  /// departed are recorded in `manifest`.
   ///
   /// - Parameters:
   ///   - stamped: the compared users whose series get the cohort's axis; `ownStaged` when this

@@ -72,8 +72,10 @@ extension ChartKind {
     set { header.asOf = newValue }
   }
 
-  /// The output with `units` set and nothing else changed: right for a kind whose numbers stay
-  /// in kilograms and metres and whose words hold no value.
+  /// The output with `units` set and nothing else changed: right for a kind whose words hold no
+  /// value (radar, heat map), or whose words the stage that makes it writes in the units it is
+  /// given (a series, by `Emit`). A series decoded from a file and stated in other units keeps
+  /// the read-outs it was written with.
   ///
   /// - Complexity: O(1).
   public func with(units: Units) -> Self {

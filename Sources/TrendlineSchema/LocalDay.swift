@@ -54,11 +54,8 @@ public struct LocalDay: Hashable, Comparable, Sendable {
   /// The civil date.
   public var civil: (year: Int64, month: Int64, day: Int64) { RFC3339.civilDate(fromDays: number) }
 
-  /// Local midnight, as seconds since 1970-01-01T00:00 on the wall clock.
-  public var localSeconds: Int64 { number * 86_400 }
-
-  /// `2026-08-24`: a period's `id`, a cohort row's key. A year outside 0…9999 is written with
-  /// as many digits as it has.
+  /// `2026-08-24`: a period's `id`, a cohort row's key. A year outside 0…9999, which no input
+  /// reaches (the readers take 1970 to 2199), is written with its sign and at least four digits.
   ///
   /// - Complexity: O(1).
   public var text: String { RFC3339.dateText(civil) }

@@ -254,6 +254,8 @@ public enum RFC3339 {
   }
 
   private static func pad(_ value: Int64, _ width: Int) -> String {
+    // A sign before the padding, not inside it: -5 is `-0005`, never `00-5`.
+    guard value >= 0 else { return "-" + pad(-value, width) }
     let digits = String(value)
     return digits.count >= width
       ? digits : String(repeating: "0", count: width - digits.count) + digits

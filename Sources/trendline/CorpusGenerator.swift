@@ -23,11 +23,6 @@ struct CorpusGenerator: Sendable {
     var year: Int
     var month: Int
     var day: Int
-    public init(year: Int, month: Int, day: Int) {
-      self.year = year
-      self.month = month
-      self.day = day
-    }
   }
 
   init(

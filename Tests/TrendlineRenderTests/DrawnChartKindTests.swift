@@ -24,3 +24,44 @@ import TrendlineSchema
     }
   }
 }
+
+/// A kind an app declares itself, which Trendline has no drawing for.
+private struct AppOwnOutput: ChartKind {
+  static let schemaID = "app/own@1"
+  static let kindName = "appOwn"
+  static let example = AppOwnOutput(
+    header: UserChartHeader(
+      schema: schemaID, user: "ada", chart: "own <chart>", timeZone: "UTC", units: .metric,
+      asOf: Date(epochSeconds: 0)))
+
+  var header: UserChartHeader
+
+  init(header: UserChartHeader) { self.header = header }
+  init(from decoder: any Decoder) throws {
+    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "never decoded here"))
+  }
+
+  static func tableColumns(measures: [Measure], trend: Bool) -> [String] { ["user"] }
+  func appendTableRows(to rows: inout TableRows, trend: Bool) {
+    rows.text(user)
+    rows.endRow()
+  }
+  func write(to writer: inout OutputWriter) {
+    writer.beginUserOutput(header)
+    writer.endObject()
+  }
+}
+
+extension DrawnChartKindTests {
+  /// An app's own kind is drawn as a note that says there is no drawing, its name escaped, and
+  /// has no table: never a trap.
+  @Test func aKindWithoutADrawingSaysSo() {
+    let chart = ChartDocument.user(ChartOutput(AppOwnOutput.example))
+    #expect(
+      SVGRenderer.render(chart)
+        == "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"340\" height=\"40\" viewBox=\"0 0 340 40\" "
+        + "role=\"img\"><title>own &lt;chart&gt;</title><text x=\"8\" y=\"24\" "
+        + "font-size=\"12\">No drawing for charts of kind appOwn</text></svg>\n")
+    #expect(DataTable.html(chart) == "")
+  }
+}

@@ -41,7 +41,6 @@ import TrendlineSchema
     #expect(local.weekday == weekday)
     #expect(local.civil == (year, month, day))
     #expect(local.text == text)
-    #expect(local.localSeconds == number * 86_400)
   }
 
   /// How far into a week a day is: Thursday 1970-01-01 is 3 days into a Monday week, 4 into a
@@ -55,8 +54,10 @@ import TrendlineSchema
     #expect(LocalDay(-1).daysIntoWeek(startingOn: 1) == 2)
   }
 
-  /// A year past 9999 is written with all its digits rather than cut to four.
-  @Test func aFiveDigitYearKeepsItsDigits() {
+  /// A year past 9999 is written with all its digits rather than cut to four, and a year
+  /// before 0 with its sign before the padding.
+  @Test func yearsOutsideFourDigitsKeepTheirDigitsAndSign() {
     #expect(LocalDay(year: 10_000, month: 1, day: 1).text == "10000-01-01")
+    #expect(LocalDay(year: -5, month: 3, day: 1).text == "-0005-03-01")
   }
 }
