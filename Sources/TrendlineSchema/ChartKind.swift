@@ -35,29 +35,17 @@ public protocol ChartKind: Sendable, Equatable, Decodable, OutputWritable {
 }
 
 extension ChartKind {
+  // Read-only but for `units`, which stating other units sets: the others are changed, when
+  // they must be, through `header`.
+
   /// The output's schema id, as its file states it.
-  public var schema: String {
-    get { header.schema }
-    set { header.schema = newValue }
-  }
-
+  public var schema: String { header.schema }
   /// The user the chart is of.
-  public var user: String {
-    get { header.user }
-    set { header.user = newValue }
-  }
-
+  public var user: String { header.user }
   /// The chart's name from the pipeline file.
-  public var chart: String {
-    get { header.chart }
-    set { header.chart = newValue }
-  }
-
+  public var chart: String { header.chart }
   /// The zone identifier every instant of the output was computed in (`Europe/Oslo`).
-  public var timeZone: String {
-    get { header.timeZone }
-    set { header.timeZone = newValue }
-  }
+  public var timeZone: String { header.timeZone }
 
   /// The units everything drawn from the output shows values in; the numbers stay in kilograms,
   /// metres and seconds (SPEC 10.8).
@@ -67,10 +55,7 @@ extension ChartKind {
   }
 
   /// The last instant the chart counts.
-  public var asOf: Date {
-    get { header.asOf }
-    set { header.asOf = newValue }
-  }
+  public var asOf: Date { header.asOf }
 
   /// The output with `units` set and nothing else changed: right for a kind whose words hold no
   /// value (radar, heat map), or whose words the stage that makes it writes in the units it is
