@@ -48,33 +48,24 @@ public struct Compare: Sendable, Equatable, Codable {
     public var range: BucketRange
     public var granularity: Granularity
     public var measures: [Measure]
-    public var users: Int
+    public var users: Int = 0
     /// Local start date → measure → one value per user with that bucket and a known value.
-    public var buckets: [String: [Measure: [Double]]]
+    public var buckets: [String: [Measure: [Double]]] = [:]
     /// Local start date → users with that bucket (each measure's list may be shorter: a user
     /// whose value is unknown is in this count but not in the list).
-    public var counts: [String: Int]
+    public var counts: [String: Int] = [:]
     /// Local start date → users with at least one session in that bucket (absent: none).
-    public var active: [String: Int]
+    public var active: [String: Int] = [:]
     /// The local start dates of the users' partial buckets, ascending, each once.
-    public var partial: [String]
+    public var partial: [String] = []
     /// The best users by the rank measure, at most `rankTop` of them.
-    public var ranking: [CohortSeriesOutput.Ranking.Entry]
+    public var ranking: [CohortSeriesOutput.Ranking.Entry] = []
 
-    public init(
-      range: BucketRange, granularity: Granularity, measures: [Measure], users: Int = 0,
-      buckets: [String: [Measure: [Double]]] = [:], counts: [String: Int] = [:], active: [String: Int] = [:],
-      partial: [String] = [], ranking: [CohortSeriesOutput.Ranking.Entry] = []
-    ) {
+    /// An empty part: what no user contributes.
+    public init(range: BucketRange, granularity: Granularity, measures: [Measure]) {
       self.range = range
       self.granularity = granularity
       self.measures = measures
-      self.users = users
-      self.buckets = buckets
-      self.counts = counts
-      self.active = active
-      self.partial = partial
-      self.ranking = ranking
     }
   }
 

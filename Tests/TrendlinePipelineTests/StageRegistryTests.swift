@@ -45,6 +45,16 @@ import _TrendlineTestSupport
     }
   }
 
+  /// The README's stage table names every stage, so a new one cannot be left out of it.
+  @Test func theReadmeTablesEveryStage() throws {
+    let readme = try String(
+      contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+    for key in StageRegistry.keys {
+      #expect(rows.contains { $0.contains("`\(key)`") }, "README.md's stage table lacks `\(key)`")
+    }
+  }
+
   @Test func aChainRunsFilterBucketSeriesStagesAndEmitInOrder() {
     let squat = (
       exercise: TrainedExercise(name: "Squat", muscleGroupIds: [8], isUnmapped: false),

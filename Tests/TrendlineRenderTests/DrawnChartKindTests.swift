@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrendlineSchema
+import _TrendlineTestSupport
 
 @testable import TrendlineRender
 
@@ -21,6 +22,22 @@ import TrendlineSchema
       let svg = SVGRenderer.render(chart)
       #expect(svg.hasPrefix("<svg") && svg.contains(chart.name), "\(kind.kindName)")
       #expect(DataTable.html(chart).contains("<table"), "\(kind.kindName)")
+    }
+  }
+
+  /// The guides an app's author reads name every kind: its schema in the renderer's table, and
+  /// its columns (a series' before its measures) in the tables' — hand-kept lists that otherwise
+  /// go stale when a kind is added.
+  @Test func theGuidesNameEveryKind() throws {
+    func guide(_ name: String) throws -> String {
+      try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Guides/\(name).md"), encoding: .utf8)
+    }
+    let renderer = try guide("SVGRenderer")
+    let tables = try guide("Tables")
+    for kind in ChartKinds.all {
+      #expect(renderer.contains("`\(kind.schemaID)`"), "Guides/SVGRenderer.md lacks \(kind.schemaID)")
+      let columns = kind.tableColumns(measures: [], trend: false).joined(separator: ", ")
+      #expect(tables.contains("| `\(columns)`"), "Guides/Tables.md lacks \(kind.kindName)'s `\(columns)`")
     }
   }
 }

@@ -100,8 +100,7 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
 /// An empty cohort (no user succeeded): no rows, the smallest axis, no statistics.
 @Test func emptyCohort() {
   let compare = Compare(rankMeasure: .volumeKg)
-  let empty = Compare.SeriesPart(
-    range: .threeMonths, granularity: .week, measures: [.volumeKg], users: 0, buckets: [:], ranking: [])
+  let empty = Compare.SeriesPart(range: .threeMonths, granularity: .week, measures: [.volumeKg])
   let cohort = compare.reduce(empty, chart: "volume", asOf: "2025-11-29")
   #expect(cohort.users == 0)
   #expect(cohort.buckets == [])
