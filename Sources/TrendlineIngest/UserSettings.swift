@@ -300,7 +300,9 @@ public enum UserReader {
   /// Reads every file of `user` and merges them into sessions.
   ///
   /// Files are read one at a time and only their sets are kept, so memory follows the
-  /// user's history, not the size of the exports.
+  /// user's history, not the size of the exports; the largest is read first, so its bytes are
+  /// never held beside another file's sets. What the read gives, and which file a failure
+  /// names, is as reading in name order gives it.
   ///
   /// - Throws: ``ExportError`` when a file cannot be read at all; the user fails.
   /// - Complexity: O(*n* log *n*), where *n* is the number of rows.
@@ -321,14 +323,33 @@ public enum UserReader {
   public static func read(
     _ user: UserInput, settings: UserSettings, options: Options, reached: inout [(name: String, content: String)]
   ) throws(ExportError) -> (ingest: UserIngest, inputs: [InputFile]) {
-    var files: [FileIngest] = []
-    var inputs: [InputFile] = []
-    for index in user.files.indices {
-      let (file, input) = try readFile(
-        at: index, of: user, settings: settings.read, options: options, reached: &reached)
-      files.append(file)
-      inputs.append(input)
+    // Read largest first (``UserInput/readingOrder()``), kept and reported in name order.
+    var read: [(file: FileIngest, input: InputFile)?] = Array(repeating: nil, count: user.files.count)
+    var held: [[(name: String, content: String)]] = Array(repeating: [], count: user.files.count)
+    for index in user.readingOrder() {
+      do throws(ExportError) {
+        read[index] = try readFile(
+          at: index, of: user, settings: settings.read, options: options, reached: &held[index])
+      } catch {
+        // The user fails as a read in name order would have: on the first file in that order
+        // that fails, having reached the files before it and none after.
+        for earlier in 0..<index where read[earlier] == nil {
+          do throws(ExportError) {
+            read[earlier] = try readFile(
+              at: earlier, of: user, settings: settings.read, options: options, reached: &held[earlier])
+          } catch {
+            reached += held[...earlier].joined()
+            throw error
+          }
+        }
+        reached += held[...index].joined()
+        throw error
+      }
     }
+    reached += held.joined()
+    // Every slot is filled: a file that failed threw above.
+    var files = read.map { $0!.file }
+    let inputs = read.map { $0!.input }
     let stated = statedTimeZone(files)
     if settings.listedTimeZone == nil, let stated, stated != settings.read.timeZone {
       var read = settings.read

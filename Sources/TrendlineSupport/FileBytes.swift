@@ -64,6 +64,33 @@ public enum FileBytes {
     }
   }
 
+  /// The size in bytes of the regular file at `path` (links followed); nil when it cannot be
+  /// told. For ordering reads only: a file that changes before it is read changes the order,
+  /// and nothing else.
+  ///
+  /// - Complexity: O(1) system calls.
+  public static func size(_ path: String) -> Int? {
+    size(descriptor: open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC))
+  }
+
+  /// ``size(_:)`` of `relative` in the input folder, opened inside it as ``read(_:in:maximumBytes:)``
+  /// opens it.
+  ///
+  /// - Complexity: O(*c*) system calls, where *c* is the number of components walked.
+  public static func size(_ relative: String, in folder: InputFolder) -> Int? {
+    guard case .success(let descriptor) = folder.open(relative) else { return nil }
+    return size(descriptor: descriptor)
+  }
+
+  /// The size of the regular file open on `descriptor` (nil for any other, or -1), which it closes.
+  private static func size(descriptor: Int32) -> Int? {
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    return Int(status.st_size)
+  }
+
   /// Reads the open `descriptor` to its end and closes it.
   private static func read(descriptor: Int32, maximumBytes: Int) throws(Failure) -> [UInt8] {
     defer { close(descriptor) }
