@@ -39,7 +39,9 @@ extension Glance {
     let days = Periods(.day, last: 2 * Self.days, through: asOf, calendar: calendar)
     let (previousStart, currentStart) = (days.start(0), days.start(Self.days))
     var (current, previous, records) = (0, 0, 0)
-    let newRecords = RecordBook(Array(counted), through: asOf).newRecords
+    // All the sessions, not a copy of the counted ones: the book counts none after as-of, and
+    // the counted ones are the first, so their positions are the same.
+    let newRecords = RecordBook(sessions, through: asOf).newRecords
     for (offset, session) in counted.enumerated() where session.start >= previousStart {
       if session.start >= currentStart {
         current += 1

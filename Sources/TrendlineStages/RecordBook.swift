@@ -80,14 +80,17 @@ public struct RecordBook: Sendable {
     var slots: [Int] = []
     var bests: [SessionBest] = []
     var reps: [RepsMark] = []
-    for (index, session) in sessions.enumerated() where session.start <= asOf {
-      if !session.sharesExercises(table) {
-        table = session.exercises
+    // By index, not by element: a session taken out of the array was a copy, retaining and
+    // releasing its four references, for each session of each user.
+    for index in sessions.indices where sessions[index].start <= asOf {
+      let start = sessions[index].start
+      if !sessions[index].sharesExercises(table) {
+        table = sessions[index].exercises
         tableNumbers = [Int](repeating: -1, count: table.count)
       }
       // The session's best of each kind per exercise, before any is compared with history,
       // so a session is judged by its best set against earlier sessions only.
-      for set in session.sets {
+      for set in sessions[index].sets {
         var number = tableNumbers[Int(set.exercise)]
         if number < 0 {
           let name = table[Int(set.exercise)].name
@@ -108,17 +111,17 @@ public struct RecordBook: Sendable {
         }
         let slot = slots[number]
         if set.weightKg > 0 {
-          let mark = Mark(value: set.weightKg, weightKg: set.weightKg, reps: set.reps, start: session.start)
+          let mark = Mark(value: set.weightKg, weightKg: set.weightKg, reps: set.reps, start: start)
           if bests[slot].topSet.map({ mark.value > $0.value }) ?? true { bests[slot].topSet = mark }
           // Ingest bounds weights (at most 1500 kg), but a stage does not trap on a value it
           // was not meant to see: a weight with no whole number of grams is no weight to compare.
           if set.reps >= 1, let grams = Int64(exactly: (set.weightKg * 1000).rounded()) {
-            let mark = Mark(value: set.reps, weightKg: set.weightKg, reps: set.reps, start: session.start)
+            let mark = Mark(value: set.reps, weightKg: set.weightKg, reps: set.reps, start: start)
             reps.append(RepsMark(slot: slot, grams: grams, order: reps.count, mark: mark))
           }
         }
         if let e1rm = set.e1rmKg {
-          let mark = Mark(value: e1rm, weightKg: set.weightKg, reps: set.reps, start: session.start)
+          let mark = Mark(value: e1rm, weightKg: set.weightKg, reps: set.reps, start: start)
           if bests[slot].e1rm.map({ mark.value > $0.value }) ?? true { bests[slot].e1rm = mark }
         }
       }
@@ -156,10 +159,13 @@ public struct RecordBook: Sendable {
       old = new
       return Record(kind: kind, mark: new, previous: previous.value)
     }
-    for record in [
-      beat(.topSetKg, session.topSet, &history.topSet), beat(.e1rmKg, session.e1rm, &history.e1rm),
-    ] {
-      guard let record else { continue }
+    // One at a time, not a loop over an array of the two: that array was an allocation per
+    // exercise of every session.
+    if let record = beat(.topSetKg, session.topSet, &history.topSet) {
+      history.records.append(record)
+      count += 1
+    }
+    if let record = beat(.e1rmKg, session.e1rm, &history.e1rm) {
       history.records.append(record)
       count += 1
     }
