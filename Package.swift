@@ -67,7 +67,8 @@ let package = Package(
     .testTarget(
       name: "TrendlineRunnerTests",
       dependencies: [
-        "TrendlineRunner", "TrendlinePipeline", "TrendlineIngest", "TrendlineSchema", "_TrendlineTestSupport",
+        "TrendlineRunner", "TrendlinePipeline", "TrendlineIngest", "TrendlineSchema", "TrendlineStages",
+        "_TrendlineTestSupport",
       ]),
     // `trendline` so the binary the test runs is built first.
     .testTarget(

@@ -162,6 +162,12 @@ public struct UserIngest: Sendable {
   /// accepted sets; nil when none states one or two zones tie. Where `users.csv` gives the user
   /// no zone, it is the user's: their calendar, and the zone every file that states none is read in.
   public var statedTimeZone: TimeZone?
+  /// For each session, how many personal records it set (`RecordBook`'s count over these
+  /// sessions, which depends on no as-of: a session's records are decided by the sessions
+  /// before it). Worked out once by the runner and kept in the session cache, so that neither
+  /// a night served from the cache nor each as-of of a backfill works it out again; nil until
+  /// then.
+  public var newRecords: [Int]?
 
   public init(
     sessions: [Session] = [], files: [FileAccounting] = [], notes: [RowNote] = [],

@@ -1,6 +1,7 @@
 import Foundation
 import TrendlineIngest
 import TrendlineSchema
+import TrendlineStages
 import TrendlineSupport
 
 /// Why a cache file was not used. Every case means "read the exports again"; none is shown as
@@ -49,8 +50,8 @@ public enum CacheFault: Error, Equatable, Sendable, CustomStringConvertible {
 ///       ingest  file accounting, rejects, unmapped exercises, the stated units (kg, lb, km,
 ///               mi: four counts), a table of names (exercises and session names), a
 ///               table of muscle-group id lists, a table of the user's exercises (name
-///               index, id-list index, unmapped byte), then sessions and their sets (the
-///               exercise's index, a type byte, four numbers)
+///               index, id-list index, unmapped byte), then sessions, each with its sets
+///               (the exercise's index, a type byte, four numbers) and its count of records
 ///
 /// Numbers are LEB128 varints, signed ones zigzag-encoded; strings are a varint byte count and
 /// UTF-8. A set's four numbers (kg, reps, metres, seconds) are tagged in one byte, two bits each:
@@ -71,7 +72,8 @@ struct Entry {
   /// 5: the user's exercises (name, muscle groups, unmapped) are a table of their own, and a set
   /// holds its index there and its type, as ``Session`` keeps them.
   /// 6: the zone the exports state (SPEC 11.9), empty for none, after the units.
-  static let formatVersion: UInt32 = 6
+  /// 7: each session's count of personal records (``UserIngest/newRecords``) after its sets.
+  static let formatVersion: UInt32 = 7
   static let magic: [UInt8] = [0x89, 0x54, 0x4C, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
   static let headerSize = 32
   /// Set types by their code, a byte of its own; `allCases` builds a new array on every call.
@@ -186,7 +188,10 @@ struct Entry {
     var mapped: [Int] = []
     var sessions = CacheWriter()
     sessions.count(ingest.sessions.count)
-    for session in ingest.sessions {
+    let newRecords =
+      ingest.newRecords.flatMap { $0.count == ingest.sessions.count ? $0 : nil }
+      ?? RecordBook(ingest.sessions, through: .max).newRecords
+    for (position, session) in ingest.sessions.enumerated() {
       if !session.sharesExercises(table) {
         table = session.exercises
         mapped = table.map { exercise in
@@ -207,6 +212,7 @@ struct Entry {
         sessions.byte(UInt8(Entry.setTypes.firstIndex(of: set.type)!))
         sessions.numbers(set.weightKg, set.reps, set.distanceMeters, set.seconds)
       }
+      sessions.count(newRecords[position])
     }
     let exerciseCodes = exerciseList.map { (name($0.name), ids($0.muscleGroupIds), $0.isUnmapped) }
     out.count(nameList.count)
@@ -376,8 +382,10 @@ extension Entry {
       exercises.append(TrainedExercise(name: name, muscleGroupIds: ids, isUnmapped: flag == 1))
     }
 
-    let sessionCount = try reader.count(each: 5)
+    let sessionCount = try reader.count(each: 6)
     ingest.sessions.reserveCapacity(Entry.reservation(sessionCount))
+    var newRecords: [Int] = []
+    newRecords.reserveCapacity(Entry.reservation(sessionCount))
     for _ in 0..<sessionCount {
       let key = try reader.string()
       let start = try reader.int64()
@@ -400,9 +408,16 @@ extension Entry {
             exercise: Int32(exercise), type: Entry.setTypes[Int(type)], weightKg: numbers.0, reps: numbers.1,
             distanceMeters: numbers.2, seconds: numbers.3))
       }
+      // At most three records an exercise (top set, e1RM, reps at a weight), so three a set.
+      let records = try reader.varint()
+      guard records <= 3 * UInt64(setCount) else {
+        throw .malformed("\(records) records from \(setCount) set\(setCount == 1 ? "" : "s")")
+      }
+      newRecords.append(Int(records))
       ingest.sessions.append(
         Session(key: key, start: start, durationSeconds: duration, name: name, exercises: exercises, sets: sets))
     }
+    ingest.newRecords = newRecords
     guard reader.offset == bytes.count else { throw .malformed("bytes after the last session") }
     return ingest
   }

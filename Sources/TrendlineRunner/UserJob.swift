@@ -77,7 +77,7 @@ enum UserJob {
     let settings: UserSettings
     let ingest: UserIngest
     var cached: SessionCache.Lookup?
-    let read: (ingest: UserIngest, inputs: [InputFile])
+    var read: (ingest: UserIngest, inputs: [InputFile])
     // What each export held as far as the read got, for the user's input identity.
     var reached: [(name: String, content: String)] = []
     do throws(ExportError) {
@@ -89,6 +89,10 @@ enum UserJob {
         read = hit
       } else {
         read = try UserReader.read(user, settings: settings, options: context.readOptions, reached: &reached)
+      }
+      // Once per user, kept in the cache: every snapshot's glance reads it.
+      if read.ingest.newRecords == nil {
+        read.ingest.newRecords = RecordBook(read.ingest.sessions, through: .max).newRecords
       }
       ingest = read.ingest
       record.files = zip(read.inputs, ingest.files).map { input, accounting in
@@ -157,7 +161,7 @@ enum UserJob {
     let calendar = settings.calendar
     let asOf = snapshot.asOf.resolve(for: calendar)
     record.afterAsOf = ingest.sessions.reduce(0) { $0 + ($1.start > asOf ? 1 : 0) }
-    record.glance = Glance(ingest.sessions, calendar: calendar, asOf: asOf)
+    record.glance = Glance(ingest.sessions, newRecords: ingest.newRecords, calendar: calendar, asOf: asOf)
 
     // The names this run writes in the user's folder; whatever else an earlier run left there
     // (a chart since removed from the pipeline, an SVG no longer asked for) goes at the end.

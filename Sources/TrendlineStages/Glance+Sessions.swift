@@ -3,11 +3,13 @@ import TrendlineSchema
 
 extension Glance {
   /// The glance of a user with `sessions` (sorted by start, as ``UserIngest`` holds them) in
-  /// `calendar`, as of `asOf`; sessions after as-of are not counted.
+  /// `calendar`, as of `asOf`; sessions after as-of are not counted. `newRecords`, the records
+  /// each session set (``RecordBook/newRecords`` over all of `sessions`), is worked out here
+  /// when not given.
   ///
-  /// - Complexity: O(*n* + *s* + *w*) for *n* sessions, *s* sets (the records) and *w* weeks
-  ///   from the first session to as-of.
-  public init(_ sessions: [Session], calendar: UserCalendar, asOf: Int64) {
+  /// - Complexity: O(*n* + *w*) for *n* sessions and *w* weeks from the first session to
+  ///   as-of, and O(*s*) more for *s* sets when `newRecords` is not given.
+  public init(_ sessions: [Session], newRecords: [Int]? = nil, calendar: UserCalendar, asOf: Int64) {
     let counted = sessions.prefix { $0.start <= asOf }
     let recent = Periods(.week, last: Self.weeks, through: asOf, calendar: calendar)
     guard let first = counted.first, let last = counted.last else {
@@ -40,8 +42,11 @@ extension Glance {
     let (previousStart, currentStart) = (days.start(0), days.start(Self.days))
     var (current, previous, records) = (0, 0, 0)
     // All the sessions, not a copy of the counted ones: the book counts none after as-of, and
-    // the counted ones are the first, so their positions are the same.
-    let newRecords = RecordBook(sessions, through: asOf).newRecords
+    // the counted ones are the first, so their positions are the same. A session's count does
+    // not depend on as-of (only earlier sessions decide it), so one worked out through the
+    // last session serves every as-of.
+    let newRecords =
+      newRecords.flatMap { $0.count == sessions.count ? $0 : nil } ?? RecordBook(sessions, through: asOf).newRecords
     for (offset, session) in counted.enumerated() where session.start >= previousStart {
       if session.start >= currentStart {
         current += 1

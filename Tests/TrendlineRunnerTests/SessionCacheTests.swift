@@ -3,6 +3,7 @@ import Testing
 import TrendlineIngest
 import TrendlinePipeline
 import TrendlineSchema
+import TrendlineStages
 import _TrendlineTestSupport
 
 @testable import TrendlineRunner
@@ -119,6 +120,8 @@ import _TrendlineTestSupport
     #expect(cached.ingest.unmappedExercises == ["Zercher Hold": 1])
     #expect(cached.ingest.files.map(\.rows.read) == [6])
     #expect(cached.inputs.map(\.bytes) == [Fixture.strong.utf8.count])
+    // Each session's records come back as the book counts them over the sessions.
+    #expect(cached.ingest.newRecords == RecordBook(parsed.ingest.sessions, through: .max).newRecords)
   }
 
   /// The units the exports stated (SPEC 10.8) come back from a hit: a pound user read from the
@@ -311,7 +314,7 @@ import _TrendlineTestSupport
     (.truncatedHeader, "the cache file is cut off"),
     (.empty, "the cache file is cut off"),
     (.garbage, "not a Trendline cache file"),
-    (.otherVersion, "cache format version 7, this trendline reads version 6"),
+    (.otherVersion, "cache format version 8, this trendline reads version 7"),
     (.reservedBits, "the cache file is malformed: reserved header bits are set"),
     (.appendedBytes, "the cache file is malformed: bytes after the payload"),
     (.otherUser, "the cache file holds user 'bob'"),
@@ -329,7 +332,7 @@ import _TrendlineTestSupport
     case .truncatedHeader: bytes = Array(bytes[..<20])
     case .empty: bytes = []
     case .garbage: bytes = Array("{\"not\": \"a cache\"}".utf8)
-    case .otherVersion: bytes[8] = 7
+    case .otherVersion: bytes[8] = 8
     case .reservedBits: bytes[12] = 1
     case .appendedBytes: bytes += [0, 0]
     case .otherUser:
@@ -414,7 +417,7 @@ import _TrendlineTestSupport
   /// Ways of forging an entry: the content is hostile, the checksum valid.
   enum Forgery: String, CaseIterable, Sendable {
     case unsortedSessions, nanWeight, negativeStart, startAfter9999, hugeSessionCount
-    case unmappedWithMuscleGroups, exerciseOutsideTable, unknownSetType
+    case unmappedWithMuscleGroups, exerciseOutsideTable, unknownSetType, tooManyRecords
   }
 
   /// A forged entry with a valid checksum is read again from the exports, never trusted, and
@@ -434,6 +437,7 @@ import _TrendlineTestSupport
     ),
     (.exerciseOutsideTable, "the cache file is malformed: exercise 127 of 3"),
     (.unknownSetType, "the cache file is malformed: set type 4"),
+    (.tooManyRecords, "the cache file is malformed: 4 records from 1 set"),
   ])
   func forgedEntryIsRebuilt(forgery: Forgery, reason: String) throws {
     let fixture = try Fixture()
@@ -501,8 +505,9 @@ import _TrendlineTestSupport
       let index = Int(ingest.sessions[0].sets[0].exercise)
       #expect(!ingest.sessions[0].exercises[index].muscleGroupIds.isEmpty)
       ingest.sessions[0].exercises[index].isUnmapped = true
-    case .exerciseOutsideTable, .unknownSetType:
-      // One set, so the payload ends in its exercise index, its type and its numbers.
+    case .exerciseOutsideTable, .unknownSetType, .tooManyRecords:
+      // One set, so the payload ends in its exercise index, its type, its numbers and the
+      // session's count of records.
       ingest.sessions = [ingest.sessions[ingest.sessions.count - 1]]
       ingest.sessions[0].sets.removeLast(ingest.sessions[0].sets.count - 1)
       ingest.unmappedExercises = [:]
@@ -515,11 +520,15 @@ import _TrendlineTestSupport
       #expect(forged.last == 0)
       forged.removeLast()
       forged += [0x80, 0x80, 0x80, 0x80, 0x80, 0x20]
+    case .tooManyRecords:
+      // A set makes at most three records (top set, e1RM, reps at a weight).
+      #expect(forged.last == 0)
+      forged[forged.count - 1] = 4
     case .exerciseOutsideTable, .unknownSetType:
       let set = ingest.sessions[0].sets[0]
       var numbers = CacheWriter()
       numbers.numbers(set.weightKg, set.reps, set.distanceMeters, set.seconds)
-      let typeAt = forged.count - numbers.bytes.count - 1
+      let typeAt = forged.count - 1 - numbers.bytes.count - 1
       #expect(forged[typeAt] == 0 && forged[typeAt - 1] < 0x80)
       if forgery == .unknownSetType { forged[typeAt] = 4 } else { forged[typeAt - 1] = 127 }
     default: return forged

@@ -47,6 +47,18 @@ import TrendlineStages
     #expect(trained.daysSinceLastSession == 3)
   }
 
+  /// The records each session set, as the session cache keeps them: the book's count through
+  /// the last session, which is the glance's at any as-of. Given, they are what the glance
+  /// counts; a list of another length than the sessions is not taken.
+  @Test func givenRecordsAreCountedAsGiven() {
+    let book = RecordBook(Self.sessions, through: .max).newRecords
+    #expect(book == [0, 0, 0, 2, 0, 0])
+    #expect(Glance(Self.sessions, newRecords: book, calendar: utc, asOf: Self.asOf).records == 2)
+    // 3, 5, 12 and 18 November are in the last 28 days; 1 September and 27 November are not.
+    #expect(Glance(Self.sessions, newRecords: [7, 0, 1, 5, 0, 9], calendar: utc, asOf: Self.asOf).records == 6)
+    #expect(Glance(Self.sessions, newRecords: [7], calendar: utc, asOf: Self.asOf).records == 2)
+  }
+
   @Test func aUserWithNoSessionUpToAsOf() {
     let glance = Glance([session("2025-12-01T09:00:00Z")], calendar: utc, asOf: Self.asOf)
     #expect(glance.lastSession == nil)
