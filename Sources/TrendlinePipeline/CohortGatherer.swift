@@ -121,19 +121,20 @@ public struct CohortGatherer: Sendable {
       + parts.radar.keys.sorted().map { .radar(compare.reduce(parts.radar[$0]!, chart: $0, asOf: asOf)) }
   }
 
-  /// Each compared chart's cohort per segment, in the order of ``reduce(asOf:)``; empty without
-  /// `groupBy`. The segments of a series share one y axis per measure (the largest of any
-  /// segment) and one time domain, so side by side they are drawn on one scale.
+  /// Each compared chart's cohort per segment, beside `whole`, the cohort of all users
+  /// (``reduce(asOf:)``, reduced once by the caller and given here, not reduced again); empty
+  /// without `groupBy`. The segments of a series share one y axis per measure (the largest of
+  /// any segment) and one time domain, so side by side they are drawn on one scale.
   ///
   /// - Complexity: that of ``reduce(asOf:)`` per segment.
-  public func reduceSegments(asOf: String) -> [CohortSegmentsOutput] {
+  public func reduceSegments(of whole: [CohortChart], asOf: String) -> [CohortSegmentsOutput] {
     guard let groupBy else { return [] }
     // Values in byte order, the unknown segment last.
     let keys =
       segments.keys.filter { $0 != Self.unknownSegment }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       + (segments[Self.unknownSegment] == nil ? [] : [Self.unknownSegment])
     let reduced = keys.map { (key: $0, charts: reduce(segments[$0]!, asOf: asOf)) }
-    return reduce(asOf: asOf).enumerated().map { index, whole in
+    return whole.enumerated().map { index, whole in
       var cohorts = reduced.map { segment in segment.charts[index] }
       if case .series = whole { cohorts = Self.onOneScale(cohorts) }
       return CohortSegmentsOutput(

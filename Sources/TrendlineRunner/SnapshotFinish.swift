@@ -34,7 +34,7 @@ struct SnapshotFinish {
   /// - Complexity: that of ``CohortGatherer/reduce(asOf:)`` and of encoding the outputs.
   static func reduce(_ gathered: CohortGatherer, asOf: String) throws -> Cohort {
     let charts = gathered.reduce(asOf: asOf)
-    let segments = gathered.reduceSegments(asOf: asOf)
+    let segments = gathered.reduceSegments(of: charts, asOf: asOf)
     let files =
       try charts.map { ($0.name, try $0.encoded()) } + segments.map { ("segments/" + $0.chart, try $0.encoded()) }
     return Cohort(charts: charts, segments: segments, files: files)
