@@ -38,7 +38,7 @@ public struct UserInput: Sendable, Equatable {
 
   /// The order to read the files in: the largest first (ties in name order), so that a large
   /// file's bytes are never held beside the sets of the user's others. Read in name order, a
-  /// user of a 99 MB and an 85 MB export peaked at 2.02 times the larger; largest first, 1.83.
+  /// user of a 99 MB and an 85 MB export peaked at 2.02 times the larger; largest first, 1.84.
   ///
   /// - Complexity: O(*f* log *f*) for *f* files, and a system call or a few per file when
   ///   there are two or more.

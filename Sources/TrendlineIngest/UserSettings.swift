@@ -323,19 +323,21 @@ public enum UserReader {
   public static func read(
     _ user: UserInput, settings: UserSettings, options: Options, reached: inout [(name: String, content: String)]
   ) throws(ExportError) -> (ingest: UserIngest, inputs: [InputFile]) {
-    // Read largest first (``UserInput/readingOrder()``), kept and reported in name order.
-    var read: [(file: FileIngest, input: InputFile)?] = Array(repeating: nil, count: user.files.count)
+    // Read largest first (``UserInput/readingOrder()``), kept and reported in name order. A
+    // failing user costs more than in name order: the files larger than the broken one are
+    // read before it.
+    var parsed: [(file: FileIngest, input: InputFile)?] = Array(repeating: nil, count: user.files.count)
     var held: [[(name: String, content: String)]] = Array(repeating: [], count: user.files.count)
     for index in user.readingOrder() {
       do throws(ExportError) {
-        read[index] = try readFile(
+        parsed[index] = try readFile(
           at: index, of: user, settings: settings.read, options: options, reached: &held[index])
       } catch {
         // The user fails as a read in name order would have: on the first file in that order
         // that fails, having reached the files before it and none after.
-        for earlier in 0..<index where read[earlier] == nil {
+        for earlier in 0..<index where parsed[earlier] == nil {
           do throws(ExportError) {
-            read[earlier] = try readFile(
+            parsed[earlier] = try readFile(
               at: earlier, of: user, settings: settings.read, options: options, reached: &held[earlier])
           } catch {
             reached += held[...earlier].joined()
@@ -347,9 +349,11 @@ public enum UserReader {
       }
     }
     reached += held.joined()
-    // Every slot is filled: a file that failed threw above.
-    var files = read.map { $0!.file }
-    let inputs = read.map { $0!.input }
+    // Every slot is filled: a file that failed threw above. Emptied once copied, so a file read
+    // again below is not held twice.
+    var files = parsed.map { $0!.file }
+    let inputs = parsed.map { $0!.input }
+    parsed.removeAll()
     let stated = statedTimeZone(files)
     if settings.listedTimeZone == nil, let stated, stated != settings.read.timeZone {
       var read = settings.read

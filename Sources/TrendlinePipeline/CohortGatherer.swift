@@ -134,6 +134,10 @@ public struct CohortGatherer: Sendable {
       segments.keys.filter { $0 != Self.unknownSegment }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       + (segments[Self.unknownSegment] == nil ? [] : [Self.unknownSegment])
     let reduced = keys.map { (key: $0, charts: reduce(segments[$0]!, asOf: asOf)) }
+    // Each segment's charts are `whole`'s, in its order: a `whole` reduced from other parts
+    // would set one chart's segments beside another.
+    precondition(
+      reduced.allSatisfy { $0.charts.map(\.name) == whole.map(\.name) }, "segments beside another cohort's charts")
     return whole.enumerated().map { index, whole in
       var cohorts = reduced.map { segment in segment.charts[index] }
       if case .series = whole { cohorts = Self.onOneScale(cohorts) }

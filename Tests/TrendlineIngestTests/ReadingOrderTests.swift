@@ -46,6 +46,7 @@ import TrendlineSchema
     do throws(ExportError) {
       let read = try UserReader.read(
         input, settings: UserSettings(), options: .init(lookup: Self.lookup), reached: &reached)
+      #expect(read.ingest.files.map(\.file) == read.inputs.map(\.name))
       return ("read " + read.inputs.map(\.name).joined(separator: " "), reached.map(\.name))
     } catch {
       return ("failed on \(error.file)", reached.map(\.name))

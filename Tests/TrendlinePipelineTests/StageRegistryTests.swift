@@ -49,9 +49,12 @@ import _TrendlineTestSupport
   @Test func theReadmeTablesEveryStage() throws {
     let readme = try String(
       contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+    // The first cell of each row only: `records` is also a measure in the `bucket` row.
+    let firstCells = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }.map {
+      $0.split(separator: "|", omittingEmptySubsequences: true).first ?? ""
+    }
     for key in StageRegistry.keys {
-      #expect(rows.contains { $0.contains("`\(key)`") }, "README.md's stage table lacks `\(key)`")
+      #expect(firstCells.contains { $0.contains("`\(key)`") }, "README.md's stage table lacks `\(key)`")
     }
   }
 

@@ -32,10 +32,12 @@ import _TrendlineTestSupport
     func guide(_ name: String) throws -> String {
       try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("Guides/\(name).md"), encoding: .utf8)
     }
-    let renderer = try guide("SVGRenderer")
+    // Table rows only: a schema named in the prose is not a row of the renderer's table.
+    let rendererRows = try guide("SVGRenderer").split(separator: "\n").filter { $0.hasPrefix("| `") }
     let tables = try guide("Tables")
     for kind in ChartKinds.all {
-      #expect(renderer.contains("`\(kind.schemaID)`"), "Guides/SVGRenderer.md lacks \(kind.schemaID)")
+      #expect(
+        rendererRows.contains { $0.contains("`\(kind.schemaID)`") }, "Guides/SVGRenderer.md lacks \(kind.schemaID)")
       let columns = kind.tableColumns(measures: [], trend: false).joined(separator: ", ")
       #expect(tables.contains("| `\(columns)`"), "Guides/Tables.md lacks \(kind.kindName)'s `\(columns)`")
     }
