@@ -252,11 +252,11 @@ private func readCSVRecords<Parser: CSVRowParser>(
       if format == .strongCSV { result.moveRepeatedWorkouts() }
       return result
     case .blankLine:
-      result.rowsRead += 1
+      result.counts.read += 1
       result.ignoreBlankLine()
       continue
     case .malformed(let bad):
-      result.rowsRead += 1
+      result.counts.read += 1
       // The reject names the record's first line, as every other reject does; a quote that
       // ran on into later lines says where the reader finally noticed.
       let sameLine = bad.line == bad.recordLine
@@ -266,7 +266,7 @@ private func readCSVRecords<Parser: CSVRowParser>(
         reason: sameLine ? message : "\(message) (at line \(bad.line), column \(bad.column))")
       continue
     case .record(let line):
-      result.rowsRead += 1
+      result.counts.read += 1
       if checksUTF8, let bad = firstInvalidUTF8Field(reader) {
         result.note(
           .rejected, line: reader.fields[bad.index].line, column: reader.fields[bad.index].column,

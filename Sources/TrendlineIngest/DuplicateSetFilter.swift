@@ -105,7 +105,7 @@ extension FileIngest {
     // A repeated row is a duplicate and nothing else: a value it dropped is not counted twice.
     let before = notes.count
     notes.removeAll { $0.outcome == .valueDropped && moved.contains($0.line) }
-    rowsValueDropped -= before - notes.count
+    counts.valueDropped -= before - notes.count
     notes.sort { $0.line < $1.line }
   }
 }

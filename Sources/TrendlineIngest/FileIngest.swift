@@ -237,16 +237,21 @@ public struct FileIngest: Sendable {
   public internal(set) var sets = FileSets()
   /// The rows not accepted as written, in the order read.
   public var notes: [RowNote] = []
-  public var rowsRejected = 0
-  /// Rows that repeat a set already read from this file (SPEC 10.5).
-  public var duplicateRows = 0
-  /// Rows that are not sets, counted by reason (blank lines, Strong's `Rest Timer` rows, …).
-  public var ignored: [String: Int] = [:]
-  public var rowsRead = 0
-  /// Rows read only after repairing a known exporter bug (counted also as accepted).
-  public var rowsRepaired = 0
-  /// Rows accepted with an impossible value dropped (counted also as accepted).
-  public var rowsValueDropped = 0
+  /// What became of the file's rows as read (``RowCounts``, the one home of row counters):
+  /// `accepted` is what the others leave, rows whose sets are in `sets` (a StrongLifts row holds
+  /// a whole workout, so rows and sets differ there); a duplicate here repeats a set of this
+  /// file (SPEC 10.5), and the merge of a user's files may later move accepted rows to
+  /// duplicates.
+  public var rows: RowCounts {
+    var rows = counts
+    rows.accepted = rows.read - rows.rejected - rows.duplicate - rows.ignored
+    return rows
+  }
+  /// The counts as the readers keep them, all but `accepted` (which ``rows`` works out).
+  var counts = RowCounts()
+  /// Rows that are not sets, counted by reason (blank lines, Strong's `Rest Timer` rows, …);
+  /// their sum is `rows.ignored`.
+  public internal(set) var ignored: [String: Int] = [:]
   /// The zone the file itself states (a native file's `timeZone`), which read its wall times;
   /// nil when it states none.
   public var statedTimeZone: TimeZone?
@@ -256,19 +261,14 @@ public struct FileIngest: Sendable {
     self.format = format
   }
 
-  public var ignoredRows: Int { ignored.values.reduce(0, +) }
-
-  /// Rows whose sets are in `sets`: a StrongLifts row holds a whole workout, so rows and sets
-  /// differ there.
-  public var acceptedRows: Int { rowsRead - rowsRejected - duplicateRows - ignoredRows }
-
   /// The rejected rows listed (every one, up to ``maximumListedRows`` notes), for messages
-  /// and tests; `rowsRejected` counts them all.
+  /// and tests; `rows.rejected` counts them all.
   public var rejects: [RowNote] { notes.filter { $0.outcome == .rejected } }
 
   /// Counts a blank line, which is not listed.
   mutating func ignoreBlankLine() {
     ignored["blank line", default: 0] += 1
+    counts.ignored += 1
   }
 
   /// The most rows one file lists in `notes` (SPEC 11.6). Past it, rows are counted as ever but
@@ -283,11 +283,13 @@ public struct FileIngest: Sendable {
   /// Counts a row under `outcome` and lists it (SPEC 10.4), up to ``maximumListedRows``.
   mutating func note(_ outcome: RowNote.Outcome, line: Int, column: Int, field: String, reason: String) {
     switch outcome {
-    case .rejected: rowsRejected += 1
-    case .duplicate: duplicateRows += 1
-    case .ignored: ignored[reason, default: 0] += 1
-    case .repaired: rowsRepaired += 1
-    case .valueDropped: rowsValueDropped += 1
+    case .rejected: counts.rejected += 1
+    case .duplicate: counts.duplicate += 1
+    case .ignored:
+      ignored[reason, default: 0] += 1
+      counts.ignored += 1
+    case .repaired: counts.repaired += 1
+    case .valueDropped: counts.valueDropped += 1
     }
     if notes.count < Self.maximumListedRows {
       notes.append(RowNote(file: file, line: line, column: column, field: field, outcome: outcome, reason: reason))

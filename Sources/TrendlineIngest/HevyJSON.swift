@@ -132,7 +132,7 @@ enum HevyJSON {
       guard workout.objectMembers != nil, let exercises = exercisesValue?.arrayValue else {
         let isObject = workout.objectMembers != nil
         let at = isObject ? place(workoutNode, "exercises") : document.location(of: workoutNode)
-        result.rowsRead += 1
+        result.counts.read += 1
         result.note(
           .rejected, line: at.line, column: at.column, field: isObject ? "exercises" : "",
           reason: isObject ? "exercises must be an array of exercises" : "a workout must be an object")
@@ -161,7 +161,7 @@ enum HevyJSON {
         // An exercise that is no object with a `sets` array is one row, as below.
         for sets in setNodes {
           for _ in 0..<(sets?.count ?? 1) {
-            result.rowsRead += 1
+            result.counts.read += 1
             result.note(.rejected, line: at.line, column: at.column, field: error.key, reason: error.reason)
           }
         }
@@ -178,7 +178,7 @@ enum HevyJSON {
         guard let sets = setNodes[exerciseIndex] else {
           let isObject = exerciseNode.value.objectMembers != nil
           let at = isObject ? place(exerciseNode, "sets") : document.location(of: exerciseNode)
-          result.rowsRead += 1
+          result.counts.read += 1
           result.note(
             .rejected, line: at.line, column: at.column, field: isObject ? "sets" : "",
             reason: isObject ? "sets must be an array of sets" : "an exercise must be an object")
@@ -192,7 +192,7 @@ enum HevyJSON {
           exerciseProblem = error
         }
         for setNode in sets {
-          result.rowsRead += 1
+          result.counts.read += 1
           let line = document.location(of: setNode).line
           if let exerciseProblem {
             let at = place(exerciseNode, exerciseProblem.key)

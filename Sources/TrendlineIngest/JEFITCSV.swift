@@ -399,7 +399,10 @@ enum JEFITCSV {
           break
         }
       }
-      if let count = result.ignored.removeValue(forKey: Self.repeatedLog) { result.duplicateRows += count }
+      if let count = result.ignored.removeValue(forKey: Self.repeatedLog) {
+        result.counts.ignored -= count
+        result.counts.duplicate += count
+      }
     }
 
     /// One exercise in one workout: its sets unpacked from `logs`. A log whose `_id` is one

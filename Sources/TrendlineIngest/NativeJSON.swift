@@ -79,7 +79,7 @@ enum NativeJSON {
     guard session.objectMembers != nil, setsValue == nil || setsValue?.arrayValue != nil else {
       let isObject = session.objectMembers != nil
       let place = isObject ? place(sessionNode, "sets") : document.location(of: sessionNode)
-      result.rowsRead += 1
+      result.counts.read += 1
       result.note(
         .rejected, line: place.line, column: place.column, field: isObject ? "sets" : "",
         reason: isObject ? "sets must be an array of sets" : "a session must be an object")
@@ -93,7 +93,7 @@ enum NativeJSON {
       // Every set of an unreadable session is a rejected row.
       let place = place(sessionNode, error.key)
       for _ in sets {
-        result.rowsRead += 1
+        result.counts.read += 1
         result.note(.rejected, line: place.line, column: place.column, field: error.key, reason: error.reason)
       }
       return
@@ -104,7 +104,7 @@ enum NativeJSON {
     // The sets' nodes, made when the first of them is rejected: once per session at most.
     var setNodes: [JSONDocument.Node]?
     for (setIndex, set) in sets.enumerated() {
-      result.rowsRead += 1
+      result.counts.read += 1
       do throws(NativeSetDecoder.Problem) {
         // An accepted set's line is not looked up: only a rejected set, whose line a person
         // needs, pays for finding it.
@@ -199,7 +199,7 @@ enum NDJSON {
       var contentEnd = lineEnd
       if contentEnd > lineStart && bytes[contentEnd - 1] == ASCII.carriageReturn { contentEnd -= 1 }
       let line = bytes[lineStart..<contentEnd]
-      result.rowsRead += 1
+      result.counts.read += 1
       if line.allSatisfy({ $0 == ASCII.space || $0 == ASCII.tab }) {
         result.ignoreBlankLine()
         continue

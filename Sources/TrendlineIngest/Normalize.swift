@@ -216,9 +216,7 @@ public enum Normalize {
     var sessionOrder: [String] = []
     for (fileIndex, file) in files.enumerated() {
       // The file's own counts, which the merge can only move from accepted to duplicate.
-      var rows = RowCounts(
-        read: file.rowsRead, rejected: file.rowsRejected, duplicate: file.duplicateRows, ignored: file.ignoredRows,
-        repaired: file.rowsRepaired, valueDropped: file.rowsValueDropped)
+      var rows = file.rows
       // A row that turns out a duplicate is that and nothing else: a repair or a dropped value
       // noted when it was read is withdrawn. Only files with such notes pay for looking.
       let notesAccepted = file.notes.contains { $0.outcome == .repaired || $0.outcome == .valueDropped }

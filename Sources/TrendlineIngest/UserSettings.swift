@@ -406,7 +406,7 @@ public enum UserReader {
     var rows: [String: (zone: TimeZone, count: Int)] = [:]
     for file in files {
       guard let zone = file.statedTimeZone else { continue }
-      rows[zone.identifier, default: (zone, 0)].count += file.acceptedRows
+      rows[zone.identifier, default: (zone, 0)].count += file.rows.accepted
     }
     let ranked = rows.values.sorted { $0.count > $1.count }
     guard let first = ranked.first else { return nil }

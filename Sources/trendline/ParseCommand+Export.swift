@@ -64,10 +64,10 @@ extension ParseCommand {
     rows.sort { $0.line != $1.line ? $0.line < $1.line : $0.order < $1.order }
 
     let document: JSONValue = .object([
-      ("file", .string(name)), ("format", .string(ingest.format.rawValue)), ("rowsRead", int(ingest.rowsRead)),
-      ("rowsAccepted", int(ingest.acceptedRows)), ("rowsRejected", int(ingest.rowsRejected)),
-      ("rowsDuplicate", int(ingest.duplicateRows)), ("rowsIgnored", int(ingest.ignoredRows)),
-      ("rowsRepaired", int(ingest.rowsRepaired)), ("rowsValueDropped", int(ingest.rowsValueDropped)),
+      ("file", .string(name)), ("format", .string(ingest.format.rawValue)), ("rowsRead", int(ingest.rows.read)),
+      ("rowsAccepted", int(ingest.rows.accepted)), ("rowsRejected", int(ingest.rows.rejected)),
+      ("rowsDuplicate", int(ingest.rows.duplicate)), ("rowsIgnored", int(ingest.rows.ignored)),
+      ("rowsRepaired", int(ingest.rows.repaired)), ("rowsValueDropped", int(ingest.rows.valueDropped)),
       ("sessions", int(Set(ingest.sets.map(\.sessionKey)).count)),
       ("rows", .array(rows.map(\.value))),
     ])

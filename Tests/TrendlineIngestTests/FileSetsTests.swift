@@ -25,7 +25,7 @@ private func read(_ name: String, _ text: String) throws -> FileIngest {
     2025-01-07 18:30:00,Upper Body Strength Day,42h 13m,Bench Press (Barbell),2,135,lbs,8,,
 
     """)
-  #expect(file.rowsRead == 5 && file.acceptedRows == 5 && file.rowsValueDropped == 2)
+  #expect(file.rows.read == 5 && file.rows.accepted == 5 && file.rows.valueDropped == 2)
   #expect(file.sets.count == 5)
 
   let legs = ("1736157600|Legs", "Legs", Int64(1_736_157_600), Int64?(3900))
@@ -114,7 +114,7 @@ private func read(_ name: String, _ text: String) throws -> FileIngest {
     "strong.csv",
     (["Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds"] + workout + workout
       + ["2025-01-08 10:00:00,Arms,42h 13m,Curl,1,20,10,,", ""]).joined(separator: "\n"))
-  #expect(file.duplicateRows == 4 && file.rowsValueDropped == 5)
+  #expect(file.rows.duplicate == 4 && file.rows.valueDropped == 5)
   #expect(file.sets.map(\.line) == [2, 3, 4, 5, 10])
   #expect(file.sets.map(\.droppedValueLine) == [2, 3, 4, 5, 10])
 }
@@ -134,7 +134,7 @@ private func read(_ name: String, _ text: String) throws -> FileIngest {
     2025-01-10 10:00:00,Legs,42h 13m,Squat (Barbell),1,100,5,,
 
     """)
-  #expect(file.rowsRead == 5 && file.rowsRejected == 1 && file.rowsValueDropped == 3)
+  #expect(file.rows.read == 5 && file.rows.rejected == 1 && file.rows.valueDropped == 3)
   #expect(file.sets.map(\.durationSeconds) == [nil, nil, 3900, nil])
   #expect(file.sets.map(\.droppedValueLine) == [2, 3, 0, 6])
   #expect(file.sets.map(\.start) == [1_736_157_600, 1_736_157_600, 1_736_330_400, 1_736_503_200])

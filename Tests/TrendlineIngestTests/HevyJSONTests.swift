@@ -11,7 +11,7 @@ import TrendlineSchema
 
   static func read(_ name: String, _ text: String, format: ExportReader.FormatChoice = .auto) throws -> FileIngest {
     let file = try ExportReader.read(file: name, bytes: Array(text.utf8), format: format, settings: utc)
-    #expect(file.rowsRead == file.sets.count + file.rowsRejected + file.duplicateRows + file.ignoredRows)
+    #expect(file.rows.read == file.sets.count + file.rows.rejected + file.rows.duplicate + file.rows.ignored)
     return file
   }
 
@@ -65,7 +65,7 @@ import TrendlineSchema
   @Test func aPageIsReadSetBySet() throws {
     let file = try Self.read("hevy_workouts.json", Self.page)
     #expect(file.format == .hevyJSON)
-    #expect(file.rowsRead == 5)
+    #expect(file.rows.read == 5)
     #expect(file.notes.isEmpty)
     #expect(file.sets.map(\.line) == [15, 17, 19, 26, 33])
     #expect(
@@ -211,7 +211,7 @@ import TrendlineSchema
       "workout.json",
       #"{"title": "Pull", "start_time": "2026-01-05T10:00:00Z", "exercises": [{"title": "Row", "sets": []}]}"#)
     #expect(single.format == .hevyJSON)
-    #expect(single.rowsRead == 0)
+    #expect(single.rows.read == 0)
     // 1,767,607,200 = 2026-01-05T10:00:00Z; 1,767,610,800 is an hour later.
     let feed = try Self.read(
       "feed.json",

@@ -25,12 +25,12 @@ import _TrendlineTestSupport
       let ingest = try ExportReader.read(
         file: name, bytes: bytes, format: format, settings: settings, layout: layout, limits: limits)
       let accepted = ingest.sets.filter { !$0.sharesRowWithPrevious }.count
-      let accounted = accepted + ingest.rowsRejected + ingest.duplicateRows + ingest.ignoredRows
-      #expect(ingest.rowsRead == accounted, "accounting identity for \(name)")
+      let accounted = accepted + ingest.rows.rejected + ingest.rows.duplicate + ingest.rows.ignored
+      #expect(ingest.rows.read == accounted, "accounting identity for \(name)")
       #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.distanceMeters.isFinite })
       var text =
-        "read \(ingest.rowsRead): accepted \(accepted), rejected \(ingest.rejects.count), "
-        + "duplicate \(ingest.duplicateRows), ignored \(ingest.ignoredRows)"
+        "read \(ingest.rows.read): accepted \(accepted), rejected \(ingest.rejects.count), "
+        + "duplicate \(ingest.rows.duplicate), ignored \(ingest.rows.ignored)"
       for note in ingest.notes { text += "\n" + note.description }
       return text
     } catch {

@@ -135,7 +135,7 @@ import _TrendlineTestSupport
       + #""2025-01-09T13:04:52Z", "sets": [{"exercise": "Row"}, {"exercise": "Row", "reps": 1}]}]}"#
     let ingest = try ExportReader.read(
       file: "twice.json", bytes: Array(text.utf8), settings: ReadSettings(timeZone: TimeZone(identifier: "UTC")!))
-    #expect(ingest.rowsRead == 2)
+    #expect(ingest.rows.read == 2)
     #expect(ingest.sets.map(\.exercise) == ["Row", "Row"])
   }
 

@@ -173,7 +173,7 @@ import TrendlineSchema
     #expect(file.sets.map(\.reps) == [5, 3])
     #expect(file.sets.map(\.start) == [1_767_607_200, 1_767_607_200])
     #expect(file.sets.map(\.durationSeconds) == [3600, 3600])
-    #expect(file.rowsRejected == 0)
+    #expect(file.rows.rejected == 0)
   }
 
   /// Without SETTING the weights are in the user's unit (SPEC 9.4), and nothing is stated.

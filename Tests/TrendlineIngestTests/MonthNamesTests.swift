@@ -24,7 +24,7 @@ import TrendlineSchema
       ("30 abr 2024, 19:25", "30 abr 2024, 21:10"), ("17 may 2024, 15:05", "17 may 2024, 16:00"),
       ("25 dic 2024, 09:00", "25 dic 2024, 10:00"),
     ])
-    #expect(file.rowsRejected == 0)
+    #expect(file.rows.rejected == 0)
     #expect(file.sets.map(\.start) == [1_714_505_100, 1_715_958_300, 1_735_117_200])
     #expect(file.sets[0].durationSeconds == 6300)
   }
@@ -36,7 +36,7 @@ import TrendlineSchema
       ("5 Mai 2026, 07:34", "5 Mai 2026, 08:44"), ("7 Ago 2023, 18:00", "7 Ago 2023, 19:00"),
       ("10 Fev 2026, 06:30", "10 Fev 2026, 07:30"),
     ])
-    #expect(file.rowsRejected == 0)
+    #expect(file.rows.rejected == 0)
     #expect(file.sets.map(\.start) == [1_777_966_440, 1_691_431_200, 1_770_705_000])
     #expect(file.sets[0].durationSeconds == 4200)
   }
@@ -48,7 +48,7 @@ import TrendlineSchema
       ("11 Nis 2026, 13:05", "11 Nis 2026, 14:05"), ("1 Haz 2022, 12:00", "1 Haz 2022, 13:00"),
       ("28 Şub 2026, 17:47", "28 Şub 2026, 19:01"), ("4 Mar 2026, 08:00", "4 Mar 2026, 09:00"),
     ])
-    #expect(file.rowsRejected == 0)
+    #expect(file.rows.rejected == 0)
     #expect(file.sets.map(\.start) == [1_775_912_700, 1_654_084_800, 1_772_300_820, 1_772_611_200])
     #expect(file.sets[2].durationSeconds == 4440)
   }
@@ -56,7 +56,7 @@ import TrendlineSchema
   /// Hevy on a US phone puts the month first and writes a 12-hour clock.
   @Test func englishMonthFirst() throws {
     let file = try Self.hevy([("Apr 12, 2026, 12:29 PM", "Apr 12, 2026, 2:01 PM")])
-    #expect(file.rowsRejected == 0)
+    #expect(file.rows.rejected == 0)
     #expect(file.sets.map(\.start) == [1_775_996_940])
     #expect(file.sets[0].durationSeconds == 5520)
   }
@@ -67,12 +67,12 @@ import TrendlineSchema
     let czech = try Self.hevy([
       ("14 lis 2025, 10:00", "14 lis 2025, 11:00"), ("3 led 2025, 10:00", "3 led 2025, 11:00"),
     ])
-    #expect(czech.rowsRejected == 0)
+    #expect(czech.rows.rejected == 0)
     #expect(czech.sets[0].start == 1_763_114_400)  // 2025-11-14 10:00
     let croatian = try Self.hevy([
       ("14 lis 2025, 10:00", "14 lis 2025, 11:00"), ("3 ruj 2025, 10:00", "3 ruj 2025, 11:00"),
     ])
-    #expect(croatian.rowsRejected == 0)
+    #expect(croatian.rows.rejected == 0)
     #expect(croatian.sets[0].start == 1_760_436_000)  // 2025-10-14 10:00
   }
 
@@ -117,7 +117,7 @@ import TrendlineSchema
       ("30 abr 2024, 19:25", "30 abr 2024, 21:10"), ("2 xyz 2024, 08:00", "2 xyz 2024, 09:00"),
       ("25 dic 2024, 09:00", "25 dic 2024, 10:00"),
     ])
-    #expect(file.rowsRejected == 1)
+    #expect(file.rows.rejected == 1)
     #expect(
       file.rejects.map(\.description) == ["hevy.csv:3:5: error: start_time: '2 xyz 2024, 08:00' is not a date and time"]
     )

@@ -54,7 +54,7 @@ private let liftosaurFile =
 @Test func liftosaurReadsWhatWasDone() throws {
   let file = try read("liftosaur.csv", liftosaurFile)
   #expect(file.format == .liftosaurCSV)
-  #expect(file.rowsRead == 8)
+  #expect(file.rows.read == 8)
   #expect(
     file.sets.map(\.exercise) == [
       "Squat, Barbell", "Squat, Barbell", "Squat, Barbell", "Lat Pulldown, Cable",
@@ -80,7 +80,7 @@ private let liftosaurFile =
       "7:94 Completed Weight Value: weight '-20' is negative on an assisted exercise: the assistance is not a "
         + "load, so the set counts with no load"
     ])
-  #expect(file.rowsRepaired == 1)
+  #expect(file.rows.repaired == 1)
   #expect(file.rejects.isEmpty)
 }
 
@@ -130,7 +130,7 @@ private let liftosaurFile =
 func liftosaurRejects(row: String, count: Int, field: String, reason: String) throws {
   let file = try read("liftosaur.csv", liftosaurHeader + "\n" + row)
   #expect(file.rejects.map { "\($0.field): \($0.reason)" } == ["\(field): \(reason)"])
-  #expect(file.rowsRejected == count)
+  #expect(file.rows.rejected == count)
   #expect(file.sets.isEmpty)
 }
 
@@ -166,7 +166,7 @@ func liftosaurRejects(row: String, count: Int, field: String, reason: String) th
   pounds.weightUnit = .pounds
   let file = try read("WorkoutExport.csv", text, settings: pounds)
   #expect(file.format == .fitbodCSV)
-  #expect(file.rowsRead == 7)
+  #expect(file.rows.read == 7)
   #expect(
     file.sets.map(\.exercise) == [
       "Barbell Bench Press", "Barbell Bench Press", "Assisted Pull Up", "Dumbbell Curl", "Dumbbell Curl",
@@ -179,7 +179,7 @@ func liftosaurRejects(row: String, count: Int, field: String, reason: String) th
   #expect(file.sets.map(\.line) == [2, 3, 4, 5, 5, 5])
   #expect(Set(file.sets.map(\.start)) == [1_550_012_400])
   #expect(Set(file.sets.map(\.stated.weight)) == [nil])
-  #expect(file.acceptedRows == 4)
+  #expect(file.rows.accepted == 4)
   #expect(file.ignored == ["Fitbod row of 0 sets": 1])
   #expect(
     listed(file, .repaired) == [
@@ -209,7 +209,7 @@ func liftosaurRejects(row: String, count: Int, field: String, reason: String) th
     """)
   #expect(file.sets.map(\.weightKg) == [0, 0])
   #expect(file.sets.map(\.reps) == [8, 8])
-  #expect(file.rowsRepaired == 2)
+  #expect(file.rows.repaired == 2)
   #expect(
     listed(file, .repaired).map { String($0.prefix(24)) } == ["2:87 weight_kg: weight '", "3:87 weight_kg: weight '"])
   #expect(

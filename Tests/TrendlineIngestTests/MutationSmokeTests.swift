@@ -56,8 +56,8 @@ import _TrendlineTestSupport
         let ingest = try ExportReader.read(
           file: name, bytes: bytes, format: format, settings: ReadSettings(), layout: layout)
         let accepted = ingest.sets.filter { !$0.sharesRowWithPrevious }.count
-        let accounted = accepted + ingest.rowsRejected + ingest.duplicateRows + ingest.ignoredRows
-        #expect(ingest.rowsRead == accounted, "\(name) \(format): accounting")
+        let accounted = accepted + ingest.rows.rejected + ingest.rows.duplicate + ingest.rows.ignored
+        #expect(ingest.rows.read == accounted, "\(name) \(format): accounting")
         #expect(ingest.sets.allSatisfy { $0.weightKg.isFinite && $0.reps.isFinite && $0.seconds.isFinite })
         #expect(ingest.rejects.allSatisfy { $0.line >= 1 && $0.line <= lines && $0.column >= 1 }, "\(name) \(format)")
       } catch {

@@ -103,7 +103,7 @@ private let catalog = Catalog(
     2025-04-29,Overhead Press (Each Side, Dumbbells),Shoulders,8.0,kgs,5,,,
     2025-04-29,Curl,Biceps,8.0,kgs,5,,,,extra
     """)
-  #expect(file.rowsRepaired == 1)
+  #expect(file.rows.repaired == 1)
   #expect(file.sets.map(\.exercise) == ["Overhead Press (Each Side, Dumbbells)"])
   #expect(file.sets[0].weightKg == 8)
   #expect(file.rejects.map(\.line) == [3])
@@ -139,7 +139,7 @@ private let catalog = Catalog(
     "Pull","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Shrug (Barbell)",,"",0,"normal",100,10,,,
     "Pull","15 Sep 2025, 07:48","15 Sep 2025, 09:13","","Shrug (Barbell)",,"",0,"normal",120,8,,,
     """)
-  #expect(file.duplicateRows == 1)
+  #expect(file.rows.duplicate == 1)
   #expect(file.sets.map(\.reps) == [10, 8])
   #expect(file.sets[0].weightKg == 45.359237)  // the header's pounds
 }
@@ -199,7 +199,7 @@ private let catalog = Catalog(
       "8 Weight: weight '1600' is more than 1500 kg",
       "9 Date: '2024-02-30 10:00:00' is not a date and time",
     ])
-  #expect(file.rowsRead == 8)
+  #expect(file.rows.read == 8)
 }
 
 /// Fitbod: offsets as written, newest first, blank lines between rows (ignored, counted),
@@ -217,7 +217,7 @@ private let catalog = Catalog(
   #expect(file.sets.map(\.type) == [.normal, .warmup])
   #expect(file.sets[0].start == 1_641_420_409)  // 2022-01-05T22:06:49Z, the offset wins over Oslo
   #expect(file.ignored == ["blank line": 1])
-  #expect(file.rowsRead == 3)
+  #expect(file.rows.read == 3)
 }
 
 /// Native JSON: the file's own unit and zone win; a local start is read in that zone. The
@@ -235,13 +235,13 @@ private let catalog = Catalog(
     """, settings: ReadSettings())
   #expect(file.sets.map(\.weightKg) == [45.359237])
   #expect(file.sets[0].start == 1_774_747_800)
-  #expect(file.duplicateRows == 1)
+  #expect(file.rows.duplicate == 1)
   // Line 5 is the third set; `"heavy"` starts at byte 45 after 12 spaces of indentation.
   #expect(
     file.rejects.map { "\($0.line):\($0.column) \($0.field): \($0.reason)" } == [
       "5:45 weight: weight must be a number, found the string 'heavy'"
     ])
-  #expect(file.rowsRead == 3)
+  #expect(file.rows.read == 3)
 }
 
 /// NDJSON: a line that is not JSON is rejected and the next line is read.
@@ -258,7 +258,7 @@ private let catalog = Catalog(
   #expect(file.sets.map(\.weightKg) == [100, 110])
   #expect(file.rejects.map(\.line) == [2])
   #expect(file.ignored == ["blank line": 1])
-  #expect(file.rowsRead == 4)
+  #expect(file.rows.read == 4)
 }
 
 /// A mapped CSV with its own date pattern: `29.11.2026 18:30` in Oslo (+01:00) is
@@ -317,7 +317,7 @@ private let catalog = Catalog(
     2025-04-29,Overhead Press (Each Side, Dumbbells),Shoulders,8.0,kgs,5,,,,""
     2025-04-29,Bench Press,Chest,100,kgs,5,,,,felt good, heavy
     """)
-  #expect(file.rowsRepaired == 1)
+  #expect(file.rows.repaired == 1)
   #expect(file.sets.map(\.exercise) == ["Overhead Press (Each Side, Dumbbells)"])
   #expect(file.rejects.map(\.line) == [3])
 }

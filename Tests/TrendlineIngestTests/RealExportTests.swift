@@ -33,9 +33,9 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
   let file = try read(path)
   #expect(file.format == format)
   #expect(file.rejects == [], "\(file.rejects)")
-  #expect(file.rowsRead == rows)
-  #expect(file.ignoredRows == ignored)
-  #expect(file.acceptedRows + file.duplicateRows + file.ignoredRows == rows)
+  #expect(file.rows.read == rows)
+  #expect(file.rows.ignored == ignored)
+  #expect(file.rows.accepted + file.rows.duplicate + file.rows.ignored == rows)
 }
 
 /// Strong variant A, 1,903 rows. Two workouts were left running: the rows of
@@ -45,9 +45,9 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 /// Duration column; the file's 86 sessions are all there.
 @Test(TestPaths.needsShared("real-exports")) func strongVariantAKeepsTheSetsOfWorkoutsLeftRunning() throws {
   let file = try read("strong/strong_comma-12col_2020-2021_AlexandrosKyriakakis.csv")
-  #expect(file.rowsRead == 1903)
+  #expect(file.rows.read == 1903)
   #expect(file.sets.count == 1903)
-  #expect(file.rowsValueDropped == 33)
+  #expect(file.rows.valueDropped == 33)
   let dropped = file.notes.filter { $0.outcome == .valueDropped }
   #expect(dropped.map(\.line) == Array(369...387) + Array(427...440))
   #expect(Set(dropped.map(\.field)) == ["Duration"])
@@ -71,8 +71,8 @@ func realExportsReadWithZeroRejects(path: String, format: ExportFormat, rows: In
 /// The whole file: 326 sets and 90,755 kg (the sum of weight × reps over every filled set cell).
 @Test(TestPaths.needsShared("real-exports")) func strongLiftsSpreadsheetReadsItsWorkouts() throws {
   let file = try read("stronglifts/stronglifts_spreadsheet-wide_2018-2019_chrispickford.csv")
-  #expect(file.rowsRead == 24)
-  #expect(file.acceptedRows == 24)
+  #expect(file.rows.read == 24)
+  #expect(file.rows.accepted == 24)
   #expect(Set(file.sets.map(\.sessionKey)).count == 24)
   #expect(file.sets.count == 326)
   #expect(file.sets.reduce(0) { $0 + $1.weightKg * $1.reps } == 90_755)

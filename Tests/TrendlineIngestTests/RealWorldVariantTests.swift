@@ -115,7 +115,7 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
     """)
   #expect(file.rejects == [])
   #expect(file.sets.map(\.durationSeconds) == [nil, nil, 3900])
-  #expect(file.rowsValueDropped == 2)
+  #expect(file.rows.valueDropped == 2)
   #expect(
     notes(file, .valueDropped).map(\.description) == [
       "export.csv:2:33: note: value-dropped: Duration: workout duration '24h 13m' is longer than 24 hours (a timer "
@@ -160,7 +160,7 @@ private func notes(_ file: FileIngest, _ outcome: RowNote.Outcome) -> [RowNote] 
       "export.csv:6:1: note: duplicate: repeats line 3: the whole workout is written twice in the file",
       "export.csv:7:1: note: duplicate: repeats line 4: the whole workout is written twice in the file",
     ])
-  #expect(file.acceptedRows == 3 && file.duplicateRows == 3)
+  #expect(file.rows.accepted == 3 && file.rows.duplicate == 3)
 }
 
 /// Work repeated is not a workout written twice: one exercise done in two equal blocks, a
@@ -179,7 +179,7 @@ func repeatedWorkIsNotADuplicate(rows: [String]) throws {
     + rows.map { "2016-07-25 18:00:00,\"A\"," + $0 + "\n" }.joined()
   let file = try read(text)
   #expect(file.sets.count == rows.count)
-  #expect(file.duplicateRows == 0)
+  #expect(file.rows.duplicate == 0)
 }
 
 /// One exercise block of 50,000 numbered sets is read in linear time (the duplicate search
@@ -188,7 +188,7 @@ func repeatedWorkIsNotADuplicate(rows: [String]) throws {
   var text = "Date,Workout Name,Exercise Name,Set Order,Weight,Reps\n"
   for number in 1...50_000 { text += "2016-07-25 18:00:00,\"A\",\"Plank\",\(number),0,1\n" }
   let file = try read(text)
-  #expect(file.sets.count == 50_000 && file.duplicateRows == 0)
+  #expect(file.sets.count == 50_000 && file.rows.duplicate == 0)
 }
 
 // MARK: Hevy
@@ -211,7 +211,7 @@ private let hevyHeader =
 
     """)
   #expect(file.sets.count == 5)
-  #expect(file.duplicateRows == 0)
+  #expect(file.rows.duplicate == 0)
   #expect(file.sets.map(\.durationSeconds) == Array(repeating: 3900, count: 5))
 }
 
@@ -280,7 +280,7 @@ private let strongLiftsHeader =
 
     """, settings: ReadSettings(timeZone: TimeZone(identifier: "Europe/London")!))
   #expect(file.format == .strongLiftsCSV)
-  #expect(file.rowsRead == 2 && file.acceptedRows == 2)
+  #expect(file.rows.read == 2 && file.rows.accepted == 2)
   #expect(file.sets.count == 13)
   let firstVolume = file.sets.filter { $0.line == 2 }.reduce(0.0) { $0 + $1.weightKg * $1.reps }
   #expect(firstVolume == 1390)  // 40 kg × 25 + 30 kg × (5 + 5 + 3)
@@ -364,7 +364,7 @@ private let gymBookHeader =
 
     """, settings: ReadSettings(timeZone: TimeZone(identifier: "Europe/Rome")!, dateOrder: .dayFirst))
   #expect(file.format == .gymBookCSV)
-  #expect(file.rowsRead == 5 && file.acceptedRows == 4)
+  #expect(file.rows.read == 5 && file.rows.accepted == 4)
   #expect(file.ignored == ["GymBook set marked skipped": 1])
   #expect(file.sets.map(\.type) == [.normal, .warmup, .normal, .normal])
   #expect(file.sets.map(\.weightKg) == [0, 40, 62.5, 0])
@@ -475,7 +475,7 @@ private let gymBookHeader =
     "\(header)\n2026-11-20 18:00:00,\"A\",1h,\"Squat (Barbell)\",1,100,5,0,0\n"
       + "2026-11-27 18:00:00,\"B\",1h,\"Squat (Barbell)\",1,100,5,0,0\n",
     name: "new.csv")
-  #expect(older.rowsValueDropped == 1)
+  #expect(older.rows.valueDropped == 1)
   let user = Normalize.merge([older, newer], lookup: ExerciseLookup(catalog: .builtIn))
   let old = try #require(user.files.first { $0.file == "old.csv" })
   #expect(old.rows == RowCounts(read: 1, duplicate: 1))
@@ -496,7 +496,7 @@ private let gymBookHeader =
   }
   let older = try read(native(200_000), name: "a.json")
   let newer = try read(native(3600), name: "b.json")
-  #expect(older.rowsValueDropped == 2)
+  #expect(older.rows.valueDropped == 2)
   let user = Normalize.merge([older, newer], lookup: ExerciseLookup(catalog: .builtIn))
   let old = try #require(user.files.first { $0.file == "a.json" })
   #expect(old.rows.duplicate == 2 && old.rows.valueDropped == 0 && old.rows.balances)

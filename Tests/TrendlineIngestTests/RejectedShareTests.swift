@@ -91,8 +91,8 @@ import TrendlineSchema
   let bad = String(repeating: "2026-11-20 10:00:00,A,1h,Squat (Barbell),1,abc,5,0,0,,,\n", count: 25_000)
   let text = header + "\n2026-11-20 10:00:00,A,1h,Squat (Barbell),1,100,5,0,0,,,\n" + bad
   let file = try ExportReader.read(file: "big.csv", bytes: Array(text.utf8), settings: ReadSettings())
-  #expect(file.rowsRead == 25_001)
-  #expect(file.rowsRejected == 25_000)
+  #expect(file.rows.read == 25_001)
+  #expect(file.rows.rejected == 25_000)
   #expect(file.sets.count == 1)
   #expect(file.notes.count == 10_001)
   #expect(file.notes[9_999].line == 10_002)

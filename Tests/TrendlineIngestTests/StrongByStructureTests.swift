@@ -24,7 +24,7 @@ import TrendlineSchema
 
       """)
     #expect(file.format == .strongCSV)
-    #expect(file.rowsRejected == 0)
+    #expect(file.rows.rejected == 0)
     #expect(file.sets.map(\.start) == [1_601_363_422, 1_601_363_422, 1_601_575_200])
     #expect(file.sets.map(\.durationSeconds) == [4380, 4380, 2940])
     #expect(
@@ -46,7 +46,7 @@ import TrendlineSchema
       """)
     #expect(file.sets.count == 1)
     #expect(file.sets[0].durationSeconds == nil)
-    #expect(file.rowsValueDropped == 1)
+    #expect(file.rows.valueDropped == 1)
   }
 
   /// A note or rest-timer row in a language whose word for it is not known (a word in the set

@@ -168,7 +168,7 @@ struct IngestPhasesBenchmark {
         t1 = now()
         parseSeconds += t1 - t0
         bytes += fileBytes.count
-        rows += file.rowsRead
+        rows += file.rows.read
         files.append(file)
       }
       let t0 = now()

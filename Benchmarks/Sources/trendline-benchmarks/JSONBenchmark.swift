@@ -123,10 +123,10 @@ struct JSONBenchmark {
           let file = try ExportReader.read(
             file: "bench.json", bytes: bytes, format: .fixed(.nativeJSON), settings: ReadSettings())
           let seconds = now() - start
-          precondition(file.rowsRead == sets, "the native reader must read every generated set")
+          precondition(file.rows.read == sets, "the native reader must read every generated set")
           let mb = Double(bytes.count) / 1_000_000
           scaling.append([
-            fixed(mb, 1), "\(sets)", "\(file.rowsRejected)", fixed(seconds, 3), fixed(mb / seconds, 1),
+            fixed(mb, 1), "\(sets)", "\(file.rows.rejected)", fixed(seconds, 3), fixed(mb / seconds, 1),
             fixed(Double(sets) / seconds, 0),
           ])
           size *= 2
