@@ -106,9 +106,8 @@ public enum RFC3339 {
   /// (a zone look-up takes a lock, which workers on other users would wait for).
   public final class Formatter {
     public let timeZone: TimeZone
-    private var validFrom = Int64.max
-    private var validUntil = Int64.min
-    private var offset: Int64 = 0
+    /// Placed at the first instant asked about.
+    private var stretch: ZoneStretch?
 
     public init(timeZone: TimeZone) { self.timeZone = timeZone }
 
@@ -137,13 +136,8 @@ public enum RFC3339 {
     ///
     /// - Complexity: O(1) amortized over rising instants.
     func offset(at seconds: Int64) -> Int64 {
-      if seconds < validFrom || seconds >= validUntil {
-        let date = Date(epochSeconds: seconds)
-        offset = Int64(timeZone.secondsFromGMT(for: date))
-        validFrom = seconds
-        validUntil = timeZone.nextDaylightSavingTimeTransition(after: date)?.epochSeconds ?? Int64.max
-      }
-      return offset
+      if stretch == nil { stretch = ZoneStretch(timeZone: timeZone, holding: seconds) }
+      return stretch!.offset(at: seconds)
     }
   }
 

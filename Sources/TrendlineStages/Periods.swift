@@ -174,8 +174,8 @@ private struct PeriodRule {
 /// Foundation's Gregorian `Calendar` does, with two time-zone look-ups per clock change instead
 /// of one calendar call per midnight.
 ///
-/// It keeps a cursor on one stretch between two of the zone's transitions, like
-/// `RFC3339.Formatter`. It does not go backwards: the zone only names the *next* transition, so
+/// It keeps a cursor on one stretch between two of the zone's transitions (``ZoneStretch``, as
+/// `RFC3339.Formatter` does). It does not go backwards: the zone only names the *next* transition, so
 /// callers work out their days first and ask for them from the earliest.
 ///
 /// What Calendar does, and so what this does: a local midnight is read with the offset of the
@@ -191,12 +191,8 @@ private struct PeriodRule {
 /// jump passed over, and no zone has one (every zone's transitions from 1800 to 2100 were
 /// searched; Toronto's and four zones with its rules on 1919-03-31 are the only such midnights).
 struct LocalMidnights {
-  let timeZone: TimeZone
-  /// The offset, in seconds ahead of UTC, of the stretch the cursor is on.
-  private var offset: Int64
-  /// The instant the stretch ends (`Int64.max` if it never does) and the offset after it.
-  private var transition: Int64
-  private var offsetAfter: Int64
+  /// The stretch of the zone's clock the last midnight was read in.
+  private var stretch: ZoneStretch
 
   /// The local day (days since 1970-01-01) of `instant`, as `Calendar.dateComponents` reads it.
   ///
@@ -209,26 +205,11 @@ struct LocalMidnights {
   ///
   /// - Complexity: O(1); three time-zone look-ups.
   init(timeZone: TimeZone, firstDay: Int64) {
-    self.timeZone = timeZone
     // The cursor starts on the stretch holding the instant two days before the first midnight
     // read as UTC. No offset reaches a day, so that stretch's transition has its local edge
     // before the midnight, and the stretch the midnight is read in is this one or a later one.
     // Starting nearer (at the midnight read with today's offset, say) could start after it.
-    let probe = firstDay * 86_400 - 2 * 86_400
-    offset = Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: probe)))
-    (transition, offsetAfter) = (probe, offset)
-    transition = next(after: probe)
-  }
-
-  /// The instant the zone's stretch after `instant` starts, with its offset in `offsetAfter`.
-  private mutating func next(after instant: Int64) -> Int64 {
-    guard let date = timeZone.nextDaylightSavingTimeTransition(after: Date(epochSeconds: instant))
-    else {
-      offsetAfter = offset
-      return Int64.max
-    }
-    offsetAfter = Int64(timeZone.secondsFromGMT(for: date))
-    return date.epochSeconds
+    stretch = ZoneStretch(timeZone: timeZone, holding: firstDay * 86_400 - 2 * 86_400)
   }
 
   /// The instant `day` starts at, as `Calendar` gives it. Days must be asked for in rising order.
@@ -241,14 +222,13 @@ struct LocalMidnights {
     // uses the larger offset: with the offset after a fall-back, a midnight that happens twice
     // would be read the second time, starting the day an hour late; with the offset after a
     // jump forward, a midnight that never happens would land before the jump, on the day before.
-    while transition != Int64.max, midnight >= transition + max(offset, offsetAfter) {
-      offset = offsetAfter
-      transition = next(after: transition)
+    while stretch.end != Int64.max, midnight >= stretch.end + max(stretch.offset, stretch.offsetAfter) {
+      stretch.advance()
     }
-    let instant = midnight - offset
+    let instant = midnight - stretch.offset
     // Read with the offset before a forward jump, a midnight inside the jump lands after it; the
     // day's first instant is the jump itself, not 00:00 read with an offset the day never had.
-    if instant >= transition { return transition }
+    if instant >= stretch.end { return stretch.end }
     return instant
   }
 }

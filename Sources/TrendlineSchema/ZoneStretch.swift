@@ -1,0 +1,58 @@
+import Foundation
+
+/// One stretch of a zone's clock between two of its transitions, as a cursor: the offset in
+/// force on it, where it ends and the offset after. The one place Trendline asks a zone about
+/// its transitions: `RFC3339.Formatter` (the offset of rising instants) and the stages' local
+/// midnights (the instant each day starts) both walk a zone's stretches with it.
+///
+/// A zone look-up takes a lock that workers on other users wait for, and a zone only names
+/// its *next* transition, so the cursor is moved forward, and placed again only when asked
+/// about an instant before it.
+package struct ZoneStretch: Sendable {
+  package let timeZone: TimeZone
+  /// The offset in force on the stretch, in seconds ahead of UTC.
+  package private(set) var offset: Int64
+  /// The earliest instant the stretch is known to hold: where it was placed, or the
+  /// transition it was moved to.
+  package private(set) var start: Int64
+  /// The instant the stretch ends (`Int64.max` if it never does) and the offset after it.
+  package private(set) var end: Int64
+  package private(set) var offsetAfter: Int64
+
+  /// The stretch holding `instant`.
+  ///
+  /// - Complexity: O(1); two time-zone look-ups.
+  package init(timeZone: TimeZone, holding instant: Int64) {
+    self.timeZone = timeZone
+    offset = Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: instant)))
+    start = instant
+    (end, offsetAfter) = (Int64.max, offset)
+    findEnd()
+  }
+
+  /// Moves to the stretch after this one; the last stretch stays where it is.
+  ///
+  /// - Complexity: O(1); two time-zone look-ups.
+  package mutating func advance() {
+    guard end != Int64.max else { return }
+    (start, offset) = (end, offsetAfter)
+    findEnd()
+  }
+
+  /// The offset at `instant`, the cursor moved to the stretch holding it.
+  ///
+  /// - Complexity: O(1) amortized over rising instants; two time-zone look-ups when placed
+  ///   again.
+  package mutating func offset(at instant: Int64) -> Int64 {
+    if instant < start || instant >= end { self = ZoneStretch(timeZone: timeZone, holding: instant) }
+    return offset
+  }
+
+  private mutating func findEnd() {
+    guard let date = timeZone.nextDaylightSavingTimeTransition(after: Date(epochSeconds: start)) else {
+      (end, offsetAfter) = (Int64.max, offset)
+      return
+    }
+    (end, offsetAfter) = (date.epochSeconds, Int64(timeZone.secondsFromGMT(for: date)))
+  }
+}
