@@ -330,7 +330,7 @@ private func readCSVRecords<Parser: CSVRowParser>(
 }
 
 /// Lists a row read only after repairs — a known exporter bug (`repair`), a value read other
-/// than as written (`repaired`) — with one note however many it needed: `rowsRepaired` counts
+/// than as written (`repaired`) — with one note however many it needed: `rows.repaired` counts
 /// rows. The note sits at the repaired value's column when there is one.
 private func noteRepairs(
   _ repaired: FieldProblem?, repair: String?, line: Int, reader: CSVReader, header: CSVHeader,

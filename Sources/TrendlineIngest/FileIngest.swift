@@ -226,7 +226,7 @@ public struct RowNote: Sendable, Equatable, CustomStringConvertible {
 /// What reading one export file produced, before its sets meet the user's other exports.
 ///
 /// Every row read is in exactly one of accepted (its sets in `sets`), rejected, duplicate or
-/// ignored, so `rowsRead == acceptedRows + rowsRejected + duplicateRows + ignoredRows` holds
+/// ignored, so `rows.read == rows.accepted + rows.rejected + rows.duplicate + rows.ignored` holds
 /// here; the merge of a user's files may later move some accepted rows to duplicates. Every
 /// row not accepted exactly as written is in `notes`, except blank lines, which are only
 /// counted.

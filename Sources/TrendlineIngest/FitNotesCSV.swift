@@ -11,7 +11,7 @@ import TrendlineSupport
 /// FitNotes never quotes exercise names, so a name with a comma
 /// (`Overhead Press (Each Side, Dumbbells)`) splits into extra fields. When the extra fields
 /// can only belong to the name — everything after it then reads as the header says — the row
-/// is repaired and counted in `rowsRepaired`; any other over-long row is rejected (SPEC 2).
+/// is repaired and counted in `rows.repaired`; any other over-long row is rejected (SPEC 2).
 /// There is no set number, so no row is ever a duplicate of another (SPEC 9.3).
 enum FitNotesCSV {
   static func read(file: String, bytes: [UInt8], settings: ReadSettings, limits: ReadLimits) throws(ExportError)

@@ -6,8 +6,8 @@ import Foundation
 /// midnights (the instant each day starts) both walk a zone's stretches with it.
 ///
 /// A zone look-up takes a lock that workers on other users wait for, and a zone only names
-/// its *next* transition, so the cursor is moved forward, and placed again only when asked
-/// about an instant before it.
+/// its *next* transition, so the cursor is moved forward (``advance()``), or placed again at
+/// an instant outside its stretch (``offset(at:)``).
 package struct ZoneStretch: Sendable {
   package let timeZone: TimeZone
   /// The offset in force on the stretch, in seconds ahead of UTC.
