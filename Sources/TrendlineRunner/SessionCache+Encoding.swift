@@ -188,9 +188,7 @@ struct Entry {
     var mapped: [Int] = []
     var sessions = CacheWriter()
     sessions.count(ingest.sessions.count)
-    let newRecords =
-      ingest.newRecords.flatMap { $0.count == ingest.sessions.count ? $0 : nil }
-      ?? RecordBook(ingest.sessions, through: .max).newRecords
+    let newRecords = RecordBook.newRecords(ingest.sessions, given: ingest.newRecords)
     for (position, session) in ingest.sessions.enumerated() {
       if !session.sharesExercises(table) {
         table = session.exercises

@@ -91,9 +91,7 @@ enum UserJob {
         read = try UserReader.read(user, settings: settings, options: context.readOptions, reached: &reached)
       }
       // Once per user, kept in the cache: every snapshot's glance reads it.
-      if read.ingest.newRecords == nil {
-        read.ingest.newRecords = RecordBook(read.ingest.sessions, through: .max).newRecords
-      }
+      read.ingest.newRecords = RecordBook.newRecords(read.ingest.sessions, given: read.ingest.newRecords)
       ingest = read.ingest
       record.files = zip(read.inputs, ingest.files).map { input, accounting in
         Manifest.FileRecord(

@@ -106,8 +106,10 @@ public enum RFC3339 {
   /// (a zone look-up takes a lock, which workers on other users would wait for).
   public final class Formatter {
     public let timeZone: TimeZone
-    /// Placed at the first instant asked about.
-    private var stretch: ZoneStretch?
+    /// Placed at the first instant asked about. Unchecked for exclusivity: moved once per
+    /// instant by the one thread that owns the formatter, and a checked access there cost
+    /// more than the offset look-up (20 M instructions of a warm night of 200 users).
+    @exclusivity(unchecked) private var stretch: ZoneStretch?
 
     public init(timeZone: TimeZone) { self.timeZone = timeZone }
 

@@ -15,19 +15,32 @@ package struct ZoneStretch: Sendable {
   /// The earliest instant the stretch is known to hold: where it was placed, or the
   /// transition it was moved to.
   package private(set) var start: Int64
-  /// The instant the stretch ends (`Int64.max` if it never does) and the offset after it.
+  /// The instant the stretch ends (`Int64.max` if it never does).
   package private(set) var end: Int64
-  package private(set) var offsetAfter: Int64
+  /// The offset after ``end``, once asked for: writing instants never needs it, and looking it
+  /// up on every placing was a third more zone look-ups there.
+  private var knownOffsetAfter: Int64?
+  /// The transition as the zone gave it, which the offset after it is asked at.
+  private var transition: Date?
 
   /// The stretch holding `instant`.
   ///
-  /// - Complexity: O(1); two time-zone look-ups.
+  /// - Complexity: O(1); two time-zone look-ups (a third when ``offsetAfter()`` is asked for).
   package init(timeZone: TimeZone, holding instant: Int64) {
     self.timeZone = timeZone
     offset = Int64(timeZone.secondsFromGMT(for: Date(epochSeconds: instant)))
-    start = instant
-    (end, offsetAfter) = (Int64.max, offset)
+    (start, end) = (instant, Int64.max)
     findEnd()
+  }
+
+  /// The offset after ``end`` (the same offset when the stretch never ends).
+  ///
+  /// - Complexity: O(1); one time-zone look-up the first time it is asked for per stretch.
+  package mutating func offsetAfter() -> Int64 {
+    if let known = knownOffsetAfter { return known }
+    let after = transition.map { Int64(timeZone.secondsFromGMT(for: $0)) } ?? offset
+    knownOffsetAfter = after
+    return after
   }
 
   /// Moves to the stretch after this one; the last stretch stays where it is.
@@ -35,7 +48,7 @@ package struct ZoneStretch: Sendable {
   /// - Complexity: O(1); two time-zone look-ups.
   package mutating func advance() {
     guard end != Int64.max else { return }
-    (start, offset) = (end, offsetAfter)
+    (start, offset) = (end, offsetAfter())
     findEnd()
   }
 
@@ -49,10 +62,8 @@ package struct ZoneStretch: Sendable {
   }
 
   private mutating func findEnd() {
-    guard let date = timeZone.nextDaylightSavingTimeTransition(after: Date(epochSeconds: start)) else {
-      (end, offsetAfter) = (Int64.max, offset)
-      return
-    }
-    (end, offsetAfter) = (date.epochSeconds, Int64(timeZone.secondsFromGMT(for: date)))
+    knownOffsetAfter = nil
+    transition = timeZone.nextDaylightSavingTimeTransition(after: Date(epochSeconds: start))
+    end = transition?.epochSeconds ?? Int64.max
   }
 }

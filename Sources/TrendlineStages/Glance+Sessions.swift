@@ -41,12 +41,9 @@ extension Glance {
     let days = Periods(.day, last: 2 * Self.days, through: asOf, calendar: calendar)
     let (previousStart, currentStart) = (days.start(0), days.start(Self.days))
     var (current, previous, records) = (0, 0, 0)
-    // All the sessions, not a copy of the counted ones: the book counts none after as-of, and
-    // the counted ones are the first, so their positions are the same. A session's count does
-    // not depend on as-of (only earlier sessions decide it), so one worked out through the
-    // last session serves every as-of.
-    let newRecords =
-      newRecords.flatMap { $0.count == sessions.count ? $0 : nil } ?? RecordBook(sessions, through: asOf).newRecords
+    // Over all the sessions, not a copy of the counted ones, which are the first: their
+    // positions are the same.
+    let newRecords = RecordBook.newRecords(sessions, given: newRecords)
     for (offset, session) in counted.enumerated() where session.start >= previousStart {
       if session.start >= currentStart {
         current += 1

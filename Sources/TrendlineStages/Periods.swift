@@ -222,7 +222,7 @@ struct LocalMidnights {
     // uses the larger offset: with the offset after a fall-back, a midnight that happens twice
     // would be read the second time, starting the day an hour late; with the offset after a
     // jump forward, a midnight that never happens would land before the jump, on the day before.
-    while stretch.end != Int64.max, midnight >= stretch.end + max(stretch.offset, stretch.offsetAfter) {
+    while stretch.end != Int64.max, midnight >= stretch.end + max(stretch.offset, stretch.offsetAfter()) {
       stretch.advance()
     }
     let instant = midnight - stretch.offset

@@ -68,6 +68,16 @@ public struct RecordBook: Sendable {
     var mark: Mark
   }
 
+  /// Each session's count of records: `given` when it has one per session (the session cache
+  /// keeps it), else worked out. A count depends on no as-of, only on the sessions before it,
+  /// so counts through the last session serve every as-of.
+  ///
+  /// - Complexity: O(1) when given; as ``init(_:through:)`` otherwise.
+  public static func newRecords(_ sessions: [Session], given: [Int]?) -> [Int] {
+    if let given, given.count == sessions.count { return given }
+    return RecordBook(sessions, through: .max).newRecords
+  }
+
   /// The records of `sessions` (sorted by start) up to `asOf`.
   public init(_ sessions: [Session], through asOf: Int64) {
     newRecords = [Int](repeating: 0, count: sessions.count)

@@ -86,18 +86,21 @@ public enum FileBytes {
   private static func size(descriptor: Int32) -> Int? {
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
+    return try? regularFileSize(descriptor)
+  }
+
+  /// The size of the file open on `descriptor`, checked on the descriptor to be a regular one.
+  private static func regularFileSize(_ descriptor: Int32) throws(Failure) -> Int {
     var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    guard fstat(descriptor, &status) == 0 else { throw unreadable(errno) }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
     return Int(status.st_size)
   }
 
   /// Reads the open `descriptor` to its end and closes it.
   private static func read(descriptor: Int32, maximumBytes: Int) throws(Failure) -> [UInt8] {
     defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw unreadable(errno) }
-    guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
-    let size = Int(status.st_size)
+    let size = try regularFileSize(descriptor)
     guard size <= maximumBytes else { throw .tooLarge(size: size) }
     var failure: Int32 = 0
     // Exactly the size fstat gave: a file that grows while it is read is read as it was.
