@@ -113,11 +113,7 @@ public struct Chart: Sendable, Equatable {
 
   /// The kind of the chart's output: the last stage's, or a series when the implicit emit writes it.
   public var outputKind: any ChartKind.Type {
-    switch stages.last {
-    case let stage as any SessionChartStage: return type(of: stage).output
-    case let stage as any SeriesChartStage: return type(of: stage).output
-    default: return SeriesOutput.self
-    }
+    stages.last.flatMap { StageRegistry.kind(madeBy: type(of: $0)) } ?? SeriesOutput.self
   }
 
   /// What the output is called in `validate`: `series`, `radar`, …

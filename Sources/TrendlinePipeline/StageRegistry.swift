@@ -5,20 +5,30 @@ import TrendlineStages
 /// them: what narrows sessions, what buckets them, what reshapes a series, what makes a chart.
 ///
 /// The loader knows stages only through this list and what each declares, so adding one is
-/// its file, its test, its guide and a line here.
+/// its file, its test, its guide and a line here; a stage that makes a chart kind of its own is
+/// reached through that kind's line in ``ChartKinds/all`` instead (``StagedChartKind``).
 public enum StageRegistry {
-  public static let units: [any StageUnit.Type] = [
-    Filter.self,
-    Bucket.self,
-    FillGaps.self,
-    Smooth.self,
-    ValueBands.self,
-    Streak.self,
-    Radar.self,
-    Heatmap.self,
-    Sparkline.self,
-    Records.self,
-  ]
+  /// What shapes sessions and series, then the stage of each chart kind in ``ChartKinds/all``'s order.
+  public static let units: [any StageUnit.Type] =
+    [
+      Filter.self,
+      Bucket.self,
+      FillGaps.self,
+      Smooth.self,
+      ValueBands.self,
+    ] + chartKinds.map { $0.stage }
+
+  /// Every chart kind a stage makes, in ``ChartKinds/all``'s order: all but the series.
+  public static let chartKinds: [any StagedChartKind.Type] = ChartKinds.all.compactMap {
+    $0 as? any StagedChartKind.Type
+  }
+
+  /// The kind of chart `stage` makes, when it makes one.
+  ///
+  /// - Complexity: O(*k*) for *k* kinds.
+  public static func kind(madeBy stage: any StageUnit.Type) -> (any ChartKind.Type)? {
+    chartKinds.first { $0.stage == stage }
+  }
 
   /// The unit whose key is `key`, exactly as written.
   ///

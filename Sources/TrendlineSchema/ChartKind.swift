@@ -96,15 +96,17 @@ extension ChartKindWordedInUnits {
   }
 }
 
-/// Every kind of user chart, in the order `validate` lists them and ``ChartOutput`` reads schemas.
+/// Every kind of user chart, in the order ``ChartOutput`` reads schemas and `validate --stages`
+/// lists the stages that make them. A new kind's one registry line: its stage and its renderer
+/// are reached from here, through conformances declared beside them.
 public enum ChartKinds {
   public static let all: [any ChartKind.Type] = [
     SeriesOutput.self,
+    StreakOutput.self,
     RadarOutput.self,
     HeatmapOutput.self,
     SparklinesOutput.self,
     RecordsOutput.self,
-    StreakOutput.self,
   ]
 
   /// The kind whose schema id is `schema`, exactly as written.

@@ -75,7 +75,6 @@ extension Heatmap: SessionChartStage {
     "Distinct sessions and an intensity per catalog muscle group for the latest periods (SPEC 5)."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output: any ChartKind.Type = HeatmapOutput.self
 
   /// `{"period": "week", "periods": 4}`.
   ///
@@ -108,4 +107,9 @@ extension Heatmap: SessionChartStage {
         sessions, catalog: context.catalog, calendar: context.calendar, asOf: context.asOf, user: context.user,
         chart: context.chart))
   }
+}
+
+/// What makes a heat map: the stage registry reaches this stage through its kind (``StagedChartKind``).
+extension HeatmapOutput: StagedChartKind {
+  public static var stage: any StageUnit.Type { Heatmap.self }
 }

@@ -107,7 +107,6 @@ extension Radar: SessionChartStage {
     "Distinct sessions per fixed axis of muscle groups for the latest periods; axes must cover the catalog (SPEC 5)."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output: any ChartKind.Type = RadarOutput.self
   static let parameterKeys = ["period", "periods", "axes", "excluded"]
   static let axisKeys = ["id", "label", "muscleGroupIds"]
 
@@ -182,4 +181,9 @@ extension Radar: SessionChartStage {
     ChartOutput(
       apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
+}
+
+/// What makes a radar: the stage registry reaches this stage through its kind (``StagedChartKind``).
+extension RadarOutput: StagedChartKind {
+  public static var stage: any StageUnit.Type { Radar.self }
 }

@@ -47,7 +47,6 @@ extension Records: SessionChartStage {
     "Personal records per exercise: best top set, e1RM and reps at each weight, and when each was set."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output: any ChartKind.Type = RecordsOutput.self
 
   /// `{}`: the stage has no parameters.
   ///
@@ -65,4 +64,9 @@ extension Records: SessionChartStage {
     ChartOutput(
       apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
+}
+
+/// What makes a records board: the stage registry reaches this stage through its kind (``StagedChartKind``).
+extension RecordsOutput: StagedChartKind {
+  public static var stage: any StageUnit.Type { Records.self }
 }

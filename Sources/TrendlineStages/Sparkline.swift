@@ -108,7 +108,6 @@ extension Sparkline: SessionChartStage {
     "One line per exercise, a point per session, over a window of days ending at as-of (SPEC 5)."
   public static let reads: [StageData] = [.sessions]
   public static let produces = StageData.chart
-  public static let output: any ChartKind.Type = SparklinesOutput.self
   /// Ten years: a sparkline wider than the history Trendline reads is a typo.
   public static let maxWindowDays = 3660
 
@@ -141,4 +140,9 @@ extension Sparkline: SessionChartStage {
     ChartOutput(
       apply(sessions, calendar: context.calendar, asOf: context.asOf, user: context.user, chart: context.chart))
   }
+}
+
+/// What makes sparklines: the stage registry reaches this stage through its kind (``StagedChartKind``).
+extension SparklinesOutput: StagedChartKind {
+  public static var stage: any StageUnit.Type { Sparkline.self }
 }

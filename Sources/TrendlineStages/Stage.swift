@@ -127,16 +127,22 @@ public protocol SeriesStage: StageUnit {
   func apply(_ series: BucketedSeries) -> BucketedSeries
 }
 
-/// Sessions → a chart of its own schema.
+/// Sessions → a chart of its own schema, whose kind names the stage (``StagedChartKind``).
 public protocol SessionChartStage: StageUnit {
-  /// The kind of output it makes (its name in `validate` is ``ChartKind/kindName``).
-  static var output: any ChartKind.Type { get }
   func apply(_ sessions: [Session], in context: ChartContext) -> ChartOutput
 }
 
-/// Buckets → a chart of its own schema.
+/// Buckets → a chart of its own schema, whose kind names the stage (``StagedChartKind``).
 public protocol SeriesChartStage: StageUnit {
-  /// The kind of output it makes.
-  static var output: any ChartKind.Type { get }
   func apply(_ series: BucketedSeries, in context: ChartContext) -> ChartOutput
+}
+
+/// A chart kind made by a stage of its own. The conformance is declared in the stage's file, and
+/// the stage registry takes the stage of every kind in ``ChartKinds/all`` that has one, so a new
+/// kind is one line in that list, not a second in the registry: a kind whose stage was not
+/// registered would be decoded and drawn, and no pipeline file could make it. A series has no
+/// such stage: the implicit emit writes it.
+public protocol StagedChartKind: ChartKind {
+  /// The stage that makes outputs of this kind; it adopts ``SessionChartStage`` or ``SeriesChartStage``.
+  static var stage: any StageUnit.Type { get }
 }

@@ -80,7 +80,6 @@ extension Streak: SeriesChartStage {
     "Current and longest run of periods meeting a target (e.g. 2 sessions a week), and the share met."
   public static let reads: [StageData] = [.buckets, .trend]
   public static let produces = StageData.chart
-  public static let output: any ChartKind.Type = StreakOutput.self
 
   /// `{"measure": "sessions", "atLeast": 2}`, `atLeast` optional; the measure must be one the
   /// chart's bucket counts.
@@ -112,4 +111,9 @@ extension Streak: SeriesChartStage {
   public func apply(_ series: BucketedSeries, in context: ChartContext) -> ChartOutput {
     ChartOutput(apply(series, user: context.user, chart: context.chart, calendar: context.calendar))
   }
+}
+
+/// What makes a streak: the stage registry reaches this stage through its kind (``StagedChartKind``).
+extension StreakOutput: StagedChartKind {
+  public static var stage: any StageUnit.Type { Streak.self }
 }

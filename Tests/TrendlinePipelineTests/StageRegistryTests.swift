@@ -32,6 +32,24 @@ import _TrendlineTestSupport
     #expect(expected.1.contains(unit.produces), "'\(key)' produces \(unit.produces)")
   }
 
+  /// Every chart kind but the series (which the implicit emit writes) names a stage that makes
+  /// charts, and the registry holds it: a kind whose stage was left out could be decoded and
+  /// drawn, and no pipeline file could make it.
+  @Test func everyKindButTheSeriesBringsItsStage() {
+    for kind in ChartKinds.all where kind != SeriesOutput.self {
+      guard let staged = kind as? any StagedChartKind.Type else {
+        Issue.record("\(kind.kindName) names no stage")
+        continue
+      }
+      #expect(staged.stage is any SessionChartStage.Type || staged.stage is any SeriesChartStage.Type)
+      #expect(StageRegistry.unit(staged.stage.key) == staged.stage, "\(kind.kindName)")
+      #expect(StageRegistry.kind(madeBy: staged.stage) == kind)
+    }
+    #expect(!(SeriesOutput.self is any StagedChartKind.Type))
+    #expect(StageRegistry.kind(madeBy: Smooth.self) == nil)
+    #expect(Chart(name: "r", stages: [Records()]).outputName == "records")
+  }
+
   /// `Guides/PipelineFile.md` lists every stage as its unit describes itself.
   @Test func theGuideQuotesEveryUnit() throws {
     let guide = try String(
