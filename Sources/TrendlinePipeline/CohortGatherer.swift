@@ -23,7 +23,7 @@ public struct CohortGatherer: Sendable {
   private var empty = Parts()
 
   /// One set of users' parts, chart by chart.
-  public struct Parts: Codable, Sendable, Equatable {
+  public struct Parts: Decodable, Sendable, Equatable {
     public var series: [String: Compare.SeriesPart] = [:]
     public var radar: [String: Compare.RadarPart] = [:]
     public init(series: [String: Compare.SeriesPart] = [:], radar: [String: Compare.RadarPart] = [:]) {
@@ -108,17 +108,42 @@ public struct CohortGatherer: Sendable {
     }
   }
 
-  /// The cohort outputs: series first, then radars, each by name, the order the cohort files
-  /// and the report's charts are written in.
+  /// One set of users' cohort outputs, and what their series' users are ranked in.
+  public struct Reduction: Sendable {
+    /// Series first, then radars, each by name: the order the cohort files and the report's
+    /// charts are written in.
+    public var charts: [CohortChart]
+    /// Per series chart, its values sorted once: the statistics of ``charts`` were read from
+    /// them, and each user's ranks are looked up in them.
+    public var ranks: [String: CohortRanks]
+  }
+
+  /// The cohort of every user.
   ///
   /// - Complexity: that of ``Compare/reduce(_:chart:asOf:)`` per chart.
-  public func reduce(asOf: String) -> [CohortChart] {
+  public func reduce(asOf: String) -> Reduction {
     reduce(Parts(series: series, radar: radar), asOf: asOf)
   }
 
-  private func reduce(_ parts: Parts, asOf: String) -> [CohortChart] {
-    parts.series.keys.sorted().map { .series(compare.reduce(parts.series[$0]!, chart: $0, asOf: asOf)) }
-      + parts.radar.keys.sorted().map { .radar(compare.reduce(parts.radar[$0]!, chart: $0, asOf: asOf)) }
+  private func reduce(_ parts: Parts, asOf: String) -> Reduction {
+    var reduction = Reduction(charts: [], ranks: [:])
+    for name in parts.series.keys.sorted() {
+      let (cohort, ranks) = compare.reduce(parts.series[name]!, chart: name, asOf: asOf)
+      reduction.charts.append(.series(cohort))
+      reduction.ranks[name] = ranks
+    }
+    reduction.charts += parts.radar.keys.sorted().map {
+      .radar(compare.reduce(parts.radar[$0]!, chart: $0, asOf: asOf))
+    }
+    return reduction
+  }
+
+  /// Each segment's cohort (``CohortGatherer/Reduction``) with `groupBy`, and their outputs:
+  /// per compared chart, its segments side by side.
+  public struct SegmentsReduction: Sendable {
+    public var outputs: [CohortSegmentsOutput]
+    /// Per segment value (``unknownSegment`` for the users with none), its series' ranks.
+    public var ranks: [String: [String: CohortRanks]]
   }
 
   /// Each compared chart's cohort per segment, beside `whole`, the cohort of all users
@@ -127,24 +152,26 @@ public struct CohortGatherer: Sendable {
   /// any segment) and one time domain, so side by side they are drawn on one scale.
   ///
   /// - Complexity: that of ``reduce(asOf:)`` per segment.
-  public func reduceSegments(of whole: [CohortChart], asOf: String) -> [CohortSegmentsOutput] {
-    guard let groupBy else { return [] }
+  public func reduceSegments(of whole: [CohortChart], asOf: String) -> SegmentsReduction {
+    guard let groupBy else { return SegmentsReduction(outputs: [], ranks: [:]) }
     // Values in byte order, the unknown segment last.
     let keys =
       segments.keys.filter { $0 != Self.unknownSegment }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       + (segments[Self.unknownSegment] == nil ? [] : [Self.unknownSegment])
-    let reduced = keys.map { (key: $0, charts: reduce(segments[$0]!, asOf: asOf)) }
+    let reduced = keys.map { reduce(segments[$0]!, asOf: asOf) }
     // Each segment's charts are `whole`'s, in its order: a `whole` reduced from other parts
     // would set one chart's segments beside another.
     precondition(
       reduced.allSatisfy { $0.charts.map(\.name) == whole.map(\.name) }, "segments beside another cohort's charts")
-    return whole.enumerated().map { index, whole in
+    let outputs = whole.enumerated().map { index, whole in
       var cohorts = reduced.map { segment in segment.charts[index] }
       if case .series = whole { cohorts = Self.onOneScale(cohorts) }
       return CohortSegmentsOutput(
         chart: whole.name, asOf: asOf, groupBy: groupBy,
         segments: zip(keys, cohorts).map { .init(value: $0 == Self.unknownSegment ? nil : $0, cohort: $1) })
     }
+    return SegmentsReduction(
+      outputs: outputs, ranks: Dictionary(uniqueKeysWithValues: zip(keys, reduced.map(\.ranks))))
   }
 
   /// Series cohorts with one y axis per measure and one domain, those of their values (from 0

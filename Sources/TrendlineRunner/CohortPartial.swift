@@ -193,30 +193,29 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
         return "chart '\(name)' ranks \(part.ranking.count) users, more than \(compare.rankTop) or not finite"
       }
       // Rows in date order, so a partial with two bad rows names the same one on every run.
-      for date in part.counts.keys.sorted() + part.partial where !compare.isRowKey(date, granularity: part.granularity)
-      {
-        return
-          "chart '\(name)' has a row '\(TerminalText.escaped(date))' that is not the YYYY-MM-DD start of a "
+      // Each is a date (decoding refused any other text); here, one that starts a period.
+      for row in part.counts.keys.sorted() + part.partial where !compare.isRow(row, granularity: part.granularity) {
+        return "chart '\(name)' has a row '\(row.text)' that is not the YYYY-MM-DD start of a "
           + part.granularity.rawValue
       }
       // Every row's count, a row of unknown values only included: merge adds them up.
-      for date in part.counts.keys.sorted() where !(1...part.users).contains(part.counts[date]!) {
-        return "chart '\(name)' counts \(part.counts[date]!) users in row \(date) of \(part.users)"
+      for row in part.counts.keys.sorted() where !(1...part.users).contains(part.counts[row]!) {
+        return "chart '\(name)' counts \(part.counts[row]!) users in row \(row.text) of \(part.users)"
       }
-      for date in part.active.keys.sorted() {
-        guard let count = part.counts[date], (1...count).contains(part.active[date]!) else {
-          return "chart '\(name)' counts \(part.active[date]!) active users in row \(TerminalText.escaped(date)) of "
-            + "\(part.counts[date] ?? 0)"
+      for row in part.active.keys.sorted() {
+        guard let count = part.counts[row], (1...count).contains(part.active[row]!) else {
+          return "chart '\(name)' counts \(part.active[row]!) active users in row \(row.text) of "
+            + "\(part.counts[row] ?? 0)"
         }
       }
-      for date in part.buckets.keys.sorted() {
-        guard let count = part.counts[date] else {
-          return "chart '\(name)' holds values in row \(TerminalText.escaped(date)), which it does not count"
+      for row in part.buckets.keys.sorted() {
+        guard let count = part.counts[row] else {
+          return "chart '\(name)' holds values in row \(row.text), which it does not count"
         }
-        for values in part.buckets[date]!.values {
+        for values in part.buckets[row]!.values {
           guard values.allSatisfy(\.isFinite) else { return "chart '\(name)' holds a value that is not finite" }
           guard values.count <= count else {
-            return "chart '\(name)' holds \(values.count) values in row \(date) of \(count) users"
+            return "chart '\(name)' holds \(values.count) values in row \(row.text) of \(count) users"
           }
         }
       }
@@ -300,18 +299,18 @@ extension CohortPartial: OutputWritable {
   private static func write(_ part: Compare.SeriesPart, to writer: inout OutputWriter) throws {
     writer.beginObject()
     writer.key("active")
-    writer.object(sortingKeys: part.active) { $0.number($1) }
+    writer.object(rows: part.active) { $0.number($1) }
     writer.key("buckets")
-    try writer.object(sortingKeys: part.buckets) { writer, measures in
+    try writer.object(rows: part.buckets) { writer, measures in
       try writer.object(measures) { writer, values in try writer.array(values) { try $0.number($1) } }
     }
     writer.key("counts")
-    writer.object(sortingKeys: part.counts) { $0.number($1) }
+    writer.object(rows: part.counts) { $0.number($1) }
     writer.member("granularity", part.granularity.rawValue)
     writer.key("measures")
     writer.array(part.measures) { $0.string($1.rawValue) }
     writer.key("partial")
-    writer.array(part.partial) { $0.string($1) }
+    writer.array(part.partial) { $0.string($1.text) }
     writer.member("range", part.range.rawValue)
     writer.key("ranking")
     try writer.array(part.ranking) { writer, entry in

@@ -45,7 +45,7 @@ enum CohortStamp {
     var segmentRanks: [String: CohortRanks]
   }
 
-  /// Stamps `users/<user>/<chart>.json` for every cohort series of `reduced` and every user of
+  /// Stamps `users/<user>/<chart>.json` for every cohort series of `whole` and every user of
   /// `users`, from the staged file (removed after) or, when a merge runs again, from the final
   /// one, over `jobs` workers; returns how many files were stamped. The first error stops the
   /// workers taking more files, and is thrown.
@@ -58,27 +58,25 @@ enum CohortStamp {
   /// when it runs again. A merge's come from shards and are its only copy, so it writes the
   /// final file beside each and removes the staged one after.
   ///
+  /// - Parameters:
+  ///   - segments: per segment value, its series' ranks; `groupBy` names the `users.csv` column
+  ///     they are of (nil without segments).
   /// - Complexity: O(*c* × *u* × *s*) for *c* compared series charts, *u* users and files of *s*
-  ///   bytes, divided over the workers, after O(*v* log *v*) to sort the cohort's *v* values.
+  ///   bytes, divided over the workers.
   @discardableResult
   static func stamp(
-    _ reduced: [CohortChart], gathered: CohortGatherer, users: [User], output: URL, layout: UserLayout,
-    formats: [Pipeline.Output.Format], ownStaged: Bool, jobs: Int = 1
+    _ whole: CohortGatherer.Reduction, segments: [String: [String: CohortRanks]], groupBy: String?, users: [User],
+    output: URL, layout: UserLayout, formats: [Pipeline.Output.Format], ownStaged: Bool, jobs: Int = 1
   ) throws -> Int {
     var charts: [Chart] = []
-    for chart in reduced {
-      guard case .series(let cohort) = chart, let part = gathered.series[cohort.chart] else { continue }
-      var segmentRanks: [String: CohortRanks] = [:]
-      for (key, parts) in gathered.segments {
-        if let segment = parts.series[cohort.chart] {
-          segmentRanks[key] = CohortRanks(segment, compare: gathered.compare)
-        }
-      }
+    for chart in whole.charts {
+      guard case .series(let cohort) = chart, let ranks = whole.ranks[cohort.chart] else { continue }
+      let segmentRanks = segments.compactMapValues { $0[cohort.chart] }
       // The axis is encoded once per chart: the same bytes go into every user's file.
       charts.append(
         Chart(
-          cohort: cohort, axis: try SeriesOutput.cohortYAxisMember(cohort.yAxis),
-          ranks: CohortRanks(part, compare: gathered.compare), segmentRanks: segmentRanks))
+          cohort: cohort, axis: try SeriesOutput.cohortYAxisMember(cohort.yAxis), ranks: ranks,
+          segmentRanks: segmentRanks))
     }
     // A user is one piece of work: their page takes every compared chart's place at once.
     let workers = max(1, min(jobs, users.count))
@@ -93,7 +91,7 @@ enum CohortStamp {
           var places: [(chart: String, html: String)] = []
           for chart in chartsToStamp {
             let result = try stamp(
-              chart, user: user, groupBy: gathered.groupBy, output: output, layout: layout, ownStaged: ownStaged,
+              chart, user: user, groupBy: groupBy, output: output, layout: layout, ownStaged: ownStaged,
               decode: html)
             guard result.stamped else { continue }
             state.withLock { $0.stamped += 1 }

@@ -22,8 +22,8 @@ struct SnapshotFinish {
   /// The reduced cohort: its outputs and their files under `cohort/`, encoded before anything
   /// is written, so values JSON cannot hold stop the snapshot before it touches the folder.
   struct Cohort {
-    var charts: [CohortChart]
-    var segments: [CohortSegmentsOutput]
+    var whole: CohortGatherer.Reduction
+    var segments: CohortGatherer.SegmentsReduction
     /// Each file's path under `cohort/` without `.json` (`training-volume`,
     /// `segments/training-volume`), and its bytes.
     var files: [(name: String, data: Data)]
@@ -33,11 +33,12 @@ struct SnapshotFinish {
   ///
   /// - Complexity: that of ``CohortGatherer/reduce(asOf:)`` and of encoding the outputs.
   static func reduce(_ gathered: CohortGatherer, asOf: String) throws -> Cohort {
-    let charts = gathered.reduce(asOf: asOf)
-    let segments = gathered.reduceSegments(of: charts, asOf: asOf)
+    let whole = gathered.reduce(asOf: asOf)
+    let segments = gathered.reduceSegments(of: whole.charts, asOf: asOf)
     let files =
-      try charts.map { ($0.name, try $0.encoded()) } + segments.map { ("segments/" + $0.chart, try $0.encoded()) }
-    return Cohort(charts: charts, segments: segments, files: files)
+      try whole.charts.map { ($0.name, try $0.encoded()) }
+      + segments.outputs.map { ("segments/" + $0.chart, try $0.encoded()) }
+    return Cohort(whole: whole, segments: segments, files: files)
   }
 
   /// Writes everything after the users' own files, in order; the users the sweep finds
@@ -62,15 +63,16 @@ struct SnapshotFinish {
       written.append(OutputLayout.cohortFile(name))
     }
     try CohortStamp.stamp(
-      cohort.charts, gathered: gathered, users: stamped, output: output, layout: layout, formats: formats,
-      ownStaged: ownStaged, jobs: stampers)
+      cohort.whole, segments: cohort.segments.ranks, groupBy: gathered.groupBy, users: stamped, output: output,
+      layout: layout, formats: formats, ownStaged: ownStaged, jobs: stampers)
     written += try ReportWriter.writeCohortReport(
-      cohort.charts, segments: cohort.segments, pipeline: pipelineName, formats: formats, asOf: asOf, users: index,
+      cohort.whole.charts, segments: cohort.segments.outputs, pipeline: pipelineName, formats: formats, asOf: asOf,
+      users: index,
       output: output, layout: layout)
     if formats.contains(.tables) {
       written += try userTables()
       written += try Tables.writeCohort(
-        cohort.charts, segments: cohort.segments, quantiles: gathered.compare.quantiles, to: output)
+        cohort.whole.charts, segments: cohort.segments.outputs, quantiles: gathered.compare.quantiles, to: output)
     }
     let departed = try OutputSweep.sweepRun(
       output: output.path, layout: layout, users: swept, written: written, keepShards: keepShards,

@@ -149,29 +149,26 @@ public struct CohortSeriesOutput: Decodable, Sendable, Equatable {
       self.values = values
     }
 
-    /// The row of local date `date` (`YYYY-MM-DD`), its instants and bar worked out from it:
-    /// the date and the next period's first date at 00:00 UTC, the bar 0.35 × the length, in
-    /// whole seconds with halves up, like a user's bar.
+    /// The row of local day `day`, its date, instants and bar worked out from it: the day and
+    /// the next period's first day at 00:00 UTC, the bar 0.35 × the length, in whole seconds
+    /// with halves up, like a user's bar.
     ///
     /// - Complexity: O(1).
     public init(
-      date: String, granularity: Granularity, partial: Bool, n: Int, active: Int, activeShare: Double,
+      day: LocalDay, granularity: Granularity, partial: Bool, n: Int, active: Int, activeShare: Double,
       values: [Measure: CohortStats]
     ) {
-      let parts = date.split(separator: "-").compactMap { Int64($0) }
-      precondition(parts.count == 3, "a cohort row's key is YYYY-MM-DD, not \(date)")
-      let days = RFC3339.days(fromCivil: parts[0], month: parts[1], day: parts[2])
       let next: Int64
       switch granularity {
-      case .day: next = days + 1
-      case .week: next = days + 7
+      case .day: next = day.number + 1
+      case .week: next = day.number + 7
       case .month:
-        let (year, month) = parts[1] == 12 ? (parts[0] + 1, Int64(1)) : (parts[0], parts[1] + 1)
-        next = RFC3339.days(fromCivil: year, month: month, day: 1)
+        let civil = day.civil
+        next = LocalDay(year: civil.year + civil.month / 12, month: civil.month % 12 + 1, day: 1).number
       }
-      let (start, end) = (days * 86_400, next * 86_400)
+      let (start, end) = (day.number * 86_400, next * 86_400)
       self.init(
-        date: date, start: Date(epochSeconds: start), end: Date(epochSeconds: end),
+        date: day.text, start: Date(epochSeconds: start), end: Date(epochSeconds: end),
         bar: Extent.bar(start: start, end: end), partial: partial, n: n, active: active, activeShare: activeShare,
         values: values)
     }

@@ -43,6 +43,35 @@ public struct LocalDay: Hashable, Comparable, Sendable {
     number = RFC3339.days(fromCivil: year, month: month, day: day)
   }
 
+  /// The day `text` names as ``text`` writes it, `2026-08-24`: four digits, a hyphen, two, a
+  /// hyphen, two, and a date the calendar has; nil for anything else, so a day read from a file
+  /// writes back as the very text it was read from.
+  ///
+  /// - Complexity: O(1).
+  public init?(text: String) {
+    guard text.utf8.count == 10 else { return nil }
+    var (year, month, day): (Int64, Int64, Int64) = (0, 0, 0)
+    for (index, byte) in text.utf8.enumerated() {
+      if index == 4 || index == 7 {
+        guard byte == UInt8(ascii: "-") else { return nil }
+        continue
+      }
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+      let digit = Int64(byte - UInt8(ascii: "0"))
+      if index < 4 {
+        year = year * 10 + digit
+      } else if index < 7 {
+        month = month * 10 + digit
+      } else {
+        day = day * 10 + digit
+      }
+    }
+    guard (1...12).contains(month), (1...RFC3339.daysInMonth(year: year, month: month)).contains(day) else {
+      return nil
+    }
+    self.init(year: year, month: month, day: day)
+  }
+
   /// 0 for Sunday through 6 for Saturday: 1970-01-01 was a Thursday (4). Foundation's
   /// `Calendar` numbers the same days 1 through 7.
   public var weekday: Int64 { ((number + 4) % 7 + 7) % 7 }

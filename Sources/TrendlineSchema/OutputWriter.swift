@@ -338,6 +338,21 @@ public struct OutputWriter: ~Copyable {
     endObject()
   }
 
+  /// An object keyed by days (a cohort's rows), each `YYYY-MM-DD`, in day order: the UTF-8
+  /// order of their text, for the four-digit years days are read back in (``LocalDay/init(text:)``).
+  ///
+  /// - Complexity: O(*m* log *m*) for *m* keys, plus *m* calls of `writeValue`.
+  package mutating func object<Value>(
+    rows values: [LocalDay: Value], _ writeValue: (inout OutputWriter, Value) throws -> Void
+  ) rethrows {
+    beginObject()
+    for (day, value) in values.sorted(by: { $0.key < $1.key }) {
+      key(escaping: day.text)
+      try writeValue(&self, value)
+    }
+    endObject()
+  }
+
   // MARK: Layout
 
   private mutating func open(_ bracket: UInt8) {

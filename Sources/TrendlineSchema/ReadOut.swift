@@ -135,7 +135,11 @@ public struct LocalDate: Sendable, Equatable {
   /// The local date of an instant `offset` seconds ahead of UTC, for callers that know the
   /// offset already (``RFC3339/Formatter``) and need not ask the zone.
   init(epochSeconds seconds: Int64, offset: Int64) {
-    let local = LocalDay(instant: seconds, offset: offset)
+    self.init(LocalDay(instant: seconds, offset: offset))
+  }
+
+  /// The date of a day.
+  public init(_ local: LocalDay) {
     let civil = local.civil
     year = Int(civil.year)
     month = Int(civil.month)
@@ -143,14 +147,10 @@ public struct LocalDate: Sendable, Equatable {
     weekday = Int(local.weekday)
   }
 
-  /// From `YYYY-MM-DD` (a cohort bucket's key).
+  /// From `YYYY-MM-DD` (a cohort bucket's key), as ``LocalDay/init(text:)`` reads it.
   public init?(key: String) {
-    let parts = key.split(separator: "-")
-    guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-    year = y
-    month = m
-    day = d
-    weekday = Int(LocalDay(year: Int64(y), month: Int64(m), day: Int64(d)).weekday)
+    guard let local = LocalDay(text: key) else { return nil }
+    self.init(local)
   }
 
   public var monthName: String { Self.monthNames[month - 1] }

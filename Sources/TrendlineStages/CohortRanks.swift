@@ -11,9 +11,8 @@ import TrendlineSchema
 /// So the only user of a row is at 50, the lowest of four distinct values at 12.5 and the
 /// highest at 87.5, and ties share one rank: a rank never depends on the order users were seen.
 public struct CohortRanks: Sendable {
-  /// Row day (since 1970-01-01) → per measure of the part, in its order, every known value of
-  /// the row, ascending.
-  private let sorted: [Int64: [[Double]]]
+  /// Row → per measure of the part, in its order, every known value of the row, ascending.
+  private let sorted: [LocalDay: [[Double]]]
   private let measures: [Measure]
   private let granularity: Granularity
   private let rowWeekday: Weekday
@@ -22,7 +21,8 @@ public struct CohortRanks: Sendable {
   /// cohort is known: each bucket's local start day and each measure's value (NaN: unknown).
   public struct Buckets: Sendable {
     public let measures: [Measure]
-    /// Each bucket's local start date, in days since 1970-01-01.
+    /// Each bucket's local start date, in days since 1970-01-01; ``noDay`` for an id that is no
+    /// date (a number rather than an optional: every user's are held until the cohort is known).
     let days: [Int64]
     /// Bucket by bucket, a value per measure; NaN for an unknown one.
     let values: [Double]
@@ -38,7 +38,7 @@ public struct CohortRanks: Sendable {
     /// a chart read back from its file. A bucket whose id is no date joins no row.
     public init(measures: [Measure], ids: [String], value: (Int, Measure) -> Double?) {
       self.measures = measures
-      days = ids.map { CohortRanks.days(of: $0) ?? .min }
+      days = ids.map { LocalDay(text: $0)?.number ?? CohortRanks.noDay }
       var values: [Double] = []
       values.reserveCapacity(ids.count * measures.count)
       for bucket in ids.indices { for measure in measures { values.append(value(bucket, measure) ?? .nan) } }
@@ -46,16 +46,14 @@ public struct CohortRanks: Sendable {
     }
   }
 
-  /// The ranks of one gathered chart: `part`'s values sorted once, for every user's lookup.
+  /// The ranks of one gathered chart: `part`'s values sorted once, for every user's lookup and
+  /// for the reduction's statistics (``Compare/reduce(_:chart:asOf:)``, which makes these).
   ///
   /// - Complexity: O(*v* log *v*) for the part's *v* values.
-  public init(_ part: Compare.SeriesPart, compare: Compare) {
-    var sorted: [Int64: [[Double]]] = [:]
-    for (key, values) in part.buckets {
-      guard let days = Self.days(of: key) else { continue }
-      sorted[days] = part.measures.map {
-        (values[$0] ?? []).sorted()
-      }
+  init(_ part: Compare.SeriesPart, compare: Compare) {
+    var sorted: [LocalDay: [[Double]]] = [:]
+    for (row, values) in part.buckets {
+      sorted[row] = part.measures.map { (values[$0] ?? []).sorted() }
     }
     self.sorted = sorted
     measures = part.measures
@@ -68,7 +66,7 @@ public struct CohortRanks: Sendable {
   ///
   /// - Complexity: O(*b* × *m* × log *u*) for *b* buckets, *m* measures and *u* users in a row.
   public func ranks(of buckets: Buckets) -> [Measure: [Double?]] {
-    let rows = buckets.days.map { sorted[Compare.rowDay($0, granularity: granularity, rowWeekday: rowWeekday)] }
+    let rows = buckets.days.map { row(of: $0).flatMap { sorted[$0] } }
     var ranks: [Measure: [Double?]] = [:]
     for (index, measure) in buckets.measures.enumerated() {
       let position = measures.firstIndex(of: measure)
@@ -89,17 +87,24 @@ public struct CohortRanks: Sendable {
   /// - Complexity: O(*b*) for *b* buckets.
   public func rows(of buckets: Buckets) -> [String?] {
     buckets.days.map { day in
-      sorted[Compare.rowDay(day, granularity: granularity, rowWeekday: rowWeekday)] == nil
-        ? nil : Compare.rowKey(days: day, granularity, rowWeekday)
+      guard let row = row(of: day), sorted[row] != nil else { return nil }
+      return row.text
     }
   }
 
-  /// `2025-11-24` as days since 1970-01-01; nil for text that is not such a date.
-  static func days(of date: String) -> Int64? {
-    guard date.utf8.count == 10, let year = Int64(date.prefix(4)), let month = Int64(date.dropFirst(5).prefix(2)),
-      let day = Int64(date.suffix(2))
-    else { return nil }
-    return RFC3339.days(fromCivil: year, month: month, day: day)
+  /// Per measure of the part, in its order, the known values of `row` ascending; nil for a row
+  /// that holds none.
+  ///
+  /// - Complexity: O(1).
+  func ascendingValues(of row: LocalDay) -> [[Double]]? { sorted[row] }
+
+  /// A bucket whose id is no date: it joins no row. Never a day's number (years ±25 quadrillion),
+  /// and never moved back to a week's start, where it would overflow.
+  static let noDay = Int64.min
+
+  /// The row a bucket starting on day `day` joins; nil for ``noDay``.
+  private func row(of day: Int64) -> LocalDay? {
+    day == Self.noDay ? nil : LocalDay(Compare.rowDay(day, granularity: granularity, rowWeekday: rowWeekday))
   }
 
   /// 100 × (#below + ½ × #equal) ÷ *n* for `value` in the ascending `values`; nil when empty.

@@ -1,5 +1,6 @@
 import Foundation
 import TrendlineSchema
+import TrendlineSupport
 
 /// Compares users (SPEC 6 `compare`, SPEC 7 cohort schemas): gathers what each user's series
 /// and radar charts hold, then reduces it to per-bucket statistics, shared value axes and a
@@ -43,21 +44,22 @@ public struct Compare: Sendable, Equatable, Codable {
 
   // MARK: Gathering
 
-  /// What a set of users contributes to one series chart's cohort.
-  public struct SeriesPart: Codable, Sendable, Equatable {
+  /// What a set of users contributes to one series chart's cohort, row by row: a row is the
+  /// local start day its users' buckets join (``rowDay(_:granularity:rowWeekday:)``).
+  public struct SeriesPart: Sendable, Equatable {
     public var range: BucketRange
     public var granularity: Granularity
     public var measures: [Measure]
     public var users: Int = 0
-    /// Local start date → measure → one value per user with that bucket and a known value.
-    public var buckets: [String: [Measure: [Double]]] = [:]
-    /// Local start date → users with that bucket (each measure's list may be shorter: a user
-    /// whose value is unknown is in this count but not in the list).
-    public var counts: [String: Int] = [:]
-    /// Local start date → users with at least one session in that bucket (absent: none).
-    public var active: [String: Int] = [:]
-    /// The local start dates of the users' partial buckets, ascending, each once.
-    public var partial: [String] = []
+    /// Row → measure → one value per user with that bucket and a known value.
+    public var buckets: [LocalDay: [Measure: [Double]]] = [:]
+    /// Row → users with that bucket (each measure's list may be shorter: a user whose value is
+    /// unknown is in this count but not in the list).
+    public var counts: [LocalDay: Int] = [:]
+    /// Row → users with at least one session in that bucket (absent: none).
+    public var active: [LocalDay: Int] = [:]
+    /// The rows of the users' partial buckets, ascending, each once.
+    public var partial: [LocalDay] = []
     /// The best users by the rank measure, at most `rankTop` of them.
     public var ranking: [CohortSeriesOutput.Ranking.Entry] = []
 
@@ -110,7 +112,7 @@ public struct Compare: Sendable, Equatable, Codable {
     let zone = TimeZone(identifier: series.timeZone) ?? TimeZone(identifier: "UTC")!
     var total = 0.0
     for bucket in series.buckets {
-      let key = Compare.dateKey(bucket.start, zone: zone, granularity: series.granularity, rowWeekday: rowWeekday)
+      let key = Compare.row(of: bucket.start, zone: zone, granularity: series.granularity, rowWeekday: rowWeekday)
       part.counts[key, default: 0] += 1
       if bucket.sessions > 0 { part.active[key, default: 0] += 1 }
       if bucket.partial { part.partial = Compare.union(part.partial, [key]) }
@@ -188,23 +190,27 @@ public struct Compare: Sendable, Equatable, Codable {
 
   // MARK: Reducing
 
-  /// The cohort series of one chart.
+  /// The cohort series of one chart, and the ranks its users are stamped with: both read the
+  /// part's values sorted once (``CohortRanks``).
   ///
   /// - Complexity: O(*v* log *v*), where *v* is the number of gathered values.
-  public func reduce(_ part: SeriesPart, chart: String, asOf: String) -> CohortSeriesOutput {
+  public func reduce(_ part: SeriesPart, chart: String, asOf: String) -> (
+    cohort: CohortSeriesOutput, ranks: CohortRanks
+  ) {
+    let ranks = CohortRanks(part, compare: self)
     var (lowest, largest): (MeasureValues, MeasureValues) = ([:], [:])
-    let buckets = part.counts.keys.sorted().map { date -> CohortSeriesOutput.Bucket in
-      let measures = part.buckets[date] ?? [:]
+    let buckets = part.counts.keys.sorted().map { day -> CohortSeriesOutput.Bucket in
+      let rows = ranks.ascendingValues(of: day)
       var values: [Measure: CohortStats] = [:]
-      for measure in part.measures {
-        let sorted = (measures[measure] ?? []).sorted()
+      for (position, measure) in part.measures.enumerated() {
+        let sorted = rows?[position] ?? []
         values[measure] = stats(sorted)
         largest[measure] = max(largest[measure] ?? 0, sorted.last ?? 0)
         if let first = sorted.first { lowest[measure] = min(lowest[measure] ?? first, first) }
       }
-      let active = part.active[date] ?? 0
+      let active = part.active[day] ?? 0
       return .init(
-        date: date, granularity: part.granularity, partial: part.partial.contains(date), n: part.counts[date]!,
+        day: day, granularity: part.granularity, partial: part.partial.contains(day), n: part.counts[day]!,
         active: active, activeShare: Double(active) / Double(part.users), values: values)
     }
     var yAxis: [Measure: YAxis] = [:]
@@ -223,9 +229,10 @@ public struct Compare: Sendable, Equatable, Codable {
         start: Date(epochSeconds: firstStart - Emit.halfLength(first.end.epochSeconds - firstStart)),
         end: Date(epochSeconds: lastStart + Emit.halfLength(last.end.epochSeconds - lastStart)))
     }
-    return CohortSeriesOutput(
+    let cohort = CohortSeriesOutput(
       chart: chart, asOf: asOf, range: part.range, granularity: part.granularity, measures: part.measures,
       users: part.users, domain: domain, buckets: buckets, yAxis: yAxis, ranking: ranking)
+    return (cohort, ranks)
   }
 
   /// The cohort radar of one chart.
@@ -260,30 +267,22 @@ public struct Compare: Sendable, Equatable, Codable {
 
   /// `a` and `b`, both ascending without repeats, as one such list.
   ///
-  /// - Complexity: O((*a* + *b*) log(*a* + *b*)); the lists hold a date or two.
-  static func union(_ a: [String], _ b: [String]) -> [String] { Array(Set(a).union(b)).sorted() }
+  /// - Complexity: O((*a* + *b*) log(*a* + *b*)); the lists hold a day or two.
+  static func union(_ a: [LocalDay], _ b: [LocalDay]) -> [LocalDay] { Array(Set(a).union(b)).sorted() }
 
-  /// Whether `key` is a row key ``dateKey(_:zone:granularity:rowWeekday:)`` can write for
-  /// `granularity`: `YYYY-MM-DD`, a real date of the years as-of dates and their windows reach,
-  /// the first of a month for months and a ``rowWeekday`` for weeks. Merge checks partials with it, so that a forged
-  /// key cannot reach the date arithmetic of a row's instants or make a row of no period.
+  /// Whether `day` is a row ``row(of:zone:granularity:rowWeekday:)`` can give for `granularity`:
+  /// a day of the years as-of dates and their windows reach, the first of a month for months
+  /// and a ``rowWeekday`` for weeks. Merge checks partials with it, so that a forged row cannot
+  /// reach the date arithmetic of a row's instants or make a row of no period.
   ///
   /// - Complexity: O(1).
-  public func isRowKey(_ key: String, granularity: Granularity) -> Bool {
-    let bytes = Array(key.utf8)
-    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
-    let parts = key.split(separator: "-")
-    guard parts.count == 3, parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
-      let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2])
-    else { return false }
-    guard (1960...2210).contains(year), (1...12).contains(month),
-      (1...RFC3339.daysInMonth(year: year, month: month)).contains(day)
-    else { return false }
+  public func isRow(_ day: LocalDay, granularity: Granularity) -> Bool {
+    let civil = day.civil
+    guard (1960...2210).contains(civil.year) else { return false }
     switch granularity {
     case .day: return true
-    case .month: return day == 1
-    case .week:
-      return Compare.daysPastRowWeekday(RFC3339.days(fromCivil: year, month: month, day: day), rowWeekday) == 0
+    case .month: return civil.day == 1
+    case .week: return Compare.daysPastRowWeekday(day.number, rowWeekday) == 0
     }
   }
 
@@ -308,20 +307,21 @@ public struct Compare: Sendable, Equatable, Codable {
     LocalDay(days).daysIntoWeek(startingOn: Int64(weekday.calendarValue - 1))
   }
 
-  /// A bucket's row in the cohort: its local start date, weeks moved back to the latest
+  /// A bucket's row in the cohort: its local start day, weeks moved back to the latest
   /// `rowWeekday` on or before it (0…6 days) so users whose weeks start on different days share
   /// rows. An aligned cohort's weeks already start on it, and stay.
   ///
   /// - Complexity: O(1).
-  public static func dateKey(_ start: Date, zone: TimeZone, granularity: Granularity, rowWeekday: Weekday = .monday)
-    -> String
+  public static func row(of start: Date, zone: TimeZone, granularity: Granularity, rowWeekday: Weekday = .monday)
+    -> LocalDay
   {
-    rowKey(days: LocalDay(instant: start.epochSeconds, in: zone).number, granularity, rowWeekday)
+    LocalDay(
+      rowDay(LocalDay(instant: start.epochSeconds, in: zone).number, granularity: granularity, rowWeekday: rowWeekday))
   }
 
   /// The row a bucket whose local start date is day `days` (since 1970-01-01) joins, as a day:
   /// the same day, or for weeks the row week that holds the start, the latest `rowWeekday` on or
-  /// before it, as ``dateKey(_:zone:granularity:rowWeekday:)`` keys it.
+  /// before it, as ``row(of:zone:granularity:rowWeekday:)`` gives it.
   ///
   /// Never a later day (SPEC 11.9): a Sunday-first week joined to the Monday after it put a row
   /// after as-of at the cohort's right edge, a week no one had started, drawn as a fall to zero.
@@ -331,8 +331,43 @@ public struct Compare: Sendable, Equatable, Codable {
     guard granularity == .week else { return days }
     return days - daysPastRowWeekday(days, rowWeekday)
   }
+}
 
-  static func rowKey(days given: Int64, _ granularity: Granularity, _ rowWeekday: Weekday) -> String {
-    LocalDay(rowDay(given, granularity: granularity, rowWeekday: rowWeekday)).text
+extension Compare.SeriesPart: Decodable {
+  private enum CodingKeys: String, CodingKey {
+    case range, granularity, measures, users, buckets, counts, active, partial, ranking
+  }
+
+  /// A part as a shard's partial file holds it, its rows `YYYY-MM-DD` (``LocalDay/text``). A row
+  /// that is no such date fails the decoding, naming it: read back as a day it would not write
+  /// back as the same text, and the partial's checksum, which re-encodes it, would disagree.
+  ///
+  /// - Complexity: O(*v*), where *v* is the number of values.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    func rows<Value>(_ keyed: [String: Value], at key: CodingKeys) throws -> [LocalDay: Value] {
+      var rows: [LocalDay: Value] = [:]
+      for (text, value) in keyed { rows[try Self.day(text, at: key, in: c)] = value }
+      return rows
+    }
+    range = try c.decode(BucketRange.self, forKey: .range)
+    granularity = try c.decode(Granularity.self, forKey: .granularity)
+    measures = try c.decode([Measure].self, forKey: .measures)
+    users = try c.decode(Int.self, forKey: .users)
+    buckets = try rows(c.decode([String: [Measure: [Double]]].self, forKey: .buckets), at: .buckets)
+    counts = try rows(c.decode([String: Int].self, forKey: .counts), at: .counts)
+    active = try rows(c.decode([String: Int].self, forKey: .active), at: .active)
+    partial = try c.decode([String].self, forKey: .partial).map { try Self.day($0, at: .partial, in: c) }
+    ranking = try c.decode([CohortSeriesOutput.Ranking.Entry].self, forKey: .ranking)
+  }
+
+  private static func day(
+    _ text: String, at key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>
+  ) throws -> LocalDay {
+    guard let day = LocalDay(text: text) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: container, debugDescription: "row '\(TerminalText.escaped(text))' is not a YYYY-MM-DD date")
+    }
+    return day
   }
 }

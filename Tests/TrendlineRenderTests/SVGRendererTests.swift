@@ -137,13 +137,13 @@ func cohortFixture(rankedUser: String = "ingrid") -> CohortSeriesOutput {
     domain: Extent(start: Date(epochSeconds: 1_793_880_000), end: Date(epochSeconds: 1_795_694_400)),
     buckets: [
       .init(
-        date: "2026-11-09", granularity: .week, partial: false, n: 3, active: 3, activeShare: 1,
+        day: LocalDay(text: "2026-11-09")!, granularity: .week, partial: false, n: 3, active: 3, activeShare: 1,
         values: [.sessions: stats(1, 2, 3)]),
       .init(
-        date: "2026-11-16", granularity: .week, partial: false, n: 3, active: 2, activeShare: 2.0 / 3,
+        day: LocalDay(text: "2026-11-16")!, granularity: .week, partial: false, n: 3, active: 2, activeShare: 2.0 / 3,
         values: [.sessions: stats(0, 1, 2)]),
       .init(
-        date: "2026-11-23", granularity: .week, partial: true, n: 3, active: 3, activeShare: 1,
+        day: LocalDay(text: "2026-11-23")!, granularity: .week, partial: true, n: 3, active: 3, activeShare: 1,
         values: [.sessions: stats(1, 1.5, 3)]),
     ], yAxis: [.sessions: YAxis(measure: .sessions, largest: 3, units: .metric)],
     ranking: .init(

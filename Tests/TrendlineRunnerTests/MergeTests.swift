@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrendlinePipeline
+import TrendlineSchema
 import _TrendlineTestSupport
 
 @testable import TrendlineRunner
@@ -291,12 +292,35 @@ import _TrendlineTestSupport
   ])
   func forgedRowsAreRefused(row: String, count: Int, message: String) throws {
     let fixture = try Fixture()
-    try fixture.editPartial(1) { $0.series["volume"]!.counts[row] = count }
+    try fixture.editPartial(1) { $0.series["volume"]!.counts[LocalDay(text: row)!] = count }
     do {
       _ = try fixture.merge([fixture.out], into: fixture.out)
       Issue.record("a forged row was merged")
     } catch {
       #expect(error.description.contains(message), "\(error.description)")
+    }
+  }
+
+  /// A row is read as a day: text that is no `YYYY-MM-DD` date (30 February, a row key with an
+  /// escape in it) fails the partial's decoding, naming the row, before any checksum or sum,
+  /// since as a day it would not write back as the text the checksum was taken of.
+  @Test(arguments: [("2025-02-30", "2025-02-30"), ("2025-11-24\u{1B}[2J", #"2025-11-24\u{1b}[2J"#)])
+  func rowsThatAreNoDateAreRefused(row: String, shown: String) throws {
+    let fixture = try Fixture()
+    let url = fixture.shard(1).appendingPathComponent("cohort-partial.json")
+    let text = try String(contentsOf: url, encoding: .utf8)
+    let first = try #require(text.range(of: #""counts":{""#))
+    let key = text.index(first.upperBound, offsetBy: 10)
+    var forged = text
+    forged.replaceSubrange(first.upperBound..<key, with: row.unicodeScalars.map { $0.escapedInJSON }.joined())
+    try forged.write(to: url, atomically: true, encoding: .utf8)
+    do {
+      _ = try fixture.merge([fixture.out], into: fixture.out)
+      Issue.record("a row that is no date was merged")
+    } catch {
+      #expect(error.description.contains("is not a YYYY-MM-DD date"), "\(error.description)")
+      #expect(error.description.contains("row '\(shown)'"), "\(error.description)")
+      #expect(!error.description.contains("\u{1B}"))
     }
   }
 
@@ -501,5 +525,12 @@ func schedulerIndexThatIsNoNumberSaysSo(environment: [String: String], message: 
     _ = try Shard.indexFromEnvironment(environment)
   } catch {
     #expect(error.description == message)
+  }
+}
+
+extension Unicode.Scalar {
+  /// The scalar as JSON text writes it inside a string: a control character as `\u00XX`.
+  fileprivate var escapedInJSON: String {
+    value < 0x20 ? String(format: "\\u%04X", value) : String(self)
   }
 }

@@ -41,6 +41,26 @@ import TrendlineSchema
     #expect(local.weekday == weekday)
     #expect(local.civil == (year, month, day))
     #expect(local.text == text)
+    #expect(LocalDay(text: text) == local)
+  }
+
+  /// Text is read as `text` writes it and nothing else, so a day read from a file writes back
+  /// the same bytes: no day the calendar lacks (29 February 2025, 31 April, month 13, day 0),
+  /// no short or long field, no other separator, no sign, space or trailing text.
+  @Test(arguments: [
+    "2025-02-29", "2025-04-31", "2025-13-01", "2025-00-10", "2025-01-00", "2025-1-01", "2025-01-1", "20250-01-01",
+    "2025/01/01", "+025-01-01", "2025-01-01 ", " 2025-01-01", "2025-01-01T00", "", "２０２５-01-01", "2025-0a-01",
+  ])
+  func onlyTheTextItWritesIsADay(text: String) {
+    #expect(LocalDay(text: text) == nil)
+  }
+
+  @Test func aLeapDayAndTheEdgesOfFourDigitYearsAreRead() {
+    #expect(LocalDay(text: "2024-02-29")?.number == 19_782)
+    #expect(LocalDay(text: "0000-01-01")?.text == "0000-01-01")
+    #expect(LocalDay(text: "9999-12-31")?.text == "9999-12-31")
+    #expect(LocalDay(text: "1900-02-29") == nil)
+    #expect(LocalDay(text: "2000-02-29")?.number == 11_016)
   }
 
   /// How far into a week a day is: Thursday 1970-01-01 is 3 days into a Monday week, 4 into a

@@ -111,7 +111,7 @@ enum OutputFixtures {
     domain: Extent(start: Date(epochSeconds: 1_757_937_600), end: Date(epochSeconds: 1_763_251_200)),
     buckets: [
       .init(
-        date: "2025-10-01", granularity: .month, partial: false, n: 2, active: 2, activeShare: 2.0 / 3,
+        day: LocalDay(text: "2025-10-01")!, granularity: .month, partial: false, n: 2, active: 2, activeShare: 2.0 / 3,
         values: [
           .volumeKg: CohortStats(
             n: 2, mean: 1500.25, min: 0, max: 3000.5,
@@ -121,7 +121,9 @@ enum OutputFixtures {
             ]),
           .sessions: CohortStats(n: 2, mean: 2, min: 1, max: 3, quantiles: []),
         ]),
-      .init(date: "2025-11-01", granularity: .month, partial: true, n: 1, active: 1, activeShare: 1.0 / 3, values: [:]),
+      .init(
+        day: LocalDay(text: "2025-11-01")!, granularity: .month, partial: true, n: 1, active: 1, activeShare: 1.0 / 3,
+        values: [:]),
     ],
     yAxis: [
       .volumeKg: YAxis(measure: .volumeKg, largest: 3000.5, units: .metric),

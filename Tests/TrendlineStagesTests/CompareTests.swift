@@ -44,7 +44,7 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   var part = compare.add(series("oslo", zone: "Europe/Oslo", [("2025-11-24T00:00:00+01:00", 2, 100)]), to: nil)
   part = compare.add(series("ny", zone: "America/New_York", [("2025-11-24T00:00:00-05:00", 4, 300)]), to: part)
   part = compare.add(series("sunday", zone: "America/New_York", [("2025-11-23T00:00:00-05:00", 3, 200)]), to: part)
-  let cohort = compare.reduce(part, chart: "volume", asOf: "2025-11-29")
+  let cohort = compare.reduce(part, chart: "volume", asOf: "2025-11-29").cohort
   #expect(cohort.users == 3)
   #expect(cohort.buckets.map(\.date) == ["2025-11-17", "2025-11-24"])
   #expect(cohort.buckets.map(\.n) == [1, 2])
@@ -71,14 +71,16 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   let ben = series("ben", zone: "UTC", [(weeks.0, 0, 0), (weeks.1, 3, 90)])
   let cy = series("cy", zone: "UTC", [(weeks.0, 0, 0), (weeks.1, 0, 0)])
   let whole = compare.reduce(
-    compare.add(cy, to: compare.add(ben, to: compare.add(ana, to: nil))), chart: "volume", asOf: "2025-11-29")
+    compare.add(cy, to: compare.add(ben, to: compare.add(ana, to: nil))), chart: "volume", asOf: "2025-11-29"
+  ).cohort
   #expect(whole.buckets.map(\.n) == [3, 3])
   #expect(whole.buckets.map(\.active) == [1, 2])
   let shares: [Double] = [1.0 / 3, 2.0 / 3]
   #expect(whole.buckets.map(\.activeShare) == shares)
   let split = compare.reduce(
     compare.merge(compare.add(ana, to: nil), compare.add(cy, to: compare.add(ben, to: nil))), chart: "volume",
-    asOf: "2025-11-29")
+    asOf: "2025-11-29"
+  ).cohort
   #expect(split == whole)
 }
 
@@ -86,7 +88,7 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
 @Test func oneUserCohort() {
   let compare = Compare()
   let part = compare.add(series("solo", zone: "UTC", [("2025-11-24T00:00:00Z", 3, 120)]), to: nil)
-  let stats = compare.reduce(part, chart: "volume", asOf: "2025-11-29").buckets[0].values[.volumeKg]!
+  let stats = compare.reduce(part, chart: "volume", asOf: "2025-11-29").cohort.buckets[0].values[.volumeKg]!
   #expect(
     stats
       == CohortStats(
@@ -101,7 +103,7 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
 @Test func emptyCohort() {
   let compare = Compare(rankMeasure: .volumeKg)
   let empty = Compare.SeriesPart(range: .threeMonths, granularity: .week, measures: [.volumeKg])
-  let cohort = compare.reduce(empty, chart: "volume", asOf: "2025-11-29")
+  let cohort = compare.reduce(empty, chart: "volume", asOf: "2025-11-29").cohort
   #expect(cohort.users == 0)
   #expect(cohort.buckets == [])
   // Nothing to reach: the smallest axis, one kilogram a label.
@@ -117,8 +119,8 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   let a = compare.add(series("a", zone: "UTC", [("2025-11-24T00:00:00Z", 0.1, 1)]), to: nil)
   let b = compare.add(series("b", zone: "UTC", [("2025-11-24T00:00:00Z", 0.2, 2)]), to: nil)
   let c = compare.add(series("c", zone: "UTC", [("2025-11-24T00:00:00Z", 0.7, 3)]), to: nil)
-  let one = compare.reduce(compare.merge(compare.merge(a, b), c), chart: "v", asOf: "x")
-  let other = compare.reduce(compare.merge(c, compare.merge(b, a)), chart: "v", asOf: "x")
+  let one = compare.reduce(compare.merge(compare.merge(a, b), c), chart: "v", asOf: "x").cohort
+  let other = compare.reduce(compare.merge(c, compare.merge(b, a)), chart: "v", asOf: "x").cohort
   #expect(one == other)
   #expect(one.ranking?.users.map(\.user) == ["c"])
 }
@@ -130,7 +132,7 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   var part = compare.add(series("idle", zone: "UTC", [("2025-11-24T00:00:00Z", 0, 0)]), to: nil)
   part = compare.add(series("ana", zone: "UTC", [("2025-11-24T00:00:00Z", 1, 500)]), to: part)
   part = compare.add(series("ben", zone: "UTC", [("2025-11-24T00:00:00Z", 2, 800)]), to: part)
-  let cohort = compare.reduce(part, chart: "volume", asOf: "2025-11-29")
+  let cohort = compare.reduce(part, chart: "volume", asOf: "2025-11-29").cohort
   #expect(cohort.users == 3)
   #expect(cohort.ranking?.users.map(\.user) == ["ben", "ana"])
   #expect(cohort.ranking?.users.map(\.value) == [800, 500])
@@ -149,7 +151,8 @@ private func series(_ user: String, zone: String, _ buckets: [(String, Double, D
   }
   let cohort = compare.reduce(
     compare.add(best("ben", 112.5, sessions: 3), to: compare.add(best("ana", 100, sessions: 2), to: nil)),
-    chart: "bench", asOf: "2025-11-29")
+    chart: "bench", asOf: "2025-11-29"
+  ).cohort
   #expect(cohort.yAxis[.e1rmKg]?.domain == AxisDomain(min: 95, max: 115))
   #expect(cohort.yAxis[.sessions]?.domain == AxisDomain(min: 0, max: 4))
 }

@@ -104,7 +104,7 @@ import TrendlineStages
     }
     let compare = Compare(quantiles: [0.5])
     let part = compare.add(user("b", minutes: nil), to: compare.add(user("a", minutes: 60), to: nil))
-    let cohort = compare.reduce(part, chart: "c", asOf: "2025-11-26")
+    let cohort = compare.reduce(part, chart: "c", asOf: "2025-11-26").cohort
     // One row: the domain is its start ± half a week, as a user's chart pads its own.
     #expect(cohort.domain == Extent(start: date("2025-11-20T12:00:00Z"), end: date("2025-11-27T12:00:00Z")))
     let row = cohort.buckets.last!
