@@ -478,3 +478,49 @@ public struct CohortRadarSVGRenderer: Sendable {
     return b.text
   }
 }
+
+extension CohortSeriesOutput {
+  /// The numbers behind the cohort chart as an HTML table (``DataTable``).
+  func dataTable() -> String {
+    var header = ["Bucket", "Users", "Active"]
+    for m in measures {
+      header += [
+        MeasureDisplay.short(m) + " p25", MeasureDisplay.short(m) + " median", MeasureDisplay.short(m) + " p75",
+      ]
+    }
+    let rows = buckets.map { bucket -> [String] in
+      let share = ShownNumber.format(bucket.activeShare * 100, decimals: 0)
+      // No-break spaces: a narrow column must not wrap "12 (67 %)" into two lines.
+      var row = [bucket.date, String(bucket.n), "\(bucket.active)\u{00A0}(\(share)\u{00A0}%)"]
+      for m in measures {
+        let s = bucket.values[m]
+        for q in ["p25", "p50", "p75"] {
+          row.append(s?.quantile(q).map { MeasureDisplay.text($0, m, CohortSeriesSVGRenderer.units) } ?? "")
+        }
+      }
+      return row
+    }
+    var out = DataTable.table(caption: "\(chart): cohort of \(users) users", header: header, rows: rows)
+    if let rank = ranking {
+      out += DataTable.table(
+        caption: "\(chart): top users by \(MeasureDisplay.short(rank.measure))", header: ["Rank", "User", "Value"],
+        rows: rank.users.enumerated().map {
+          [String($0 + 1), $1.user, MeasureDisplay.text($1.value, rank.measure, CohortSeriesSVGRenderer.units)]
+        })
+    }
+    return out
+  }
+}
+
+extension CohortRadarOutput {
+  /// The numbers behind the cohort chart as an HTML table (``DataTable``).
+  func dataTable() -> String {
+    let rows = axes.map { axis -> [String] in
+      [axis.label] + ["p25", "p50", "p75"].map { axis.counts.quantile($0).map { ShownNumber.display($0) } ?? "" }
+        + [ShownNumber.display(axis.counts.mean), ShownNumber.display(axis.counts.max)]
+    }
+    return DataTable.table(
+      caption: "\(chart): sessions per area this \(period.rawValue), cohort of \(users) users",
+      header: ["Area", "p25", "Median", "p75", "Mean", "Max"], rows: rows)
+  }
+}

@@ -168,7 +168,15 @@ extension HeatmapOutput: DrawnChartKind {
     HeatmapSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
   }
 
-  func dataTable() -> String { DataTable.heatmap(self) }
+  func dataTable() -> String {
+    let header = DataTable.periodsHeader(
+      "Muscle group", periods.map { ($0.start, $0.end, $0.partial) }, zone: SVGFrame.zone(timeZone), fallback: .week)
+    let groups = periods.first?.groups ?? []
+    let rows = groups.enumerated().map { i, group in
+      [group.name] + periods.map { i < $0.groups.count ? String($0.groups[i].sessions) : "" }
+    }
+    return DataTable.table(caption: "\(chart): sessions per muscle group", header: header, rows: rows)
+  }
 
   func figureBefore(lastSession: Date?) -> String { HTMLReport.bodyFigure(self, lastSession: lastSession) }
 }

@@ -278,7 +278,21 @@ extension RadarOutput: DrawnChartKind {
     RadarSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
   }
 
-  func dataTable() -> String { DataTable.radar(self) }
+  func dataTable() -> String {
+    let header = DataTable.periodsHeader(
+      "Area", periods.map { ($0.start, $0.end, $0.partial) }, zone: SVGFrame.zone(timeZone), fallback: .month)
+    var rows = axes.enumerated().map { i, axis in
+      [axis.label] + periods.map { i < $0.counts.count ? String($0.counts[i]) : "" }
+    }
+    rows.append(["All sessions"] + periods.map { String($0.sessions) })
+    var out = DataTable.table(caption: "\(chart): sessions per area", header: header, rows: rows)
+    if !unmappedExercises.isEmpty {
+      out += DataTable.table(
+        caption: "\(chart): exercises no area counts (no muscle groups)", header: ["Exercise", "Sessions"],
+        rows: unmappedExercises.map { [$0.name, String($0.sessions)] })
+    }
+    return out
+  }
 
   /// The radar's numbers as grouped bars: a breakdown compared period by period.
   func figureAfter() -> String {

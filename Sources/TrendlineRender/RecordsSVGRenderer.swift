@@ -101,5 +101,15 @@ extension RecordsOutput: DrawnChartKind {
     RecordsSVGRenderer(self, idPrefix: idPrefix, width: width).render()
   }
 
-  func dataTable() -> String { DataTable.records(self) }
+  func dataTable() -> String {
+    let zone = SVGFrame.zone(timeZone)
+    func best(_ value: RecordsOutput.Best?) -> String {
+      value.map { MeasureDisplay.text($0.value, .topSetKg, units) + ", " + LocalDate($0.at, in: zone).long } ?? "–"
+    }
+    let rows = RecordsSVGRenderer.ordered(exercises).map {
+      [$0.exercise, best($0.topSetKg), best($0.e1rmKg), String($0.records.count)]
+    }
+    return DataTable.table(
+      caption: "\(chart): personal records", header: ["Exercise", "Top set", "e1RM", "Records"], rows: rows)
+  }
 }

@@ -640,5 +640,31 @@ extension SeriesOutput: DrawnChartKind {
     SeriesSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
   }
 
-  func dataTable() -> String { DataTable.series(self) }
+  func dataTable() -> String {
+    let zone = SVGFrame.zone(timeZone)
+    let hasTrend = buckets.contains { $0.trend != nil }
+    var header = [granularity.rawValue.capitalized]
+    for m in measures {
+      header.append(MeasureDisplay.short(m))
+      if hasTrend { header.append(MeasureDisplay.short(m) + " trend") }
+    }
+    var rows = buckets.map { bucket -> [String] in
+      var row = [
+        PeriodName.long(LocalDate(bucket.start, in: zone), granularity) + (bucket.partial ? " (so far)" : "")
+      ]
+      for m in measures {
+        // A best without a value is shown as a dash, never as 0.
+        row.append(bucket.values[m].map { MeasureDisplay.text($0, m, units) } ?? "–")
+        if hasTrend { row.append(bucket.trend?[m].map { MeasureDisplay.text($0, m, units) } ?? "") }
+      }
+      return row
+    }
+    var average = ["Average"]
+    for m in measures {
+      average.append(self.average[m].map { MeasureDisplay.text($0, m, units) } ?? "–")
+      if hasTrend { average.append("") }
+    }
+    rows.append(average)
+    return DataTable.table(caption: "\(chart): values per \(granularity.rawValue)", header: header, rows: rows)
+  }
 }

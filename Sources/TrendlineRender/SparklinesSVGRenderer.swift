@@ -235,5 +235,29 @@ extension SparklinesOutput: DrawnChartKind {
     SparklinesSVGRenderer(self, idPrefix: idPrefix, lastSession: lastSession, width: width).render()
   }
 
-  func dataTable() -> String { DataTable.sparklines(self) }
+  func dataTable() -> String {
+    let zone = SVGFrame.zone(timeZone)
+    let unit = SparklinesSVGRenderer.unit(value, units)
+    func shown(_ v: Double) -> String { ShownNumber.display(SparklinesSVGRenderer.shown(v, self)) + unit }
+    let rows = lines.map { line -> [String] in
+      let values = line.points.map(\.v)
+      // No load recorded is unknown, a dash, never "0 kg" (SPEC 10.3), as the chart says it.
+      if SparklinesSVGRenderer.unloaded(line, self) {
+        return [
+          line.exercise, String(line.points.count), "–", "–", "–",
+          line.points.last.map { LocalDate($0.t, in: zone).long } ?? "",
+        ]
+      }
+      return [
+        line.exercise, String(line.points.count),
+        line.points.first.map { shown($0.v) } ?? "",
+        shown(values.max() ?? 0),
+        line.points.last.map { shown($0.v) } ?? "",
+        line.points.last.map { LocalDate($0.t, in: zone).long } ?? "",
+      ]
+    }
+    return DataTable.table(
+      caption: "\(chart): \(SparklinesSVGRenderer.valueName(value)) over \(windowDays) days",
+      header: ["Exercise", "Sessions", "First", "Best", "Latest", "Latest on"], rows: rows)
+  }
 }

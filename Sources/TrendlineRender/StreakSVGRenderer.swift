@@ -100,5 +100,19 @@ extension StreakOutput: DrawnChartKind {
     StreakSVGRenderer(self, idPrefix: idPrefix, width: width).render()
   }
 
-  func dataTable() -> String { DataTable.streak(self) }
+  func dataTable() -> String {
+    let zone = SVGFrame.zone(timeZone)
+    let rows = periods.map { period -> [String] in
+      [
+        PeriodName.long(LocalDate(period.start, in: zone), granularity) + (period.partial ? " (so far)" : ""),
+        period.value.map { MeasureDisplay.text($0, measure, units) } ?? "–",
+        period.met ? "met" : (period.partial ? "not yet" : "missed"),
+      ]
+    }
+    return DataTable.table(
+      caption:
+        "\(chart): \(granularity.rawValue)s with at least \(MeasureDisplay.text(atLeast, measure, units)) "
+        + MeasureDisplay.short(measure),
+      header: [granularity.rawValue.capitalized, MeasureDisplay.short(measure), "Target"], rows: rows)
+  }
 }
