@@ -34,7 +34,9 @@ extension HTMLReport {
     }
     out += "</tr></thead>\n<tbody>\n"
     for entry in users {
-      let link = "users/" + layout.folderPrefix(of: entry.user) + pathComponent(entry.user) + ".html"
+      // From the index, in `report/`, to the page in `report/users/`.
+      let link =
+        UserLayout.usersFolder + "/" + layout.folderPrefix(of: entry.user) + pathComponent(entry.user) + ".html"
       let user = XMLEscape.escape(entry.user)
       out +=
         "<tr><th scope=\"row\" data-sort=\"\(user)\"><a href=\"" + XMLEscape.escape(link) + "\">" + user + "</a></th>"

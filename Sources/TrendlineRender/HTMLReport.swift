@@ -471,7 +471,7 @@ public enum HTMLReport {
     }
     out +=
       "<p>" + outcomes.map { XMLEscape.escape($0.0) + " \($0.1)" }.joined(separator: ", ") + ". The full list is in "
-      + "<a href=\"" + page.layout.pageToOutput + "users/" + page.layout.folderPrefix(of: page.user)
+      + "<a href=\"" + page.layout.pageToOutput + UserLayout.usersFolder + "/" + page.layout.folderPrefix(of: page.user)
       + XMLEscape.escape(pathComponent(page.user))
       + "/row-outcomes.csv\">row-outcomes.csv</a>.</p>\n"
     let ordered = page.notes.filter { $0.outcome == "rejected" } + page.notes.filter { $0.outcome != "rejected" }

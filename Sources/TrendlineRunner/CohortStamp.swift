@@ -113,7 +113,7 @@ enum CohortStamp {
   /// `report/users/.staged-<user>.html`: a page with compared charts waits there, as their JSON
   /// does, until their places are filled, so a page under its final name is always final.
   static func stagedPage(_ user: String, output: URL, layout: UserLayout) -> String {
-    output.path + "/report/users/" + layout.folderPrefix(of: user) + stagedPrefix + user + ".html"
+    output.path + "/" + layout.pageFolder(of: user) + stagedPrefix + user + ".html"
   }
 
   /// Writes the user's final page: the staged one (or, when a merge runs again, the final one)

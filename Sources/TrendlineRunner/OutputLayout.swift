@@ -10,13 +10,21 @@ enum OutputLayout {
   static let manifest = "manifest.json"
   /// The empty file written last: the snapshot is whole.
   static let success = "_SUCCESS"
-  static let users = "users"
+  static let users = UserLayout.usersFolder
   static let cohort = "cohort"
   static let report = "report"
   static let tables = "tables"
   static let shards = "shards"
   /// A shard's cohort values, beside its manifest in its shard folder.
   static let partial = "cohort-partial.json"
+  /// Below `cohort/` and `tables/cohort/`: each compared chart's segments, with `compare.groupBy`.
+  static let segments = "segments"
+  static let cohortSegments = cohort + "/" + segments
+  /// `tables/cohort`, `tables/cohort/segments` and `tables/manifest`: the cohort's and the
+  /// manifest's tables beside the charts'.
+  static let cohortTables = tables + "/" + cohort
+  static let cohortSegmentTables = cohortTables + "/" + segments
+  static let manifestTables = tables + "/manifest"
 
   /// Every top-level name a run or a merge writes: an output folder holding any other entry is
   /// refused, never emptied (``OutputSweep``).
@@ -24,8 +32,8 @@ enum OutputLayout {
 
   /// Every folder of Trendline's below an output folder, which a run replaces when it is a link.
   static let folders = [
-    users, cohort, cohort + "/segments", report, report + "/users", tables, tables + "/cohort",
-    tables + "/cohort/segments", tables + "/manifest", shards,
+    users, cohort, cohortSegments, report, UserLayout.pagesFolder, tables, cohortTables, cohortSegmentTables,
+    manifestTables, shards,
   ]
 
   /// `cohort/<name>.json`: a compared chart's cohort, or its segments' (`segments/<chart>`).

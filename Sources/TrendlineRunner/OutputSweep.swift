@@ -84,7 +84,7 @@ enum OutputSweep {
     {
       found = manifest.layout ?? .flat
     } else if layout == .partitioned,
-      let names = try? FileManager.default.contentsOfDirectory(atPath: output + "/users"),
+      let names = try? FileManager.default.contentsOfDirectory(atPath: output + "/" + OutputLayout.users),
       names.contains(where: { $0.utf8.first != ASCII.dot && UserLayout.partition(named: $0) == nil })
     {
       found = .flat
@@ -172,14 +172,15 @@ enum OutputSweep {
     let departed = departedUsers(in: output + "/" + users, layout: layout, ran: ran)
     let kept = removeDeparted ? ran : ran.union(departed)
     try removeAll(in: output + "/" + users, keepingUsers: kept, layout: layout)
-    let segmentFiles = Set(written.compactMap { name(of: $0, in: cohort + "/segments/") })
-    try removeAll(in: output + "/" + cohort + "/segments", except: segmentFiles)
+    let segmentFiles = Set(written.compactMap { name(of: $0, in: OutputLayout.cohortSegments + "/") })
+    try removeAll(in: output + "/" + OutputLayout.cohortSegments, except: segmentFiles)
     try removeAll(
       in: output + "/" + cohort,
-      except: Set(written.compactMap { name(of: $0, in: cohort + "/") }).union(segmentFiles.isEmpty ? [] : ["segments"])
+      except: Set(written.compactMap { name(of: $0, in: cohort + "/") }).union(
+        segmentFiles.isEmpty ? [] : [OutputLayout.segments])
     )
     let pages = writtenSet.contains(report + "/index.html") ? kept : []
-    try removeAll(in: output + "/" + report + "/" + users, keepingUsers: pages, layout: layout, suffix: ".html")
+    try removeAll(in: output + "/" + UserLayout.pagesFolder, keepingUsers: pages, layout: layout, suffix: ".html")
     try removeAll(
       in: output + "/" + report, except: Set(written.compactMap { name(of: $0, in: report + "/") }).union([users]))
     try keepOnly(written, under: Tables.folder, in: output)
@@ -228,7 +229,7 @@ enum OutputSweep {
   ///
   /// - Complexity: O(*e*), where *e* is the number of entries in `output/users`.
   static func departureProblem(output: String, layout: UserLayout, users: Set<String>) -> String? {
-    let folder = output + "/users"
+    let folder = output + "/" + OutputLayout.users
     let departed = departedUsers(in: folder, layout: layout, ran: users)
     let staying = departedUsers(in: folder, layout: layout, ran: []).count - departed.count
     guard !departed.isEmpty, departed.count > staying else { return nil }

@@ -37,7 +37,7 @@ struct SnapshotFinish {
     let segments = gathered.reduceSegments(of: whole.charts, asOf: asOf)
     let files =
       try whole.charts.map { ($0.name, try $0.encoded()) }
-      + segments.outputs.map { ("segments/" + $0.chart, try $0.encoded()) }
+      + segments.outputs.map { (OutputLayout.segments + "/" + $0.chart, try $0.encoded()) }
     return Cohort(whole: whole, segments: segments, files: files)
   }
 

@@ -30,8 +30,8 @@ enum Tables {
     pipeline.charts.map { folder + "/" + $0.name + ".csv" }
   }
 
-  static let usersPath = folder + "/manifest/users.csv"
-  static let filesPath = folder + "/manifest/files.csv"
+  static let usersPath = OutputLayout.manifestTables + "/users.csv"
+  static let filesPath = OutputLayout.manifestTables + "/files.csv"
 
   /// `tables/manifest/users.csv`: a user a row, in id order, as the manifest records them.
   static func users(_ records: [Manifest.UserRecord]) -> [UInt8] {
@@ -96,13 +96,13 @@ enum Tables {
   ) throws(AtomicFile.WriteError) -> [String] {
     var written: [String] = []
     for chart in reduced {
-      let path = folder + "/cohort/" + chart.name + ".csv"
+      let path = OutputLayout.cohortTables + "/" + chart.name + ".csv"
       try AtomicFile.write(Data(chart.table(quantiles: quantiles)), to: output.path + "/" + path)
       written.append(path)
     }
     for segmented in segments {
       guard let first = segmented.segments.first else { continue }
-      let path = folder + "/cohort/segments/" + segmented.chart + ".csv"
+      let path = OutputLayout.cohortSegmentTables + "/" + segmented.chart + ".csv"
       let table = first.cohort.table(quantiles: quantiles, segments: segmented.segments.map { ($0.value, $0.cohort) })
       try AtomicFile.write(Data(table), to: output.path + "/" + path)
       written.append(path)

@@ -138,10 +138,8 @@ enum UserJob {
     let layout = context.pipeline.layout
     let folder = snapshot.output.path + "/" + layout.userFolder(user.id)
     // A partition folder that is a link is replaced by a real one too, as a user's is below.
-    let partition = layout.folderPrefix(of: user.id).dropLast()
-    if !partition.isEmpty {
-      try OutputSweep.unlinkIfLink(snapshot.output.path + "/users/" + partition)
-      try OutputSweep.unlinkIfLink(snapshot.output.path + "/report/users/" + partition)
+    for partition in layout.partitionFolders(of: user.id) {
+      try OutputSweep.unlinkIfLink(snapshot.output.path + "/" + partition)
     }
     // A link left here is replaced by a real folder; one swapped in later fails the writes
     // (``AtomicFile``), which never reach its target.

@@ -66,12 +66,29 @@ public enum UserLayout: String, Sendable, Equatable, CaseIterable, Codable {
     self == .flat ? "" : Self.partitionName(Self.partition(of: id)) + "/"
   }
 
+  /// `users`: the output's folder of users' folders.
+  public static let usersFolder = "users"
+  /// `report/users`: the output's folder of users' pages, `users` below the report.
+  public static let pagesFolder = "report/" + usersFolder
+
   /// `users/<user>` or `users/<partition>/<user>`, relative to the output folder.
-  public func userFolder(_ id: String) -> String { "users/" + folderPrefix(of: id) + id }
+  public func userFolder(_ id: String) -> String { Self.usersFolder + "/" + folderPrefix(of: id) + id }
+
+  /// `report/users/` or `report/users/<partition>/`, relative to the output folder: where the
+  /// page of `id` is, under its final name or a staged one.
+  public func pageFolder(of id: String) -> String { Self.pagesFolder + "/" + folderPrefix(of: id) }
 
   /// `report/users/<user>.html` or `report/users/<partition>/<user>.html`, relative to the
   /// output folder.
-  public func userPage(_ id: String) -> String { "report/users/" + folderPrefix(of: id) + id + ".html" }
+  public func userPage(_ id: String) -> String { pageFolder(of: id) + id + ".html" }
+
+  /// The partition folders below the output that hold the folder and the page of `id`
+  /// (`users/0a3`, `report/users/0a3`); none in a flat layout.
+  public func partitionFolders(of id: String) -> [String] {
+    guard self == .partitioned else { return [] }
+    let partition = Self.partitionName(Self.partition(of: id))
+    return [Self.usersFolder + "/" + partition, Self.pagesFolder + "/" + partition]
+  }
 
   /// From a user's page to the output folder: `../../` or `../../../`.
   public var pageToOutput: String { self == .flat ? "../../" : "../../../" }
