@@ -413,7 +413,7 @@ final class PipelineChecker: ParameterReader {
           allCompared = false  // Defined but broken: reported there.
           continue
         }
-        if chart.isSeries || chart.stages.last is Radar {
+        if chart.outputKind.cohortSchemaID != nil {
           compared.append(chart)
         } else {
           report(elementPath, .notComparable(chart: name, kind: chart.outputName))

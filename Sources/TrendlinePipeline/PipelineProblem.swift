@@ -84,7 +84,8 @@ enum PipelineProblem: Equatable {
     case .comparedTwice(let name): return "chart '\(name)' is compared twice"
     case .compareUnknownChart(let name, _): return "compare names chart '\(name)', which this pipeline does not define"
     case .notComparable(let chart, let kind):
-      return "chart '\(chart)' is a \(kind); only series and radar charts can be compared"
+      let comparable = ChartKinds.all.filter { $0.cohortSchemaID != nil }.map { $0.kindName }
+      return "chart '\(chart)' is a \(kind); only \(comparable.joined(separator: " and ")) charts can be compared"
     case .quantileOutOfRange(let found): return "a quantile is between 0 and 1, found \(found)"
     case .quantilesNotIncreasing: return "quantiles must be in increasing order, each once"
     case .badGroupColumn(let column):

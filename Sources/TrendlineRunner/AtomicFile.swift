@@ -543,7 +543,8 @@ public enum AtomicFile {
   static let hostTag: String = {
     var buffer = [CChar](repeating: 0, count: 256)
     gethostname(&buffer, buffer.count)
-    let name = String(cString: buffer)
+    // Up to the first NUL, never past the buffer: a name that fills it has none.
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     let hash = UserLayout.hash(name)
     let text = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - text.count) + text

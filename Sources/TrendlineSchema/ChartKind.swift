@@ -19,6 +19,10 @@ public protocol ChartKind: Sendable, Equatable, Decodable, OutputWritable {
   /// file, and what the tests that check every kind (decoding, tables, drawing) take, so a new
   /// kind needs no line in them.
   static var example: Self { get }
+  /// Its role in a cohort: the schema of the file users' outputs of the kind reduce to when the
+  /// pipeline compares them (`trendline/cohort-series@2`), or nil for a kind no cohort reads,
+  /// which `validate` refuses to compare.
+  static var cohortSchemaID: String? { get }
 
   /// `schema, user, chart, timeZone, units, asOf`: what every user output starts with, declared,
   /// decoded and written once, and read through the properties below.
@@ -35,6 +39,8 @@ public protocol ChartKind: Sendable, Equatable, Decodable, OutputWritable {
 }
 
 extension ChartKind {
+  public static var cohortSchemaID: String? { nil }
+
   // Read-only but for `units`, which stating other units sets: the others are changed, when
   // they must be, through `header`.
 

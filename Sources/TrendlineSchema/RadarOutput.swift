@@ -238,6 +238,8 @@ extension RadarOutput.UnmappedExercise: OutputWritable {
 
 extension RadarOutput: ChartKind {
   public static let kindName = "radar"
+  /// Each user's latest period joins the cohort's counts per axis (``CohortRadarOutput``).
+  public static let cohortSchemaID: String? = CohortRadarOutput.schemaID
 
   /// A small output of this kind: November 2026 in UTC, under way at as-of, with chest and back
   /// axes. For an app's previews, and for the tests that check every kind (``ChartKind/example``).

@@ -418,6 +418,8 @@ extension SeriesOutput.Bucket {
 
 extension SeriesOutput: ChartKind {
   public static let kindName = "series"
+  /// Each user's buckets join the cohort's rows by their local start day (``CohortSeriesOutput``).
+  public static let cohortSchemaID: String? = CohortSeriesOutput.schemaID
 
   /// A small output of this kind: two Monday weeks in UTC, the second holding as-of (29 Nov
   /// 2026), sessions and volume counted. For an app's previews, and for the tests that check

@@ -45,7 +45,7 @@ public struct Compare: Sendable, Equatable, Codable {
   // MARK: Gathering
 
   /// What a set of users contributes to one series chart's cohort, row by row: a row is the
-  /// local start day its users' buckets join (``rowDay(_:granularity:rowWeekday:)``).
+  /// local start day its users' buckets join (``Compare/row(of:zone:granularity:rowWeekday:)``).
   public struct SeriesPart: Sendable, Equatable {
     public var range: BucketRange
     public var granularity: Granularity

@@ -301,6 +301,19 @@ import _TrendlineTestSupport
     }
   }
 
+  /// A shard's partial decodes to what it encodes back to, byte for byte: its rows read as days
+  /// write back as the text they were read from, so the checksum a merge recomputes is the one
+  /// the shard wrote.
+  @Test func aPartialReadsBackAsItsOwnBytes() throws {
+    let fixture = try Fixture()
+    for index in 0..<2 {
+      let bytes = try Data(contentsOf: fixture.shard(index).appendingPathComponent("cohort-partial.json"))
+      let partial = try JSONDecoder().decode(CohortPartial.self, from: bytes)
+      #expect(try partial.encoded() == bytes)
+      #expect(partial.series.values.contains { !$0.counts.isEmpty && !$0.partial.isEmpty })
+    }
+  }
+
   /// A row is read as a day: text that is no `YYYY-MM-DD` date (30 February, a row key with an
   /// escape in it) fails the partial's decoding, naming the row, before any checksum or sum,
   /// since as a day it would not write back as the text the checksum was taken of.

@@ -27,6 +27,14 @@ import TrendlineSchema
     #expect(ChartOutput.schemaIDs == kinds)
   }
 
+  /// A kind's cohort role names a cohort schema `CohortChart` decodes, each kind its own: the
+  /// series and the radar, which `validate` lets a pipeline compare, and no other.
+  @Test func aComparedKindNamesTheCohortSchemaItReducesTo() {
+    let roles = ChartKinds.all.compactMap { kind in kind.cohortSchemaID.map { (kind.kindName, $0) } }
+    #expect(roles.map(\.0) == ["series", "radar"])
+    #expect(roles.map(\.1) == CohortChart.schemaIDs)
+  }
+
   /// Written by the run's writer and read back by `ChartOutput`, each output is what it was, in
   /// a zone with a DST change and in UTC.
   @Test(arguments: ["Europe/Oslo", "UTC"])

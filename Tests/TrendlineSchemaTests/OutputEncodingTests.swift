@@ -1845,6 +1845,13 @@ import TrendlineSchema
     #expect(try roundTrip(OutputFixtures.emptyRadar, zone: "UTC") == OutputFixtures.emptyRadar)
     #expect(try roundTrip(OutputFixtures.records, zone: "UTC") == OutputFixtures.records)
     #expect(try roundTrip(OutputFixtures.streak, zone: "UTC") == OutputFixtures.streak)
+    // A chart's segments, a named one and the unknown one, of a series and of a radar.
+    for cohort in [CohortChart.series(OutputFixtures.cohortSeries), .radar(OutputFixtures.cohortRadar)] {
+      let segments = CohortSegmentsOutput(
+        chart: cohort.name, asOf: "2025-11-29", groupBy: "plan",
+        segments: [.init(value: "pro", cohort: cohort), .init(value: nil, cohort: cohort)])
+      #expect(try roundTrip(segments, zone: "UTC") == segments)
+    }
     // A compared series: the cohort's axis, the ranks, and each bucket's cohort row (`null` for
     // a bucket whose row the cohort lacks).
     var compared = OutputFixtures.series
