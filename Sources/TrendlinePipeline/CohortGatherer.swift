@@ -54,6 +54,10 @@ public struct CohortGatherer: Sendable {
       } else if let definition = chart.stages.last as? Radar {
         all.radar[name] = .init(
           period: definition.period, axes: definition.axes.map { .init(id: $0.id, label: $0.label) })
+      } else {
+        // The loader compares only kinds with a cohort role; one that states a role no part
+        // gathers would pass `validate` and write no cohort file.
+        preconditionFailure("chart '\(name)' is compared, and no cohort part gathers a \(chart.outputName)")
       }
     }
     empty = all

@@ -4,7 +4,7 @@ import TrendlineSchema
 /// The numbers behind each chart as an HTML table, placed under the chart in the report: a
 /// screen reader cannot read bars, and a person who wants the exact value should not have to
 /// hover. Each kind writes its own rows in its renderer's file (``DrawnChartKind/dataTable()``),
-/// with the one markup of ``table(caption:header:rows:rowHeaders:)``.
+/// with the one markup of ``table(caption:header:rows:)``.
 enum DataTable {
   static func html(_ chart: ChartDocument) -> String {
     switch chart {
@@ -27,7 +27,9 @@ enum DataTable {
       + periods.map { PeriodName.long(LocalDate($0.start, in: zone), granularity) + ($0.partial ? " (so far)" : "") }
   }
 
-  static func table(caption: String, header: [String], rows: [[String]], rowHeaders: Bool = true) -> String {
+  /// A table whose first cell of each row heads it (`<th scope="row">`), for a screen reader to
+  /// name the row by.
+  static func table(caption: String, header: [String], rows: [[String]]) -> String {
     // In a scroller of its own: a wide table scrolls inside its card instead of running out of it.
     var out =
       "<div class=\"scroll\"><table class=\"data\"><caption>" + XMLEscape.escape(caption) + "</caption>\n<thead><tr>"
@@ -36,7 +38,7 @@ enum DataTable {
     for row in rows {
       out += "<tr>"
       for (index, cell) in row.enumerated() {
-        if index == 0 && rowHeaders {
+        if index == 0 {
           out += "<th scope=\"row\">" + XMLEscape.escape(cell) + "</th>"
         } else {
           out += "<td>" + XMLEscape.escape(cell) + "</td>"

@@ -193,7 +193,8 @@ public struct CohortPartial: Decodable, Sendable, Equatable {
         return "chart '\(name)' ranks \(part.ranking.count) users, more than \(compare.rankTop) or not finite"
       }
       // Rows in date order, so a partial with two bad rows names the same one on every run.
-      // Each is a date (decoding refused any other text); here, one that starts a period.
+      // Each is a date (decoding refused any other text, the first in byte order, with
+      // `RowIsNoDate`); here, one that starts a period.
       for row in part.counts.keys.sorted() + part.partial where !compare.isRow(row, granularity: part.granularity) {
         return "chart '\(name)' has a row '\(row.text)' that is not the YYYY-MM-DD start of a "
           + part.granularity.rawValue

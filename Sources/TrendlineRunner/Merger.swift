@@ -538,6 +538,9 @@ public enum Merger {
   private static func decode<T: Decodable>(_ type: T.Type, _ data: Data, _ path: String) throws(Failure) -> T {
     do {
       return try JSONDecoder().decode(T.self, from: data)
+    } catch let row as Compare.SeriesPart.RowIsNoDate {
+      // A partial sound but for a row, as the rows `CohortPartial.problem()` refuses.
+      throw .outOfRange(path, row.description)
     } catch {
       throw .unreadable(path, "not a Trendline partial file (\(error))")
     }

@@ -338,36 +338,47 @@ extension Compare.SeriesPart: Decodable {
     case range, granularity, measures, users, buckets, counts, active, partial, ranking
   }
 
+  /// A row of a decoded part that is no `YYYY-MM-DD` date, named with its chart (and segment).
+  public struct RowIsNoDate: Error, CustomStringConvertible {
+    public var description: String
+  }
+
   /// A part as a shard's partial file holds it, its rows `YYYY-MM-DD` (``LocalDay/text``). A row
-  /// that is no such date fails the decoding, naming it: read back as a day it would not write
-  /// back as the same text, and the partial's checksum, which re-encodes it, would disagree.
+  /// that is no such date fails the decoding with ``RowIsNoDate``, naming it (the first in byte
+  /// order, so a partial with several names the same one on every run): read back as a day it
+  /// would not write back as the same text, and the partial's checksum, which re-encodes it,
+  /// would disagree.
   ///
-  /// - Complexity: O(*v*), where *v* is the number of values.
+  /// - Complexity: O(*v* + *r* log *r*), where *v* is the number of values and *r* of rows.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    func rows<Value>(_ keyed: [String: Value], at key: CodingKeys) throws -> [LocalDay: Value] {
+    // `series.<chart>` or `segments.<value>.series.<chart>`: what the error names.
+    let path = decoder.codingPath.map(\.stringValue)
+    let place =
+      (path.count >= 4 && path[0] == "segments" ? "segment '\(TerminalText.escaped(path[1]))': " : "")
+      + "chart '\(TerminalText.escaped(path.last ?? ""))'"
+    func day(_ text: String) throws -> LocalDay {
+      guard let day = LocalDay(text: text) else {
+        throw RowIsNoDate(
+          description: "\(place) has a row '\(TerminalText.escaped(text))' that is not a YYYY-MM-DD date")
+      }
+      return day
+    }
+    func rows<Value>(_ keyed: [String: Value]) throws -> [LocalDay: Value] {
       var rows: [LocalDay: Value] = [:]
-      for (text, value) in keyed { rows[try Self.day(text, at: key, in: c)] = value }
+      for text in keyed.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        rows[try day(text)] = keyed[text]
+      }
       return rows
     }
     range = try c.decode(BucketRange.self, forKey: .range)
     granularity = try c.decode(Granularity.self, forKey: .granularity)
     measures = try c.decode([Measure].self, forKey: .measures)
     users = try c.decode(Int.self, forKey: .users)
-    buckets = try rows(c.decode([String: [Measure: [Double]]].self, forKey: .buckets), at: .buckets)
-    counts = try rows(c.decode([String: Int].self, forKey: .counts), at: .counts)
-    active = try rows(c.decode([String: Int].self, forKey: .active), at: .active)
-    partial = try c.decode([String].self, forKey: .partial).map { try Self.day($0, at: .partial, in: c) }
+    counts = try rows(c.decode([String: Int].self, forKey: .counts))
+    buckets = try rows(c.decode([String: [Measure: [Double]]].self, forKey: .buckets))
+    active = try rows(c.decode([String: Int].self, forKey: .active))
+    partial = try c.decode([String].self, forKey: .partial).map(day)
     ranking = try c.decode([CohortSeriesOutput.Ranking.Entry].self, forKey: .ranking)
-  }
-
-  private static func day(
-    _ text: String, at key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>
-  ) throws -> LocalDay {
-    guard let day = LocalDay(text: text) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: container, debugDescription: "row '\(TerminalText.escaped(text))' is not a YYYY-MM-DD date")
-    }
-    return day
   }
 }

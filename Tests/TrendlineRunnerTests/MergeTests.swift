@@ -315,8 +315,9 @@ import _TrendlineTestSupport
   }
 
   /// A row is read as a day: text that is no `YYYY-MM-DD` date (30 February, a row key with an
-  /// escape in it) fails the partial's decoding, naming the row, before any checksum or sum,
-  /// since as a day it would not write back as the text the checksum was taken of.
+  /// escape in it) is refused while the partial is decoded, before any checksum or sum (as a day
+  /// it would not write back as the text the checksum was taken of), naming its chart and row as
+  /// the rows that are dates but start no period are named.
   @Test(arguments: [("2025-02-30", "2025-02-30"), ("2025-11-24\u{1B}[2J", #"2025-11-24\u{1b}[2J"#)])
   func rowsThatAreNoDateAreRefused(row: String, shown: String) throws {
     let fixture = try Fixture()
@@ -331,8 +332,10 @@ import _TrendlineTestSupport
       _ = try fixture.merge([fixture.out], into: fixture.out)
       Issue.record("a row that is no date was merged")
     } catch {
-      #expect(error.description.contains("is not a YYYY-MM-DD date"), "\(error.description)")
-      #expect(error.description.contains("row '\(shown)'"), "\(error.description)")
+      #expect(
+        error.description.contains(
+          "chart 'volume' has a row '\(shown)' that is not a YYYY-MM-DD date; re-run the shard"),
+        "\(error.description)")
       #expect(!error.description.contains("\u{1B}"))
     }
   }
