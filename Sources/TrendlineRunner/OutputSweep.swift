@@ -1,4 +1,5 @@
 import Foundation
+import TrendlineRender
 import TrendlineSchema
 import TrendlineStages
 import TrendlineSupport
@@ -179,7 +180,7 @@ enum OutputSweep {
       except: Set(written.compactMap { name(of: $0, in: cohort + "/") }).union(
         segmentFiles.isEmpty ? [] : [OutputLayout.segments])
     )
-    let pages = writtenSet.contains(report + "/index.html") ? kept : []
+    let pages = writtenSet.contains(report + "/" + HTMLReport.indexPageName(1)) ? kept : []
     try removeAll(in: output + "/" + UserLayout.pagesFolder, keepingUsers: pages, layout: layout, suffix: ".html")
     try removeAll(
       in: output + "/" + report, except: Set(written.compactMap { name(of: $0, in: report + "/") }).union([users]))
