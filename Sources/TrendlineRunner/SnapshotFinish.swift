@@ -66,9 +66,8 @@ struct SnapshotFinish {
       cohort.whole, segments: cohort.segments.ranks, groupBy: gathered.groupBy, users: stamped, output: output,
       layout: layout, formats: formats, ownStaged: ownStaged, jobs: stampers)
     written += try ReportWriter.writeCohortReport(
-      cohort.whole.charts, segments: cohort.segments.outputs, pipeline: pipelineName, formats: formats, asOf: asOf,
-      users: index,
-      output: output, layout: layout)
+      cohort.whole.charts, segments: cohort.segments.outputs, pipeline: pipelineName, formats: formats,
+      asOf: asOf, users: index, output: output, layout: layout)
     if formats.contains(.tables) {
       written += try userTables()
       written += try Tables.writeCohort(
